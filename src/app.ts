@@ -1,0 +1,69 @@
+import type { StoreClient } from '../storage/dispatch';
+import type { Config } from './config';
+import { ApiError } from './errors/api-error';
+import { toApiError } from './errors/envelope';
+import type { HostPort } from './host/port';
+import { auditContext, auditFailure } from './pipeline/audit-failure';
+import { authenticate } from './pipeline/authenticate';
+import { authorize } from './pipeline/authorize';
+import { readJsonBody } from './pipeline/body';
+import { assertAllowedHost } from './pipeline/host-guard';
+import { checkOrigin, isPreflight, preflightHeaders } from './pipeline/origin-guard';
+import { emptyResponse, errorResponse, jsonResponse } from './pipeline/respond';
+import { AuthThrottle } from './pipeline/throttle';
+import { decodeParams, EMPTY_QUERY, queryObject, validate } from './pipeline/validate';
+import { DEFAULT_BODY_LIMIT, type AnyRoute, type RequestContext } from './routes/define';
+import { createRouter } from './routes/router';
+
+export interface AppDeps {
+  config: Config;
+  store: StoreClient;
+  host: HostPort;
+  now?: () => number;
+}
+
+export type App = (request: Request, clientIp: string) => Promise<Response>;
+
+/**
+ * The request pipeline, in the order the design fixes: request id, Host, Origin, throttle, bearer
+ * token, scopes, body, validation, handler. Every failure becomes the error envelope.
+ */
+export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
+  const router = createRouter(routes);
+  const throttle = new AuthThrottle();
+  const now = deps.now ?? Date.now;
+
+  return async (request, clientIp) => {
+    const ctx: RequestContext = { requestId: crypto.randomUUID(), clientIp, principal: null, config: deps.config, store: deps.store, host: deps.host };
+    const url = new URL(request.url);
+    let origin: string | null = null;
+    let route: AnyRoute | undefined;
+    try {
+      assertAllowedHost(request, deps.config.port);
+      origin = checkOrigin(request, deps.config.allowedOrigins);
+      if (origin !== null && isPreflight(request)) return emptyResponse(204, ctx.requestId, preflightHeaders(origin));
+      const match = await router.match(request);
+      route = match?.route;
+      if (route?.access !== 'public') {
+        throttle.assertNotBlocked(clientIp, now());
+        ctx.principal = await authenticate(request, deps.config, deps.store).catch((error: unknown) => {
+          if (error instanceof ApiError && error.status === 401) throttle.recordFailure(clientIp, now());
+          throw error;
+        });
+      }
+      if (!match || !route) throw new ApiError('route.not_found', { method: request.method, path: url.pathname.slice(0, 200) });
+      authorize(route, ctx.principal);
+      const params = route.params ? validate(route.params, decodeParams(match.params), 'path') : undefined;
+      const query = validate(route.query ?? EMPTY_QUERY, queryObject(url), 'query');
+      const body = route.body ? validate(route.body, await readJsonBody(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT), 'body') : undefined;
+      const audit = route.audit ? auditContext(ctx, route.audit) : undefined;
+      const result = await route.handler({ params, query: route.query ? query : undefined, body, ctx, audit });
+      return jsonResponse(result, route.status ?? 200, ctx.requestId, origin);
+    } catch (thrown) {
+      const error = toApiError(thrown);
+      if (error.status === 500) console.error(`request ${ctx.requestId} failed:`, thrown);
+      await auditFailure(ctx, route, error, url, request.method);
+      return errorResponse(error, ctx.requestId, origin);
+    }
+  };
+}

@@ -1,0 +1,27 @@
+/** The service's configuration, as the pipeline and handlers use it. */
+export interface Config {
+  port: number;
+  dataRoot: string;
+  allowedOrigins: ReadonlySet<string>;
+  /** SHA-256 (hex) of the bootstrap admin token; the token itself never reaches the worker. */
+  adminTokenSha256: string;
+  appVersion: string;
+}
+
+export interface ConfigVars {
+  LPA_PORT: string;
+  LPA_DATA_ROOT: string;
+  LPA_ALLOWED_ORIGINS?: string;
+  LPA_ADMIN_TOKEN_SHA256: string;
+  LPA_VERSION: string;
+}
+
+export function configFrom(vars: ConfigVars): Config {
+  return {
+    port: Number(vars.LPA_PORT),
+    dataRoot: vars.LPA_DATA_ROOT,
+    allowedOrigins: new Set((vars.LPA_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)),
+    adminTokenSha256: vars.LPA_ADMIN_TOKEN_SHA256.toLowerCase(),
+    appVersion: vars.LPA_VERSION,
+  };
+}

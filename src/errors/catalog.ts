@@ -1,0 +1,26 @@
+/**
+ * The stable error codes of LPA. Clients branch on `status` and `code`; the message is for people.
+ * The OpenAPI document and the README's catalogue are generated from this table, so a code is
+ * declared here once and nowhere else.
+ */
+export const ERROR_CATALOG = {
+  'auth.token_missing': { status: 401, message: 'A bearer token is required in the Authorization header.' },
+  'auth.token_invalid': { status: 401, message: 'The bearer token is invalid, expired or revoked.' },
+  'auth.scope_missing': { status: 403, message: 'The token lacks a scope that this route requires.' },
+  'auth.admin_required': { status: 403, message: 'This route needs an admin session.' },
+  'auth.throttled': { status: 429, message: 'Too many failed authentications from this address; retry later.' },
+  'request.host_forbidden': { status: 421, message: 'The Host header is not an allowed local address and port.' },
+  'request.origin_forbidden': { status: 403, message: 'This browser origin may not call the API.' },
+  'request.invalid': { status: 400, message: 'The request has invalid fields.' },
+  'request.malformed_json': { status: 400, message: 'The request body is not valid JSON.' },
+  'request.unsupported_media_type': { status: 415, message: 'Content-Type must be application/json.' },
+  'request.too_large': { status: 413, message: 'The request body is larger than this route accepts.' },
+  'route.not_found': { status: 404, message: 'No such route.' },
+  'resource.not_found': { status: 404, message: 'No such resource.' },
+  'state.revision_conflict': { status: 409, message: 'The revision does not match; re-read before retrying.' },
+  'state.conflict': { status: 409, message: 'The request conflicts with the current state.' },
+  'vault.locked': { status: 503, message: 'The secret vault is not available; secrets cannot be read or written.' },
+  internal: { status: 500, message: 'Internal error.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;

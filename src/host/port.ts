@@ -1,0 +1,19 @@
+import { diskClient, type DiskPort } from './client/disk';
+import type { HostFetcher } from './client/fetcher';
+import { keysClient, type KeysPort } from './client/keys';
+
+export type { HostFetcher } from './client/fetcher';
+
+/**
+ * What LPA needs from the machine it runs on, one concern per member. Under workerd the launcher
+ * serves it (src/host/node) and the worker reaches it through a service binding; under Bun or Deno
+ * the same Node handler is called in process. Nothing else in the worker touches the machine.
+ */
+export interface HostPort {
+  disk: DiskPort;
+  keys: KeysPort;
+}
+
+export function hostClient(fetcher: HostFetcher): HostPort {
+  return { disk: diskClient(fetcher), keys: keysClient(fetcher) };
+}

@@ -1,0 +1,27 @@
+import type { Actor, AuditContext } from '../../storage/audit/entry';
+import type { ApiError } from '../errors/api-error';
+import type { AnyRoute, RequestContext } from '../routes/define';
+
+const DENIALS = new Set([401, 403, 429]);
+
+export function auditContext(ctx: RequestContext, action: AuditContext['action']): AuditContext {
+  const actor: Actor = ctx.principal?.actor ?? { type: 'anonymous', id: null, label: 'anonymous' };
+  return { actor, source: 'api', request_id: ctx.requestId, action };
+}
+
+/**
+ * Every denial (401, 403, 429) and every failed change of an audited route is itself an audit
+ * entry. It is written after the fact, in its own transaction, because the change it records rolled
+ * back. A failure to write it is logged and does not mask the original error.
+ */
+export async function auditFailure(ctx: RequestContext, route: AnyRoute | undefined, error: ApiError, url: URL, method: string): Promise<void> {
+  const denied = DENIALS.has(error.status);
+  if (!denied && !route?.audit) return;
+  const audit = auditContext(ctx, denied ? 'auth.denied' : route!.audit);
+  const details = { method, path: url.pathname.slice(0, 200), status: error.status, client_ip: ctx.clientIp };
+  try {
+    await ctx.store.system.record(audit, denied ? 'denied' : 'error', { details }, error.code);
+  } catch (thrown) {
+    console.error('could not audit a failed request', thrown);
+  }
+}

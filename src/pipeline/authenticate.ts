@@ -1,0 +1,29 @@
+import type { StoreClient } from '../../storage/dispatch';
+import type { Config } from '../config';
+import { ApiError } from '../errors/api-error';
+import { sha256Hex, timingSafeEqual } from '../shared/crypto';
+import type { Principal } from '../routes/define';
+
+const MAX_TOKEN_LENGTH = 512;
+const ADMIN: Principal = { actor: { type: 'admin', id: null, label: 'admin' }, scopes: [], admin: true };
+
+/** The bearer token of the Authorization header; a token anywhere else (the query string) is not one. */
+export function bearerToken(request: Request): string | null {
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(request.headers.get('authorization') ?? '');
+  return match ? match[1]! : null;
+}
+
+export async function authenticate(request: Request, config: Config, store: StoreClient): Promise<Principal> {
+  const token = bearerToken(request);
+  if (token === null) throw new ApiError('auth.token_missing');
+  if (token.length > MAX_TOKEN_LENGTH) throw new ApiError('auth.token_invalid');
+  const hash = sha256Hex(token);
+  if (timingSafeEqual(hash, config.adminTokenSha256)) return ADMIN;
+  const record = await store.tokens.findActive(hash);
+  if (!record) throw new ApiError('auth.token_invalid');
+  return {
+    actor: { type: record.admin ? 'admin' : 'token', id: record.id, label: record.name },
+    scopes: record.scopes,
+    admin: record.admin,
+  };
+}

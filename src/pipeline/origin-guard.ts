@@ -1,0 +1,35 @@
+import { ApiError } from '../errors/api-error';
+
+const ALLOWED_HEADERS = 'authorization, content-type';
+const EXPOSED_HEADERS = 'x-request-id, retry-after';
+
+/**
+ * A request without Origin comes from a script or tool, not a web page, and passes. A page's
+ * Origin must be listed exactly in LPA_ALLOWED_ORIGINS; everything else, `null` included, is refused.
+ * Returns the allowed origin, for the CORS headers of the answer.
+ */
+export function checkOrigin(request: Request, allowed: ReadonlySet<string>): string | null {
+  const origin = request.headers.get('origin');
+  if (origin === null) return null;
+  if (!allowed.has(origin)) throw new ApiError('request.origin_forbidden', { origin: origin.slice(0, 255) });
+  return origin;
+}
+
+export function corsHeaders(origin: string | null): Record<string, string> {
+  if (origin === null) return {};
+  return { 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSED_HEADERS, vary: 'Origin' };
+}
+
+/** The answer to a CORS preflight from an allowed origin. */
+export function isPreflight(request: Request): boolean {
+  return request.method === 'OPTIONS' && request.headers.has('access-control-request-method');
+}
+
+export function preflightHeaders(origin: string): Record<string, string> {
+  return {
+    ...corsHeaders(origin),
+    'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE',
+    'access-control-allow-headers': ALLOWED_HEADERS,
+    'access-control-max-age': '600',
+  };
+}

@@ -1,0 +1,89 @@
+import type { z } from 'zod';
+import type { AuditAction } from '../../storage/audit/actions';
+import type { Actor, AuditContext } from '../../storage/audit/entry';
+import type { StoreClient } from '../../storage/dispatch';
+import type { Config } from '../config';
+import type { ErrorCode } from '../errors/catalog';
+import type { HostPort } from '../host/port';
+import type { Scope } from '../shared/scopes';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Who may call a route: anyone, any valid token (then its scopes decide), or an admin session only. */
+export type Access = 'public' | 'token' | 'admin';
+
+export interface Principal {
+  actor: Actor;
+  scopes: readonly Scope[];
+  admin: boolean;
+}
+
+export interface RequestContext {
+  requestId: string;
+  clientIp: string;
+  principal: Principal | null;
+  config: Config;
+  store: StoreClient;
+  host: HostPort;
+}
+
+type Schema = z.ZodType;
+type Out<S> = S extends Schema ? z.output<S> : undefined;
+
+export interface HandlerInput<P, Q, B, A> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+  ctx: RequestContext;
+  /** The audit context of this request, for routes that declare an audit action. */
+  audit: A extends AuditAction ? AuditContext : undefined;
+}
+
+/**
+ * Everything about one route, declared once. The router, the access and scope checks, body limits,
+ * validation, failure auditing and the OpenAPI document are all derived from this.
+ */
+export interface RouteSpec<
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+  R extends Schema | undefined = undefined,
+  A extends AuditAction | undefined = undefined,
+> {
+  method: Method;
+  /** itty-router path, `:name` for a path parameter. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  access?: Access;
+  scopes?: readonly Scope[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Largest accepted body in bytes; the default is the spec's 1 MiB. */
+  bodyLimit?: number;
+  status?: 200 | 201 | 204;
+  /** The success body; absent for 204. */
+  response?: R;
+  /** Declares a route that changes state or reads a secret: its success and failure are audited. */
+  audit?: A;
+  /** Error codes this route can answer beyond those its access, parameters and body imply. */
+  errors?: readonly ErrorCode[];
+  handler: (input: HandlerInput<P, Q, B, A>) => Promise<Out<R>> | Out<R>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteSpec<any, any, any, any, any>;
+
+export function defineRoute<
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+  R extends Schema | undefined = undefined,
+  A extends AuditAction | undefined = undefined,
+>(spec: RouteSpec<P, Q, B, R, A>): AnyRoute {
+  return spec as AnyRoute;
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;

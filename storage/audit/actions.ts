@@ -1,0 +1,20 @@
+/**
+ * Every audit action, with the filter category it belongs to. Actions are dotted and stable; the
+ * README's table is generated from here.
+ */
+export const AUDIT_CATEGORIES = ['account', 'profile', 'startup', 'proxy', 'team'] as const;
+export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
+
+export const AUDIT_ACTIONS = {
+  'service.start': { category: 'startup', description: 'The service started and opened its store.' },
+  'auth.denied': { category: 'account', description: 'A request was refused: bad or missing token, missing scope, or throttled.' },
+  'tokens.create': { category: 'account', description: 'An API token was issued.' },
+  'tokens.revoke': { category: 'account', description: 'An API token was revoked.' },
+  'settings.logs_write': { category: 'account', description: 'Log retention settings were changed.' },
+} as const satisfies Record<string, { category: AuditCategory; description: string }>;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+export function categoryOf(action: string): AuditCategory {
+  return (AUDIT_ACTIONS as Record<string, { category: AuditCategory }>)[action]?.category ?? 'account';
+}

@@ -1,0 +1,50 @@
+import { SYSTEM_ACTOR } from './audit/entry';
+import { StoreContext } from './context';
+import { migrate } from './migrations';
+import { MIGRATIONS } from './schema';
+import { Settings } from './settings';
+import type { SqlDb } from './sql';
+import { System } from './system';
+import { Tokens } from './tokens';
+import { Vault } from './vault';
+
+/** Key material that lives outside the database, in the data root. */
+export interface StoreKeys {
+  vault: Uint8Array | null;
+  vaultReason: string | null;
+  audit: Uint8Array | null;
+}
+
+/** Where a store gets its keys from; `create` is true only for a store that has no schema yet. */
+export type KeySource = (create: boolean) => Promise<StoreKeys>;
+
+/**
+ * The whole state of LPA, as families of operations. Every public method is synchronous and runs
+ * its reads, writes and audit entry in one transaction; the Durable Object serves it over RPC and
+ * the Bun/Deno entry calls it in process.
+ */
+export class Store {
+  readonly system: System;
+  readonly tokens: Tokens;
+  readonly settings: Settings;
+
+  constructor(db: SqlDb, keys: StoreKeys, now: () => number = Date.now) {
+    const vault = keys.vault ? Vault.unlocked(keys.vault) : new Vault(null, 'missing', keys.vaultReason ?? 'vault.key is missing');
+    const ctx = new StoreContext(db, now, vault, keys.audit);
+    const dbVersion = migrate(db, MIGRATIONS, now());
+    db.run(`INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', ?)`, crypto.randomUUID());
+    this.system = new System(ctx, dbVersion);
+    this.tokens = new Tokens(ctx);
+    this.settings = new Settings(ctx);
+    this.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', {
+      details: { db_version: dbVersion, vault: vault.state },
+    }, null);
+  }
+}
+
+export type StoreFamily = keyof Store;
+
+export async function openStore(db: SqlDb, keySource: KeySource, now?: () => number): Promise<Store> {
+  const fresh = db.all(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'migrations'`).length === 0;
+  return new Store(db, await keySource(fresh), now);
+}

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
+import { Response as MiniflareResponse } from 'miniflare';
+import { defineConfig } from 'vitest/config';
+import { createHostHandler } from './src/host/node/handler';
+import { TEST_ADMIN_TOKEN, TEST_ALLOWED_ORIGIN, TEST_PORT } from './test/support/constants';
+
+// One data root for the run: the host port's files (keys, logs, automation files) live here, as they
+// do under the data root of `npm start`.
+const dataRoot = mkdtempSync(join(tmpdir(), 'lpa-test-'));
+const host = createHostHandler(dataRoot);
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      main: './src/index.ts',
+      wrangler: { configPath: './wrangler.toml' },
+      miniflare: {
+        bindings: {
+          LPA_PORT: String(TEST_PORT),
+          LPA_DATA_ROOT: dataRoot,
+          LPA_ADMIN_TOKEN_SHA256: createHash('sha256').update(TEST_ADMIN_TOKEN).digest('hex'),
+          LPA_ALLOWED_ORIGINS: TEST_ALLOWED_ORIGIN,
+        },
+        serviceBindings: {
+          // The real Node host handler, answered through Miniflare's own Response class.
+          async HOST(request: Request) {
+            const response = await host(request);
+            return new MiniflareResponse(await response.arrayBuffer(), {
+              status: response.status,
+              headers: Object.fromEntries(response.headers),
+            });
+          },
+        },
+      },
+    }),
+  ],
+  test: { include: ['test/**/*.test.ts'], exclude: ['test/node/**'] },
+});
