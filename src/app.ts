@@ -22,7 +22,15 @@ export interface AppDeps {
   now?: () => number;
 }
 
-export type App = (request: Request, clientIp: string) => Promise<Response>;
+/** What the runtime knows of the connection, and how it keeps work alive after the answer. */
+export interface Connection {
+  /** The peer address of the connection; never taken from a request header. */
+  clientIp: string;
+  /** Keeps a promise (a log write, say) running after the response is sent. */
+  waitUntil: (promise: Promise<unknown>) => void;
+}
+
+export type App = (request: Request, connection: Connection) => Promise<Response>;
 
 /**
  * The request pipeline, in the order the design fixes: request id, Host, Origin, throttle, bearer
@@ -33,8 +41,10 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
   const throttle = new AuthThrottle();
   const now = deps.now ?? Date.now;
 
-  return async (request, clientIp) => {
-    const ctx: RequestContext = { requestId: crypto.randomUUID(), clientIp, principal: null, config: deps.config, store: deps.store, host: deps.host };
+  return async (request, { clientIp, waitUntil }) => {
+    const ctx: RequestContext = {
+      requestId: crypto.randomUUID(), clientIp, principal: null, config: deps.config, store: deps.store, host: deps.host, waitUntil,
+    };
     const url = new URL(request.url);
     let origin: string | null = null;
     let route: AnyRoute | undefined;

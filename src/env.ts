@@ -10,3 +10,8 @@ export interface WorkerEnv {
   LPA_ADMIN_TOKEN_SHA256: string;
   LPA_VERSION: string;
 }
+
+/** The one store of a data root. */
+export function storeStub(env: WorkerEnv): DurableObjectStub<StoreObject> {
+  return env.STORE.get(env.STORE.idFromName('lpa'));
+}

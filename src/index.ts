@@ -1,7 +1,7 @@
 import { storeClient } from '../storage/dispatch';
 import { createApp, type App } from './app';
 import { configFrom } from './config';
-import type { WorkerEnv } from './env';
+import { storeStub, type WorkerEnv } from './env';
 import { hostClient } from './host/port';
 import { ROUTES } from './routes/table';
 
@@ -16,12 +16,12 @@ function peerAddress(request: Request): string {
 }
 
 export default {
-  fetch(request, env) {
+  fetch(request, env, ctx) {
     app ??= createApp(ROUTES, {
       config: configFrom(env),
-      store: storeClient((family, method, args) => env.STORE.get(env.STORE.idFromName('lpa')).invoke(family, method, args)),
+      store: storeClient((family, method, args) => storeStub(env).invoke(family, method, args)),
       host: hostClient(env.HOST),
     });
-    return app(request, peerAddress(request));
+    return app(request, { clientIp: peerAddress(request), waitUntil: (promise) => ctx.waitUntil(promise) });
   },
 } satisfies ExportedHandler<WorkerEnv>;

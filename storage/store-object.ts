@@ -1,23 +1,39 @@
 import { DurableObject } from 'cloudflare:workers';
-import { hostClient } from '../src/host/port';
 import type { WorkerEnv } from '../src/env';
+import { hostClient, type HostPort } from '../src/host/port';
 import { dispatch, type Reply } from './dispatch';
 import { durableSql } from './durable-sql';
+import { nextDailyRun, runDailyJobs, type JobReport } from './jobs';
 import { hostKeys } from './keys';
 import { openStore, type Store } from './store';
 
 /** The one writer: a SQLite-backed Durable Object that serves the `Store` over RPC. */
 export class StoreObject extends DurableObject<WorkerEnv> {
   private store: Store | undefined;
+  private readonly host: HostPort;
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
+    this.host = hostClient(env.HOST);
     void ctx.blockConcurrencyWhile(async () => {
-      this.store = await openStore(durableSql(ctx.storage), hostKeys(hostClient(env.HOST)));
+      this.store = await openStore(durableSql(ctx.storage), hostKeys(this.host));
+      // Alarms survive restarts; set one only if none is pending, so a restart never skips a run.
+      if ((await ctx.storage.getAlarm()) === null) await ctx.storage.setAlarm(nextDailyRun(Date.now()));
     });
   }
 
   invoke(family: string, method: string, args: unknown[]): Reply {
     return dispatch(this.store!, family, method, args);
+  }
+
+  async alarm(): Promise<void> {
+    await this.runDaily();
+  }
+
+  /** The daily run (retention cleanups, audit anchors), then the next one is scheduled. */
+  async runDaily(now = Date.now()): Promise<JobReport[]> {
+    const reports = await runDailyJobs(this.store!, this.host, now);
+    await this.ctx.storage.setAlarm(nextDailyRun(Date.now()));
+    return reports;
   }
 }

@@ -25,6 +25,7 @@ export interface RequestContext {
   config: Config;
   store: StoreClient;
   host: HostPort;
+  waitUntil: (promise: Promise<unknown>) => void;
 }
 
 type Schema = z.ZodType;
