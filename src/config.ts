@@ -6,6 +6,8 @@ export interface Config {
   /** SHA-256 (hex) of the bootstrap admin token; the token itself never reaches the worker. */
   adminTokenSha256: string;
   appVersion: string;
+  /** The membership server that confirms the signed-in account; null in local mode. */
+  accountUrl: string | null;
 }
 
 export interface ConfigVars {
@@ -14,6 +16,7 @@ export interface ConfigVars {
   LPA_ALLOWED_ORIGINS?: string;
   LPA_ADMIN_TOKEN_SHA256: string;
   LPA_VERSION: string;
+  LPA_ACCOUNT_URL?: string;
 }
 
 export function configFrom(vars: ConfigVars): Config {
@@ -23,5 +26,6 @@ export function configFrom(vars: ConfigVars): Config {
     allowedOrigins: new Set((vars.LPA_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)),
     adminTokenSha256: vars.LPA_ADMIN_TOKEN_SHA256.toLowerCase(),
     appVersion: vars.LPA_VERSION,
+    accountUrl: vars.LPA_ACCOUNT_URL || null,
   };
 }

@@ -9,6 +9,8 @@ export interface WorkerEnv {
   LPA_ALLOWED_ORIGINS?: string;
   LPA_ADMIN_TOKEN_SHA256: string;
   LPA_VERSION: string;
+  /** The membership server; unset means local mode. */
+  LPA_ACCOUNT_URL?: string;
 }
 
 /** The one store of a data root. */
