@@ -14,29 +14,40 @@ const dataRoot = mkdtempSync(join(tmpdir(), 'lpa-test-'));
 const host = createHostHandler(dataRoot);
 
 export default defineConfig({
-  plugins: [
-    cloudflareTest({
-      main: './src/index.ts',
-      wrangler: { configPath: './wrangler.toml' },
-      miniflare: {
-        bindings: {
-          LPA_PORT: String(TEST_PORT),
-          LPA_DATA_ROOT: dataRoot,
-          LPA_ADMIN_TOKEN_SHA256: createHash('sha256').update(TEST_ADMIN_TOKEN).digest('hex'),
-          LPA_ALLOWED_ORIGINS: TEST_ALLOWED_ORIGIN,
-        },
-        serviceBindings: {
-          // The real Node host handler, answered through Miniflare's own Response class.
-          async HOST(request: Request) {
-            const response = await host(request);
-            return new MiniflareResponse(await response.arrayBuffer(), {
-              status: response.status,
-              headers: Object.fromEntries(response.headers),
-            });
-          },
-        },
+  test: {
+    projects: [
+      {
+        // Request-level tests inside workerd, against the worker and its Durable Object.
+        plugins: [
+          cloudflareTest({
+            main: './src/index.ts',
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: {
+                LPA_PORT: String(TEST_PORT),
+                LPA_DATA_ROOT: dataRoot,
+                LPA_ADMIN_TOKEN_SHA256: createHash('sha256').update(TEST_ADMIN_TOKEN).digest('hex'),
+                LPA_ALLOWED_ORIGINS: TEST_ALLOWED_ORIGIN,
+              },
+              serviceBindings: {
+                // The real Node host handler, answered through Miniflare's own Response class.
+                async HOST(request: Request) {
+                  const response = await host(request);
+                  return new MiniflareResponse(await response.arrayBuffer(), {
+                    status: response.status,
+                    headers: Object.fromEntries(response.headers),
+                  });
+                },
+              },
+            },
+          }),
+        ],
+        test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/node/**'] },
       },
-    }),
-  ],
-  test: { include: ['test/**/*.test.ts'], exclude: ['test/node/**'] },
+      {
+        // Tests in Node that run the service as `npm start` does and talk to it over HTTP.
+        test: { name: 'service', include: ['test/node/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 30_000 },
+      },
+    ],
+  },
 });
