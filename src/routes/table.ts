@@ -1,7 +1,14 @@
 import { accountRoutes } from '../../handlers/account';
+import { automationFileRoutes } from '../../handlers/automation-files';
+import { automationFlowRoutes } from '../../handlers/automation-flows';
+import { automationGlobalRoutes } from '../../handlers/automation-globals';
+import { automationShareRoutes } from '../../handlers/automation-shares';
+import { automationSynchronizerRoutes } from '../../handlers/automation-synchronizer';
 import { systemRoutes } from '../../handlers/system';
 import { tokenRoutes } from '../../handlers/tokens';
 import type { AnyRoute } from './define';
 
 /** Every route of LPA. A family adds its list here and nowhere else. */
-export const ROUTES: readonly AnyRoute[] = [...systemRoutes, ...accountRoutes, ...tokenRoutes];
+export const ROUTES: readonly AnyRoute[] = [...systemRoutes, ...accountRoutes, ...tokenRoutes,
+  ...automationGlobalRoutes, ...automationFlowRoutes, ...automationShareRoutes, ...automationFileRoutes, ...automationSynchronizerRoutes,
+];
