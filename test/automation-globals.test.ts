@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { call, tokenWith } from './support/api';
+import { expectError } from './support/automation';
 import { auditOf, inStore, tablesHolding } from './support/automation-store';
 
 const url = (name: string) => `/api/v1/automation/globals/${name}`;
 const put = (name: string, body: unknown) => call(url(name), { method: 'PUT', body });
-
-function expectError(res: { status: number; json: any }, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.json).toMatchObject({ error: { code, message: expect.any(String), details: expect.any(Object) }, request_id: expect.any(String) });
-}
 
 describe('writing globals', () => {
   it('creates at revision 0 and answers name, revision, UTF-8 bytes and updated_at', async () => {
