@@ -6,7 +6,7 @@ import { FILE_NAME_MAX_CHARS, fileNameProblem } from '../src/shared/file-name';
 import { isStrictBase64 } from '../src/shared/strict-base64';
 
 /** 4 MiB of file, as standard base64 with padding. */
-export const FILE_BASE64_MAX_CHARS = 5_592_408;
+const FILE_BASE64_MAX_CHARS = 5_592_408;
 /**
  * The largest legal body: base64 where every `/` is written `\/` (as some JSON encoders do), a
  * name of escaped characters, the field names and some white space.

@@ -3,7 +3,7 @@ import { defineRoute } from '../src/routes/define';
 import { queryInt } from '../src/schemas/query';
 import { isWellFormed } from '../src/shared/unicode';
 
-export const GLOBAL_VALUE_MAX_CHARS = 1_048_576;
+const GLOBAL_VALUE_MAX_CHARS = 1_048_576;
 /**
  * The body limit fits the largest legal value however a JSON encoder writes it: a character can
  * take up to six bytes (`\u001f`), plus the field names, the revision and some white space.
@@ -16,15 +16,13 @@ const GlobalSummary = z
   .object({ name: z.string(), revision: z.int(), bytes: z.int(), updated_at: z.int() })
   .meta({ id: 'GlobalSummary' });
 
-const scopesToRead = ['runtime:control'] as const;
-
 export const automationGlobalRoutes = [
   defineRoute({
     method: 'GET',
     path: '/api/v1/automation/globals',
     tag: 'Automation',
     summary: 'Automation globals, without their values',
-    scopes: scopesToRead,
+    scopes: ['runtime:control'],
     response: z.object({ items: z.array(GlobalSummary) }),
     handler: async ({ ctx }) => ({ items: await ctx.store.globals.list() }),
   }),

@@ -108,6 +108,11 @@ describe('large values', () => {
     expect(pieces).toBeGreaterThan(1);
   });
 
+  it('answers 413 for a body beyond what the largest legal value needs', async () => {
+    const res = await put('g_too_large_body', { value: '\u0001'.repeat(1_100_000), expected_revision: 0 });
+    expectError(res, 413, 'request.too_large');
+  });
+
   it('refuses 1,048,577 characters', async () => {
     const res = await put('g_too_big', { value: 'a'.repeat(1_048_577), expected_revision: 0 });
     expectError(res, 400, 'request.invalid');

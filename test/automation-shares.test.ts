@@ -124,6 +124,30 @@ describe('creating shares', () => {
     ]);
   });
 
+  it('refuses a bundle beyond 8 MiB', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 9; i++) ids.push(await createFlow({ name: `bulky-${i}`, steps: [{ blob: 'x'.repeat(1_000_000) }] }));
+    const res = await createShare({ ids, name: 'bulky', expires_in_minutes: 1, max_uses: 1 });
+    expectError(res, 400, 'shares.bundle_too_large');
+    expect(res.json.error.details).toEqual({ size: expect.any(Number), limit_bytes: 8 * 1024 * 1024 });
+    expect(res.json.error.details.size).toBeGreaterThan(9_000_000);
+  });
+
+  it('shares, redeems and imports a bundle of 8 MB, stored in pieces', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push(await createFlow({ name: `large-${i}`, steps: [{ blob: String(i).repeat(1_000_000) }] }));
+    const created = await createShare({ ids, name: 'large', expires_in_minutes: 1, max_uses: 1 });
+    expect(created.status).toBe(200);
+    expect(created.json.size).toBeGreaterThan(8_000_000);
+    const pieces = await inStore((sql) => sql.exec('SELECT count(*) AS n FROM automation_chunks WHERE owner = ?', `share:${created.json.id}`).one().n);
+    expect(pieces).toBeGreaterThan(1);
+    const preview = await redeem(created.json.code);
+    expect(preview.json.items.map((i: { name: string }) => i.name)).toEqual(ids.map((_, i) => `large-${i}`));
+    const imported = await importItems(preview.json.ticket, [ids[7]!]);
+    const flow = await call(`/api/v1/automation/flows/${imported.json.items[0].id}`);
+    expect(flow.json.steps[0].blob === '7'.repeat(1_000_000)).toBe(true);
+  });
+
   it('leaves protected values out of the bundle unless include_secrets', async () => {
     const { share } = await shareOf({ secret: 'LEFT-OUT-SECRET-5e' });
     expect(new TextDecoder().decode(await storedBundle(share.code))).not.toContain('LEFT-OUT-SECRET-5e');

@@ -23,7 +23,7 @@ export const ERROR_CATALOG = {
   'flows.unknown': { status: 400, message: 'Some of the given flow ids name no existing flow; see details.ids.' },
   'flows.has_dependents': { status: 409, message: 'Other flows depend on this flow; delete them first (details.dependents).' },
   'shares.dependencies_outside': { status: 400, message: 'A chosen flow depends on a flow that is not in the share; see details.missing.' },
-  'shares.bundle_too_large': { status: 413, message: 'The share bundle would be larger than a share may hold.' },
+  'shares.bundle_too_large': { status: 400, message: 'The share bundle would be larger than a share may hold.' },
   'shares.code_malformed': { status: 400, message: 'This is not a share code.' },
   'shares.code_unknown': { status: 404, message: 'No share has this code.' },
   'shares.code_invalid': { status: 400, message: 'The share code does not open its share (altered or mistyped).' },

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync, constants, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileNameProblem } from '../../shared/file-name';
 import type { HostRoute } from './handler';
 
 const FOLDER = 'automation-files';
+const TEMPORARY_PREFIX = '.tmp-';
 
 function errno(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException).code;
@@ -30,6 +33,11 @@ function syncFolder(dir: string): void {
   }
 }
 
+/** Temporary files of writes that a crash interrupted; none is in flight while the host starts. */
+function sweepTemporaries(dir: string): void {
+  for (const name of readdirSync(dir)) if (name.startsWith(TEMPORARY_PREFIX)) unlinkSync(join(dir, name));
+}
+
 /**
  * The automation folder of the data root. A file is written whole to a hidden temporary name and
  * then hard-linked to its real name: the link is atomic and fails when the name exists, so a crash
@@ -42,6 +50,7 @@ export function fileRoutes(dataRoot: string): HostRoute[] {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     return realpathSync(dir);
   };
+  sweepTemporaries(folder());
   const named = (encoded: string): { dir: string; name: string } | Response => {
     let name: string;
     try {
@@ -71,11 +80,19 @@ export function fileRoutes(dataRoot: string): HostRoute[] {
       handle: (_, [encoded]) => {
         const target = named(encoded!);
         if (target instanceof Response) return target;
+        let fd: number;
         try {
-          return new Response(readFileSync(join(target.dir, target.name)));
+          // A symbolic link planted in the folder is not followed out of it.
+          fd = openSync(join(target.dir, target.name), constants.O_RDONLY | constants.O_NOFOLLOW);
         } catch (error) {
-          if (errno(error) === 'ENOENT' || errno(error) === 'EISDIR') return Response.json({ error: 'absent' }, { status: 404 });
+          if (errno(error) === 'ENOENT' || errno(error) === 'ELOOP') return Response.json({ error: 'absent' }, { status: 404 });
           throw error;
+        }
+        try {
+          if (!fstatSync(fd).isFile()) return Response.json({ error: 'absent' }, { status: 404 });
+          return new Response(readFileSync(fd));
+        } finally {
+          closeSync(fd);
         }
       },
     },
@@ -86,7 +103,7 @@ export function fileRoutes(dataRoot: string): HostRoute[] {
         const target = named(encoded!);
         if (target instanceof Response) return target;
         const bytes = new Uint8Array(await request.arrayBuffer());
-        const temporary = join(target.dir, `.tmp-${randomUUID()}`);
+        const temporary = join(target.dir, `${TEMPORARY_PREFIX}${randomUUID()}`);
         writeAll(temporary, bytes);
         try {
           linkSync(temporary, join(target.dir, target.name));
