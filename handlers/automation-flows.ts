@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../src/routes/define';
-import { Id } from '../src/schemas/ids';
-
-const unique = <T>(items: readonly T[]) => new Set(items).size === items.length;
+import { Id, unique } from '../src/schemas/ids';
 
 const FlowValueInput = z
   .object({ name: z.string().min(1).max(120), value: z.string().nullable().optional(), protected: z.boolean().optional() })

@@ -15,6 +15,19 @@ describe('writing globals', () => {
     expect(res.json.updated_at).toBeGreaterThanOrEqual(before);
   });
 
+  it('keeps an empty value', async () => {
+    expect((await put('g_empty', { value: '', expected_revision: 0 })).json).toMatchObject({ revision: 1, bytes: 0 });
+    expect((await call(url('g_empty'))).json).toEqual({ value: '', revision: 1 });
+  });
+
+  it('lets exactly one of twenty concurrent creators win', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => put('g_create_race', { value: `c-${i}`, expected_revision: 0 })));
+    expect(results.filter((r) => r.status === 200).map((r) => r.json.revision)).toEqual([1]);
+    const losers = results.filter((r) => r.status === 409);
+    expect(losers).toHaveLength(19);
+    for (const loser of losers) expect(loser.json.error).toMatchObject({ code: 'state.revision_conflict', details: { current_revision: 1 } });
+  });
+
   it('refuses to create a global that exists, naming the current revision', async () => {
     await put('g_exists', { value: 'a', expected_revision: 0 });
     const res = await put('g_exists', { value: 'b', expected_revision: 0 });

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** No item twice. */
+export const unique = <T>(items: readonly T[]) => new Set(items).size === items.length;
+
 /** An id as the automation routes take it: 1..64 characters. */
 export const Id = z.string().min(1).max(64);
 
@@ -8,4 +11,4 @@ export const IdList = z
   .array(Id)
   .min(1)
   .max(1000)
-  .refine((ids) => new Set(ids).size === ids.length, 'Ids must be unique');
+  .refine(unique, 'Ids must be unique');
