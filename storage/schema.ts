@@ -40,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
         include_secrets INTEGER NOT NULL, key_check TEXT NOT NULL, revoked_at INTEGER)`,
       `CREATE TABLE automation_share_tickets (
         ticket TEXT PRIMARY KEY, share_id TEXT NOT NULL, key_sealed TEXT, expires_at INTEGER NOT NULL, used_at INTEGER)`,
+      `CREATE INDEX automation_share_tickets_share ON automation_share_tickets (share_id)`,
     ],
   },
 ];

@@ -85,7 +85,8 @@ const SHARE_COLUMNS = 'id, name, expires_at, max_uses, uses, size, sha256';
 /**
  * Shares of automation flows. The bundle is encrypted under a fresh key that only the share code
  * carries; the store keeps the ciphertext and a key check (an empty plaintext sealed under the same
- * key), so a code is verified before the share's state is disclosed.
+ * key), so a code is verified before the share's state is disclosed. The share key is used
+ * through a `Vault` of its own: the same AES-256-GCM sealing, under a key the store does not keep.
  */
 export class Shares {
   constructor(private readonly ctx: StoreContext) {}
