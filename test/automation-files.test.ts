@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { WorkerEnv } from '../src/env';
 import { toBase64 } from '../src/shared/base64';
 import { call, tokenWith } from './support/api';
-import { expectError } from './support/automation';
+import { expectError, LARGE_TIMEOUT_MS } from './support/automation';
 import { auditOf } from './support/automation-store';
 
 const FILES = '/api/v1/automation/files';
@@ -125,12 +125,12 @@ describe('file contents', () => {
     expect(res.status).toBe(200);
     expect((await call(FILES)).json.items).toContainEqual({ name: 'four-mib.bin', size_bytes: 4 * 1024 * 1024 });
     expect((await content('four-mib.bin')).json.base64 === base64).toBe(true);
-  });
+  }, LARGE_TIMEOUT_MS);
 
   it('refuses 5,592,412 characters', async () => {
     const res = await upload({ name: 'too-big.bin', base64: 'A'.repeat(5_592_412) });
     expectError(res, 400, 'request.invalid');
     expect(res.json.error.details.issues[0]).toMatchObject({ path: ['base64'], code: 'too_big' });
     expectError(await content('too-big.bin'), 404, 'resource.not_found');
-  });
+  }, LARGE_TIMEOUT_MS);
 });

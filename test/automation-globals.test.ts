@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, tokenWith } from './support/api';
-import { expectError } from './support/automation';
+import { expectError, LARGE_TIMEOUT_MS } from './support/automation';
 import { auditOf, inStore, tablesHolding } from './support/automation-store';
 
 const url = (name: string) => `/api/v1/automation/globals/${name}`;
@@ -108,7 +108,7 @@ describe('large values', () => {
     expect(res.json).toMatchObject({ revision: 1, bytes: 1_048_576 });
     const read = await call(url('g_big_escaped'));
     expect(read.json.value === value).toBe(true);
-  });
+  }, LARGE_TIMEOUT_MS);
 
   it('keeps a value larger than one storage row (3 MiB of UTF-8) whole', async () => {
     const value = '€'.repeat(1_048_576);
@@ -119,18 +119,18 @@ describe('large values', () => {
     expect(read.json.value === value).toBe(true);
     const pieces = await inStore((sql) => sql.exec(`SELECT count(*) AS n FROM automation_chunks WHERE owner = 'global:g_big_utf8'`).one().n);
     expect(pieces).toBeGreaterThan(1);
-  });
+  }, LARGE_TIMEOUT_MS);
 
   it('answers 413 for a body beyond what the largest legal value needs', async () => {
     const res = await put('g_too_large_body', { value: '\u0001'.repeat(1_100_000), expected_revision: 0 });
     expectError(res, 413, 'request.too_large');
-  });
+  }, LARGE_TIMEOUT_MS);
 
   it('refuses 1,048,577 characters', async () => {
     const res = await put('g_too_big', { value: 'a'.repeat(1_048_577), expected_revision: 0 });
     expectError(res, 400, 'request.invalid');
     expect(res.json.error.details.issues[0]).toMatchObject({ in: 'body', path: ['value'], code: 'too_big' });
-  });
+  }, LARGE_TIMEOUT_MS);
 });
 
 describe('reading and listing', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseShareCode } from '../storage/share-code';
 import { Vault } from '../storage/vault';
 import { call } from './support/api';
-import { createFlow, expectError } from './support/automation';
+import { createFlow, expectError, LARGE_TIMEOUT_MS } from './support/automation';
 import { auditOf, inStore, tablesHolding } from './support/automation-store';
 
 const SHARES = '/api/v1/automation/shares';
@@ -131,7 +131,7 @@ describe('creating shares', () => {
     expectError(res, 400, 'shares.bundle_too_large');
     expect(res.json.error.details).toEqual({ size: expect.any(Number), limit_bytes: 8 * 1024 * 1024 });
     expect(res.json.error.details.size).toBeGreaterThan(9_000_000);
-  });
+  }, LARGE_TIMEOUT_MS);
 
   it('shares, redeems and imports a bundle of 8 MB, stored in pieces', async () => {
     const ids: string[] = [];
@@ -146,7 +146,7 @@ describe('creating shares', () => {
     const imported = await importItems(preview.json.ticket, [ids[7]!]);
     const flow = await call(`/api/v1/automation/flows/${imported.json.items[0].id}`);
     expect(flow.json.steps[0].blob === '7'.repeat(1_000_000)).toBe(true);
-  });
+  }, LARGE_TIMEOUT_MS);
 
   it('leaves protected values out of the bundle unless include_secrets', async () => {
     const { share } = await shareOf({ secret: 'LEFT-OUT-SECRET-5e' });

@@ -1,6 +1,9 @@
 import { expect } from 'vitest';
 import { call } from './api';
 
+/** Tests that move megabytes get longer than vitest's default five seconds, for a loaded machine. */
+export const LARGE_TIMEOUT_MS = 60_000;
+
 export function expectError(res: { status: number; json: any }, status: number, code: string) {
   expect(res.status).toBe(status);
   expect(res.json).toMatchObject({ error: { code, message: expect.any(String), details: expect.any(Object) }, request_id: expect.any(String) });
