@@ -1,5 +1,6 @@
 import { diskClient, type DiskPort } from './client/disk';
 import type { HostFetcher } from './client/fetcher';
+import { filesClient, type FilesPort } from './client/files';
 import { keysClient, type KeysPort } from './client/keys';
 
 export type { HostFetcher } from './client/fetcher';
@@ -12,8 +13,9 @@ export type { HostFetcher } from './client/fetcher';
 export interface HostPort {
   disk: DiskPort;
   keys: KeysPort;
+  files: FilesPort;
 }
 
 export function hostClient(fetcher: HostFetcher): HostPort {
-  return { disk: diskClient(fetcher), keys: keysClient(fetcher) };
+  return { disk: diskClient(fetcher), keys: keysClient(fetcher), files: filesClient(fetcher) };
 }

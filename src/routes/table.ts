@@ -1,4 +1,9 @@
 import { accountRoutes } from '../../handlers/account';
+import { automationFileRoutes } from '../../handlers/automation-files';
+import { automationFlowRoutes } from '../../handlers/automation-flows';
+import { automationGlobalRoutes } from '../../handlers/automation-globals';
+import { automationShareRoutes } from '../../handlers/automation-shares';
+import { automationSynchronizerRoutes } from '../../handlers/automation-synchronizer';
 import { openapiRoutes } from '../../handlers/openapi';
 import { systemRoutes } from '../../handlers/system';
 import { tokenRoutes } from '../../handlers/tokens';
@@ -9,5 +14,10 @@ export const ROUTES: readonly AnyRoute[] = [
   ...systemRoutes,
   ...accountRoutes,
   ...tokenRoutes,
+  ...automationGlobalRoutes,
+  ...automationFlowRoutes,
+  ...automationShareRoutes,
+  ...automationFileRoutes,
+  ...automationSynchronizerRoutes,
   ...openapiRoutes(() => ROUTES),
 ];
