@@ -1,3 +1,4 @@
+import { Audit } from './audit';
 import { SYSTEM_ACTOR } from './audit/entry';
 import { StoreContext } from './context';
 import { migrate } from './migrations';
@@ -27,6 +28,7 @@ export class Store {
   readonly system: System;
   readonly tokens: Tokens;
   readonly settings: Settings;
+  readonly audit: Audit;
 
   constructor(db: SqlDb, keys: StoreKeys, now: () => number = Date.now) {
     const vault = keys.vault ? Vault.unlocked(keys.vault) : new Vault(null, 'missing', keys.vaultReason ?? 'vault.key is missing');
@@ -36,6 +38,7 @@ export class Store {
     this.system = new System(ctx, dbVersion);
     this.tokens = new Tokens(ctx);
     this.settings = new Settings(ctx);
+    this.audit = new Audit(ctx);
     this.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', {
       details: { db_version: dbVersion, vault: vault.state },
     }, null);

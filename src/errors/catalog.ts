@@ -20,6 +20,7 @@ export const ERROR_CATALOG = {
   'state.revision_conflict': { status: 409, message: 'The revision does not match; re-read before retrying.' },
   'state.conflict': { status: 409, message: 'The request conflicts with the current state.' },
   'vault.locked': { status: 503, message: 'The secret vault is not available; secrets cannot be read or written.' },
+  'audit.export_too_large': { status: 413, message: 'More audit entries match than one export may hold; narrow the filters.' },
   internal: { status: 500, message: 'Internal error.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

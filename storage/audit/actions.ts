@@ -11,6 +11,8 @@ export const AUDIT_ACTIONS = {
   'tokens.create': { category: 'account', description: 'An API token was issued.' },
   'tokens.revoke': { category: 'account', description: 'An API token was revoked.' },
   'settings.logs_write': { category: 'account', description: 'Log retention settings were changed.' },
+  'settings.audit_write': { category: 'account', description: 'The audit retention was changed.' },
+  'audit.purge': { category: 'account', description: 'The daily job deleted audit entries older than the retention.' },
 } as const satisfies Record<string, { category: AuditCategory; description: string }>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -1,11 +1,15 @@
 import { first, type SqlDb } from '../sql';
 import { categoryOf } from './actions';
+import { openFrom, sealFinishedDays } from './anchors';
 import { chainHash, GENESIS_HASH } from './chain';
+import { DAY_MS, dayIndex } from './days';
 import type { AuditContext, AuditEntry, AuditResult, AuditSubject } from './entry';
 
 export interface ChainHead {
   seq: number;
   hash: string;
+  /** The newest entry's time; null when the chain continues from the checkpoint or genesis. */
+  ts: number | null;
 }
 
 /**
@@ -16,21 +20,26 @@ export class AuditLog {
   constructor(
     private readonly db: SqlDb,
     private readonly now: () => number,
+    private readonly key: Uint8Array | null,
   ) {}
 
   head(): ChainHead {
     return (
-      first<ChainHead>(this.db, 'SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1') ??
-      first<ChainHead>(this.db, 'SELECT seq, hash FROM audit_checkpoint WHERE id = 1') ?? { seq: 0, hash: GENESIS_HASH }
+      first<ChainHead>(this.db, 'SELECT seq, hash, ts FROM audit_log ORDER BY seq DESC LIMIT 1') ??
+      first<ChainHead>(this.db, 'SELECT seq, hash, NULL AS ts FROM audit_checkpoint WHERE id = 1') ?? { seq: 0, hash: GENESIS_HASH, ts: null }
     );
   }
 
   append(ctx: AuditContext, result: AuditResult, subject: AuditSubject = {}, errorCode: string | null = null): AuditEntry {
     const head = this.head();
+    // Times never go backwards along the chain and never into a sealed day, even if the clock does:
+    // the ts filters and the anchors rely on both.
+    const ts = Math.max(this.now(), head.ts ?? 0, openFrom(this.db));
+    if (head.ts !== null && dayIndex(ts) > dayIndex(head.ts)) sealFinishedDays(this.db, this.key, dayIndex(ts) * DAY_MS, ts);
     const entry: AuditEntry = {
       seq: head.seq + 1,
       id: crypto.randomUUID(),
-      ts: this.now(),
+      ts,
       actor_type: ctx.actor.type,
       actor_id: ctx.actor.id,
       actor_label: ctx.actor.label,
@@ -41,7 +50,8 @@ export class AuditLog {
       entity_no: subject.entity_no ?? null,
       result,
       error_code: errorCode,
-      details: subject.details ?? null,
+      // Hashed as it is stored, so a re-read entry hashes the same (no undefined, NaN or -0 surprises).
+      details: subject.details ? (JSON.parse(JSON.stringify(subject.details)) as Record<string, unknown>) : null,
       request_id: ctx.request_id,
     };
     const hash = chainHash(head.hash, entry);
