@@ -2,7 +2,7 @@ import type { StoreContext } from './context';
 import { sealFinishedDays } from './audit/anchors';
 import { GENESIS_HASH } from './audit/chain';
 import { DAY_MS, dayIndex } from './audit/days';
-import { whereClause, type AuditFilters, type PageStart } from './audit/query';
+import { pageSql, whereClause, type AuditFilters, type PageStart } from './audit/query';
 import { entryOf, type AuditRecord, type AuditRow } from './audit/record';
 import { purgeBefore, type PurgeResult } from './audit/retention';
 import { verifyChain, type VerifyResult } from './audit/verify';
@@ -28,11 +28,7 @@ export class Audit {
     const where = whereClause(this.ctx.db, filters, start);
     if (!where) return { items: [], next_seq: null };
     const order = start.after_seq === undefined ? 'DESC' : 'ASC';
-    const rows = this.ctx.db.all<AuditRow & { prev_hash: string | null }>(
-      `SELECT a.*, p.hash AS prev_hash FROM audit_log a LEFT JOIN audit_log p ON p.seq = a.seq - 1
-       ${where.sql} ORDER BY a.seq ${order} LIMIT ?`,
-      ...where.params, limit + 1,
-    );
+    const rows = this.ctx.db.all<AuditRow & { prev_hash: string | null }>(pageSql(where, order), ...where.params, limit + 1);
     const checkpoint = first<{ seq: number; hash: string }>(this.ctx.db, 'SELECT seq, hash FROM audit_checkpoint WHERE id = 1');
     const items = rows.slice(0, limit).map((row): AuditRecord => ({
       ...entryOf(row),

@@ -64,3 +64,9 @@ export function whereClause(db: SqlDb, filters: AuditFilters, start: PageStart =
   if (filters.search !== undefined) add(`instr(lower(${SEARCHED}), lower(?)) > 0`, filters.search);
   return { sql: terms.length === 0 ? '' : `WHERE ${terms.join(' AND ')}`, params };
 }
+
+/** One page of rows with the hash each links to; the last parameter is the row limit. */
+export function pageSql(where: WhereClause, order: 'ASC' | 'DESC'): string {
+  return `SELECT a.*, p.hash AS prev_hash FROM audit_log a LEFT JOIN audit_log p ON p.seq = a.seq - 1
+    ${where.sql} ORDER BY a.seq ${order} LIMIT ?`;
+}
