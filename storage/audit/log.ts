@@ -5,6 +5,19 @@ import { chainHash, GENESIS_HASH } from './chain';
 import { DAY_MS, dayIndex } from './days';
 import type { AuditContext, AuditEntry, AuditResult, AuditSubject } from './entry';
 
+/**
+ * Largest details kept, as JSON characters. It bounds every entry, so a page of 1000 entries stays
+ * far inside the Durable Object RPC message limit and an export's size is predictable.
+ */
+export const MAX_DETAILS_CHARS = 16_384;
+
+/** Details as they are stored and hashed: a JSON round trip, so a re-read entry hashes the same. */
+function storedDetails(details: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  if (!details) return null;
+  const json = JSON.stringify(details);
+  return json.length > MAX_DETAILS_CHARS ? { truncated: true, chars: json.length } : (JSON.parse(json) as Record<string, unknown>);
+}
+
 export interface ChainHead {
   seq: number;
   hash: string;
@@ -50,8 +63,7 @@ export class AuditLog {
       entity_no: subject.entity_no ?? null,
       result,
       error_code: errorCode,
-      // Hashed as it is stored, so a re-read entry hashes the same (no undefined, NaN or -0 surprises).
-      details: subject.details ? (JSON.parse(JSON.stringify(subject.details)) as Record<string, unknown>) : null,
+      details: storedDetails(subject.details),
       request_id: ctx.request_id,
     };
     const hash = chainHash(head.hash, entry);
