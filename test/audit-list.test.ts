@@ -164,6 +164,19 @@ describe('GET /api/v1/audit', () => {
   });
 });
 
+describe('GET /api/v1/audit/verify', () => {
+  it('needs audit:read and takes no parameters', async () => {
+    const refused = await call('/api/v1/audit/verify', { token: token.token });
+    expect([refused.status, refused.json.error.code, refused.json.error.details]).toEqual([403, 'auth.scope_missing', { missing: ['audit:read'] }]);
+    const extra = await call('/api/v1/audit/verify?from=1');
+    expect([extra.status, extra.json.error.code]).toEqual([400, 'request.invalid']);
+    const reader = await tokenWith(['audit:read']);
+    const res = await call('/api/v1/audit/verify', { token: reader.token });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.json)).toEqual(['ok', 'checked', 'anchors', 'first_bad_seq', 'missing_anchor']);
+  });
+});
+
 describe('indexes', () => {
   const plan = (filters: AuditFilters, start = {}) =>
     runInDurableObject(storeStub(env), (_instance, state) => {
