@@ -33,8 +33,9 @@ export function newestAnchor(db: SqlDb): Anchor | undefined {
 
 /** The first instant after the newest sealed day: no entry may be dated before it, or it would land in a sealed day. */
 export function openFrom(db: SqlDb): number {
-  const anchor = newestAnchor(db);
-  return anchor ? (dayIndex(Date.parse(anchor.day)) + 1) * DAY_MS : 0;
+  const sealed = Date.parse(newestAnchor(db)?.day ?? '');
+  // An unreadable day (a tampered row) must not stop every write; verify reports that anchor.
+  return Number.isNaN(sealed) ? 0 : (dayIndex(sealed) + 1) * DAY_MS;
 }
 
 /**

@@ -26,8 +26,10 @@ export interface WhereClause {
 
 const EXACT = ['category', 'action', 'source', 'actor_type', 'entity_id', 'entity_no', 'result'] as const;
 
-/** The columns `search` looks in: everything textual except the hash. */
-const SEARCHED = "a.action || char(10) || a.actor_label || char(10) || coalesce(a.actor_id, '') || char(10) || a.source || char(10) || coalesce(a.entity_type, '') || char(10) || coalesce(a.entity_id, '') || char(10) || coalesce(a.error_code, '') || char(10) || coalesce(a.request_id, '') || char(10) || a.id || char(10) || coalesce(a.details, '')";
+/** The columns `search` looks in: everything textual except the hash, one line each. */
+const SEARCHED = ['action', 'actor_label', 'actor_id', 'source', 'entity_type', 'entity_id', 'error_code', 'request_id', 'id', 'details']
+  .map((column) => `coalesce(a.${column}, '')`)
+  .join(' || char(10) || ');
 
 /**
  * The WHERE clause over `audit_log a` for filters and a page start, or null when nothing can match.
