@@ -1,4 +1,5 @@
 import type { HostPort } from '../src/host/port';
+import { AUDIT_JOBS } from './audit/jobs';
 import type { Store } from './store';
 
 /** A job of the daily run; it reports what it did, for the jobs log. */
@@ -14,7 +15,7 @@ export interface JobReport {
 }
 
 /** Every job of the daily run, in order. A family adds its job here. */
-export const DAILY_JOBS: readonly DailyJob[] = [];
+export const DAILY_JOBS: readonly DailyJob[] = [...AUDIT_JOBS];
 
 const DAY_MS = 86_400_000;
 /** A few seconds past UTC midnight, so the day that just ended is complete. */
