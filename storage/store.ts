@@ -1,6 +1,9 @@
+import { AccountStatusCache } from './account-status';
+import { Accounts } from './accounts';
 import { SYSTEM_ACTOR } from './audit/entry';
 import { StoreContext } from './context';
 import { migrate } from './migrations';
+import { Profiles } from './profiles';
 import { MIGRATIONS } from './schema';
 import { Settings } from './settings';
 import type { SqlDb } from './sql';
@@ -27,6 +30,9 @@ export class Store {
   readonly system: System;
   readonly tokens: Tokens;
   readonly settings: Settings;
+  readonly profiles: Profiles;
+  readonly accounts: Accounts;
+  readonly accountStatus: AccountStatusCache;
 
   constructor(db: SqlDb, keys: StoreKeys, now: () => number = Date.now) {
     const vault = keys.vault ? Vault.unlocked(keys.vault) : new Vault(null, 'missing', keys.vaultReason ?? 'vault.key is missing');
@@ -36,6 +42,9 @@ export class Store {
     this.system = new System(ctx, dbVersion);
     this.tokens = new Tokens(ctx);
     this.settings = new Settings(ctx);
+    this.profiles = new Profiles(ctx);
+    this.accounts = new Accounts(ctx, this.profiles);
+    this.accountStatus = new AccountStatusCache(ctx);
     this.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', {
       details: { db_version: dbVersion, vault: vault.state },
     }, null);

@@ -20,6 +20,11 @@ export const ERROR_CATALOG = {
   'state.revision_conflict': { status: 409, message: 'The revision does not match; re-read before retrying.' },
   'state.conflict': { status: 409, message: 'The request conflicts with the current state.' },
   'vault.locked': { status: 503, message: 'The secret vault is not available; secrets cannot be read or written.' },
+  'request.cursor_invalid': { status: 400, message: 'The cursor is not one this service issued, or it was altered.' },
+  'request.cursor_mismatch': { status: 400, message: 'The cursor belongs to another sort, order or filter; pass it back with the parameters it came with.' },
+  'profile_accounts.limit_reached': { status: 409, message: 'This profile holds the most platform accounts it may.' },
+  'account.limit_reached': { status: 403, message: 'The signed-in account may not have more profiles.' },
+  'account.entitlement_missing': { status: 403, message: 'The signed-in account is not entitled to this.' },
   internal: { status: 500, message: 'Internal error.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
