@@ -40,7 +40,7 @@ const fields = {
 const profileParams = z.object({ id: ProfileId });
 const accountParams = z.object({ id: ProfileId, accountId: AccountId });
 const BASE = '/api/v1/profiles/:id/accounts';
-const VAULT = ['resource.not_found', 'vault.locked'] as const;
+const VAULT = ['resource.not_found', 'vault.locked', 'vault.unreadable'] as const;
 
 export const profileAccountRoutes = [
   defineRoute({

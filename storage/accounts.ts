@@ -146,7 +146,7 @@ export class Accounts {
     const { profile, sealed } = this.sealedSecret(profileId, accountId, 'password');
     return this.ctx.change(
       audit,
-      () => ({ password: this.ctx.vault.open(sealed, aad(accountId, 'password')) }),
+      () => ({ password: this.open(accountId, 'password', sealed) }),
       () => subject(profile, accountId),
     );
   }
@@ -156,7 +156,7 @@ export class Accounts {
     const { profile, sealed } = this.sealedSecret(profileId, accountId, 'totp_secret');
     return this.ctx.change(
       audit,
-      () => totpAt(this.ctx.vault.open(sealed, aad(accountId, 'totp_secret')), this.ctx.now()),
+      () => totpAt(this.open(accountId, 'totp_secret', sealed), this.ctx.now()),
       () => subject(profile, accountId),
     );
   }
@@ -166,6 +166,16 @@ export class Accounts {
     const sealed = this.requireRow(profile, accountId)[field];
     if (sealed === null) throw new ApiError('resource.not_found', { resource: field, account_id: accountId });
     return { profile, sealed };
+  }
+
+  /** A ciphertext that does not open under this key and AAD was altered or sealed under another key. */
+  private open(accountId: string, field: SecretField, sealed: string): string {
+    try {
+      return this.ctx.vault.open(sealed, aad(accountId, field));
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw new ApiError('vault.unreadable', { account_id: accountId, field });
+    }
   }
 
   private seal(accountId: string, field: SecretField, value: string | null | undefined): string | null {

@@ -8,12 +8,14 @@ interface Page {
   total: number;
 }
 
-const list = async (query: Record<string, string | number | boolean>) => {
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+type Query = Record<string, string | number | boolean | undefined>;
+
+const list = async (query: Query) => {
+  const qs = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]])));
   return call(`/api/v1/profiles?${qs}`);
 };
 
-async function page(query: Record<string, string | number | boolean>): Promise<Page> {
+async function page(query: Query): Promise<Page> {
   const res = await list(query);
   if (res.status !== 200) throw new Error(`list failed: ${res.status} ${res.text}`);
   return res.json as Page;

@@ -1,13 +1,13 @@
-import { env, runInDurableObject } from 'cloudflare:test';
+import { runInDurableObject } from 'cloudflare:test';
 import { expect, it } from 'vitest';
-import { storeStub } from '../src/env';
 import { durableSql } from '../storage/durable-sql';
 import { CursorSigner } from '../storage/profile-cursor';
 import { listProfileRows, PROFILE_SORTS } from '../storage/profile-list';
 import type { SqlValue } from '../storage/sql';
+import { testStore } from './support/profiles';
 
 it('walks 100,000 profiles by index for every sort key: no sort step, no scan', { timeout: 120_000 }, async () => {
-  const plans = await runInDurableObject(storeStub(env), (_instance, state) => {
+  const plans = await runInDurableObject(testStore(), (_instance, state) => {
     const sql = state.storage.sql;
     sql.exec(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)

@@ -25,6 +25,7 @@ export const ERROR_CATALOG = {
   'profile_accounts.limit_reached': { status: 409, message: 'This profile holds the most platform accounts it may.' },
   'account.limit_reached': { status: 403, message: 'The signed-in account may not have more profiles.' },
   'account.entitlement_missing': { status: 403, message: 'The signed-in account is not entitled to this.' },
+  'vault.unreadable': { status: 500, message: 'A stored secret does not decrypt: it was altered, or sealed under another vault key.' },
   internal: { status: 500, message: 'Internal error.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,6 +1,9 @@
 import { env, runInDurableObject } from 'cloudflare:test';
-import { storeStub } from '../../src/env';
+import { storeStub, type WorkerEnv } from '../../src/env';
 import { call } from './api';
+
+/** The one store of the test service. */
+export const testStore = () => storeStub(env as unknown as WorkerEnv);
 
 export interface ProfileBody {
   id: string;
@@ -29,11 +32,11 @@ export async function createAccount(profileId: string, body: Record<string, unkn
 
 /** Every row of a table, raw, as the Durable Object's SQLite holds it. */
 export function rawRows(table: string): Promise<Record<string, unknown>[]> {
-  return runInDurableObject(storeStub(env), (_instance, state) => state.storage.sql.exec(`SELECT * FROM ${table}`).toArray());
+  return runInDurableObject(testStore(), (_instance, state) => state.storage.sql.exec(`SELECT * FROM ${table}`).toArray());
 }
 
 /** The audit entries of one action, oldest first. */
 export function auditRows(action: string): Promise<Record<string, unknown>[]> {
-  return runInDurableObject(storeStub(env), (_instance, state) =>
+  return runInDurableObject(testStore(), (_instance, state) =>
     state.storage.sql.exec('SELECT * FROM audit_log WHERE action = ? ORDER BY seq', action).toArray());
 }
