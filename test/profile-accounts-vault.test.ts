@@ -42,12 +42,13 @@ describe('vault missing', () => {
           return error instanceof ApiError ? { code: error.code, status: error.status, details: error.details } : String(error);
         }
       };
-      const before = state.storage.sql.exec('SELECT count(*) AS n FROM profile_accounts').one().n;
+      const count = () => state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM profile_accounts').one().n;
+      const before = count();
       return {
         state: locked.system.info().vault,
         read: caught(() => locked.accounts.password(audit('profile_accounts.password_read'), p.id, a.id)),
         write: caught(() => locked.accounts.create(audit('profile_accounts.create'), p.id, { platform_url: 'v', password: 'x' })),
-        written: state.storage.sql.exec('SELECT count(*) AS n FROM profile_accounts').one().n - before,
+        written: count() - before,
         listed: locked.accounts.list(p.id).map((x) => x.password_set),
       };
     });
