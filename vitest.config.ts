@@ -38,5 +38,5 @@ export default defineConfig({
       },
     }),
   ],
-  test: { include: ['test/**/*.test.ts'], exclude: ['test/node/**'] },
+  test: { include: ['test/**/*.test.ts'], exclude: ['test/node/**'], globalSetup: ['test/node/membership-server.ts'] },
 });
