@@ -246,6 +246,27 @@ describe('platform accounts: secrets', () => {
     expect(row.totp_secret).toMatch(/^v1\./);
   });
 
+  it('fails closed: no plaintext when the audit entry of the read cannot be written', async () => {
+    const p = await createProfile({ name: 'acc-fail-closed' });
+    const a = await createAccount(p.id, { platform_url: 'u', password: 'acc-fail-closed-pw', totp_secret: 'JBSWY3DPEHPK3PXP' });
+    await runInDurableObject(testStore(), (_i, state) => {
+      state.storage.sql.exec('ALTER TABLE audit_log RENAME TO audit_log_away');
+    });
+    try {
+      for (const path of ['password', 'totp']) {
+        const res = await call(`${accountsOf(p.id)}/${a.id}/${path}`);
+        expect(res.status).toBe(500);
+        expect(res.json.error.code).toBe('internal');
+        expect(res.text).not.toContain('acc-fail-closed-pw');
+      }
+    } finally {
+      await runInDurableObject(testStore(), (_i, state) => {
+        state.storage.sql.exec('ALTER TABLE audit_log_away RENAME TO audit_log');
+      });
+    }
+    expect((await call(`${accountsOf(p.id)}/${a.id}/password`)).json).toEqual({ password: 'acc-fail-closed-pw' });
+  });
+
   it('a ciphertext copied to another account does not open there', async () => {
     const p = await createProfile({ name: 'acc-aad' });
     const a = await createAccount(p.id, { platform_url: 'u', password: 'acc-aad-pw' });
