@@ -113,6 +113,22 @@ describe('platform accounts: create and list', () => {
     expect((await call(`${accountsOf(p.id)}/${a.id}/password`)).json).toEqual({ password: 'acc-404-pw' });
   });
 
+  it('a profile holds at most 500 accounts: the next one is 409 profile_accounts.limit_reached', async () => {
+    const p = await createProfile({ name: 'acc-full' });
+    await runInDurableObject(testStore(), (_i, state) => {
+      state.storage.sql.exec(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 499)
+         INSERT INTO profile_accounts (id, profile_no, platform_url, sort_order, created_at, updated_at) SELECT 'acc-full-' || i, ?, 'u', 0, 1, 1 FROM n`,
+        p.no,
+      );
+    });
+    expect((await call(accountsOf(p.id), { method: 'POST', body: { platform_url: 'last' } })).status).toBe(201);
+    const res = await call(accountsOf(p.id), { method: 'POST', body: { platform_url: 'one-too-many' } });
+    expect(res.status).toBe(409);
+    expect(res.json.error).toEqual({ code: 'profile_accounts.limit_reached', message: expect.any(String), details: { max: 500 } });
+    expect((await call(accountsOf(p.id))).json.items).toHaveLength(500);
+  });
+
   it('checks the path parameters: id and accountId 1..64', async () => {
     const long = 'x'.repeat(65);
     const res = await call(accountsOf(long));
