@@ -87,45 +87,35 @@ export class Accounts {
   }
 
   create(audit: AuditContext, profileId: string, input: AccountInput): PlatformAccount {
-    return this.ctx.change(
-      audit,
-      () => {
-        const profile = this.profiles.require(profileId);
-        const count = this.ctx.db.all<{ n: number }>('SELECT count(*) AS n FROM profile_accounts WHERE profile_no = ?', profile.no)[0]!.n;
-        if (count >= MAX_ACCOUNTS_PER_PROFILE) throw new ApiError('profile_accounts.limit_reached', { max: MAX_ACCOUNTS_PER_PROFILE });
-        const id = crypto.randomUUID();
-        const now = this.ctx.now();
-        this.ctx.db.run(
-          `INSERT INTO profile_accounts (id, profile_no, platform_url, username, password, totp_secret, notes, sort_order, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          id, profile.no, input.platform_url, input.username ?? null, this.seal(id, 'password', input.password),
-          this.seal(id, 'totp_secret', input.totp_secret), input.notes ?? null, input.sort_order ?? 0, now, now,
-        );
-        return toAccount(this.requireRow(profile, id), profile);
-      },
-      (account) => subject(this.profiles.require(profileId), account.id, { platform_url: account.platform_url, fields: fieldsOf(input) }),
-    );
+    return this.write(audit, profileId, input, (profile) => {
+      const count = this.ctx.db.all<{ n: number }>('SELECT count(*) AS n FROM profile_accounts WHERE profile_no = ?', profile.no)[0]!.n;
+      if (count >= MAX_ACCOUNTS_PER_PROFILE) throw new ApiError('profile_accounts.limit_reached', { max: MAX_ACCOUNTS_PER_PROFILE });
+      const id = crypto.randomUUID();
+      const now = this.ctx.now();
+      this.ctx.db.run(
+        `INSERT INTO profile_accounts (id, profile_no, platform_url, username, password, totp_secret, notes, sort_order, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        id, profile.no, input.platform_url, input.username ?? null, this.seal(id, 'password', input.password),
+        this.seal(id, 'totp_secret', input.totp_secret), input.notes ?? null, input.sort_order ?? 0, now, now,
+      );
+      return id;
+    });
   }
 
   /** Applies the given fields; `null` for password or totp_secret removes it, absent leaves it. */
   update(audit: AuditContext, profileId: string, accountId: string, patch: Partial<AccountInput>): PlatformAccount {
-    return this.ctx.change(
-      audit,
-      () => {
-        const profile = this.profiles.require(profileId);
-        const row = this.requireRow(profile, accountId);
-        const secret = (field: SecretField) => (patch[field] === undefined ? row[field] : this.seal(accountId, field, patch[field]));
-        this.ctx.db.run(
-          `UPDATE profile_accounts SET platform_url = ?, username = ?, password = ?, totp_secret = ?, notes = ?, sort_order = ?, updated_at = ?
-           WHERE id = ?`,
-          patch.platform_url ?? row.platform_url, patch.username === undefined ? row.username : patch.username,
-          secret('password'), secret('totp_secret'), patch.notes === undefined ? row.notes : patch.notes,
-          patch.sort_order ?? row.sort_order, this.ctx.now(), accountId,
-        );
-        return toAccount(this.requireRow(profile, accountId), profile);
-      },
-      (account) => subject(this.profiles.require(profileId), account.id, { platform_url: account.platform_url, fields: fieldsOf(patch) }),
-    );
+    return this.write(audit, profileId, patch, (profile) => {
+      const row = this.requireRow(profile, accountId);
+      const keep = <K extends keyof AccountRow & keyof AccountInput>(field: K) => (patch[field] === undefined ? row[field] : patch[field]);
+      const secret = (field: SecretField) => (patch[field] === undefined ? row[field] : this.seal(accountId, field, patch[field]));
+      this.ctx.db.run(
+        `UPDATE profile_accounts SET platform_url = ?, username = ?, password = ?, totp_secret = ?, notes = ?, sort_order = ?, updated_at = ?
+         WHERE id = ?`,
+        keep('platform_url'), keep('username'), secret('password'), secret('totp_secret'), keep('notes'), keep('sort_order'),
+        this.ctx.now(), accountId,
+      );
+      return accountId;
+    });
   }
 
   delete(audit: AuditContext, profileId: string, accountId: string): void {
@@ -159,6 +149,18 @@ export class Accounts {
       () => totpAt(this.open(accountId, 'totp_secret', sealed), this.ctx.now()),
       () => subject(profile, accountId),
     );
+  }
+
+  /** Runs one write on an account of the profile, audited with the names of the fields it set. */
+  private write(audit: AuditContext, profileId: string, fields: Partial<AccountInput>, fn: (profile: Profile) => string): PlatformAccount {
+    return this.ctx.change(
+      audit,
+      () => {
+        const profile = this.profiles.require(profileId);
+        return { profile, account: toAccount(this.requireRow(profile, fn(profile)), profile) };
+      },
+      ({ profile, account }) => subject(profile, account.id, { platform_url: account.platform_url, fields: fieldsOf(fields) }),
+    ).account;
   }
 
   private sealedSecret(profileId: string, accountId: string, field: SecretField): { profile: Profile; sealed: string } {
