@@ -63,7 +63,7 @@ export const profileRoutes = [
     summary: 'Create a profile; it gets the next serial number `no`',
     description: 'When an account is signed in, its `entitlements.profiles` and `limits.profiles` are enforced.',
     scopes: ['profiles:write'],
-    body: z.object({ ...fields, group: fields.group.optional(), tags: fields.tags.optional(), pinned: fields.pinned.optional(), notes: fields.notes.optional() }).strict(),
+    body: z.object(fields).partial().required({ name: true }).strict(),
     status: 201,
     response: Profile,
     audit: 'profiles.create',
