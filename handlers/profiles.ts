@@ -5,7 +5,7 @@ import { queryBool, queryInt } from '../src/schemas/query';
 import { PROFILE_SORTS } from '../storage/profile-list';
 
 /** Bounds the spec leaves open (README: Profiles). */
-export const PROFILE_BOUNDS = { name: 120, group: 120, tag: 64, tags: 50, notes: 10_000, q: 200, cursor: 2048, page: 1_000_000 } as const;
+const PROFILE_BOUNDS = { name: 120, group: 120, tag: 64, tags: 50, notes: 10_000, q: 200, cursor: 2048, page: 1_000_000 } as const;
 
 export const ProfileId = z.string().min(1).max(64);
 
