@@ -42,7 +42,13 @@ export default defineConfig({
             },
           }),
         ],
-        test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/node/**'] },
+        test: {
+          name: 'workers',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/node/**'],
+          // A real HTTP membership server on 127.0.0.1 (signed out unless a test switches it).
+          globalSetup: ['test/node/membership-server.ts'],
+        },
       },
       {
         // Tests in Node that run the service as `npm start` does and talk to it over HTTP.

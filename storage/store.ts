@@ -1,9 +1,12 @@
 import { Audit } from './audit';
+import { AccountStatusCache } from './account-status';
+import { Accounts } from './accounts';
 import { SYSTEM_ACTOR } from './audit/entry';
 import { StoreContext } from './context';
 import { Flows } from './flows';
 import { Globals } from './globals';
 import { migrate } from './migrations';
+import { Profiles } from './profiles';
 import { MIGRATIONS } from './schema';
 import { Settings } from './settings';
 import { Shares } from './shares';
@@ -35,6 +38,9 @@ export class Store {
   readonly flows: Flows;
   readonly shares: Shares;
   readonly audit: Audit;
+  readonly profiles: Profiles;
+  readonly accounts: Accounts;
+  readonly accountStatus: AccountStatusCache;
 
   constructor(db: SqlDb, keys: StoreKeys, now: () => number = Date.now) {
     const vault = keys.vault ? Vault.unlocked(keys.vault) : new Vault(null, 'missing', keys.vaultReason ?? 'vault.key is missing');
@@ -48,6 +54,9 @@ export class Store {
     this.flows = new Flows(ctx);
     this.shares = new Shares(ctx);
     this.audit = new Audit(ctx);
+    this.profiles = new Profiles(ctx);
+    this.accounts = new Accounts(ctx, this.profiles);
+    this.accountStatus = new AccountStatusCache(ctx);
     this.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', {
       details: { db_version: dbVersion, vault: vault.state },
     }, null);

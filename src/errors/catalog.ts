@@ -40,6 +40,12 @@ export const ERROR_CATALOG = {
   },
   'files.exists': { status: 409, message: 'A file of this name exists; files are never replaced.' },
   'audit.export_too_large': { status: 413, message: 'More audit entries match than one export may hold; narrow the filters.' },
+  'request.cursor_invalid': { status: 400, message: 'The cursor is not one this service issued, or it was altered.' },
+  'request.cursor_mismatch': { status: 400, message: 'The cursor belongs to another sort, order or filter; pass it back with the parameters it came with.' },
+  'profile_accounts.limit_reached': { status: 409, message: 'This profile holds the most platform accounts it may.' },
+  'account.limit_reached': { status: 403, message: 'The signed-in account may not have more profiles.' },
+  'account.entitlement_missing': { status: 403, message: 'The signed-in account is not entitled to this.' },
+  'vault.unreadable': { status: 500, message: 'A stored secret does not decrypt: it was altered, or sealed under another vault key.' },
   internal: { status: 500, message: 'Internal error.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

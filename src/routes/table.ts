@@ -6,6 +6,8 @@ import { automationShareRoutes } from '../../handlers/automation-shares';
 import { automationSynchronizerRoutes } from '../../handlers/automation-synchronizer';
 import { auditRoutes } from '../../handlers/audit';
 import { openapiRoutes } from '../../handlers/openapi';
+import { profileAccountRoutes } from '../../handlers/profile-accounts';
+import { profileRoutes } from '../../handlers/profiles';
 import { systemRoutes } from '../../handlers/system';
 import { tokenRoutes } from '../../handlers/tokens';
 import type { AnyRoute } from './define';
@@ -15,6 +17,8 @@ export const ROUTES: readonly AnyRoute[] = [
   ...systemRoutes,
   ...accountRoutes,
   ...tokenRoutes,
+  ...profileRoutes,
+  ...profileAccountRoutes,
   ...automationGlobalRoutes,
   ...automationFlowRoutes,
   ...automationShareRoutes,

@@ -24,6 +24,14 @@ export const AUDIT_ACTIONS = {
   'files.write': { category: 'account', description: 'An automation file was written.' },
   'settings.audit_write': { category: 'account', description: 'The audit retention was changed.' },
   'audit.purge': { category: 'account', description: 'The daily job deleted audit entries older than the retention.' },
+  'profiles.create': { category: 'profile', description: 'A profile was created.' },
+  'profiles.update': { category: 'profile', description: 'A profile was changed.' },
+  'profiles.delete': { category: 'profile', description: 'A profile was deleted, and its platform accounts with it.' },
+  'profile_accounts.create': { category: 'profile', description: 'A platform account was added to a profile.' },
+  'profile_accounts.update': { category: 'profile', description: 'A platform account of a profile was changed.' },
+  'profile_accounts.delete': { category: 'profile', description: 'A platform account was removed from a profile.' },
+  'profile_accounts.password_read': { category: 'profile', description: 'The plaintext password of a platform account was read.' },
+  'profile_accounts.totp_read': { category: 'profile', description: 'A 2FA code of a platform account was generated and read.' },
 } as const satisfies Record<string, { category: AuditCategory; description: string }>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -7,6 +7,8 @@ export interface CallOptions {
   body?: unknown;
   headers?: Record<string, string>;
   clientIp?: string;
+  /** Who answers: the service under test unless told otherwise. */
+  fetcher?: { fetch: (url: string, init: RequestInit) => Promise<Response> };
 }
 
 let ipCounter = 0;
@@ -30,7 +32,7 @@ export async function call(path: string, options: CallOptions = {}) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await SELF.fetch(`${BASE_URL}${path}`, {
+  const response = await (options.fetcher ?? SELF).fetch(`${BASE_URL}${path}`, {
     method: options.method ?? 'GET',
     headers,
     body,

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { defineRoute } from '../src/routes/define';
+import { totpProblem } from '../src/shared/totp';
+import { ProfileId } from './profiles';
+
+const AccountId = z.string().min(1).max(64);
+
+const PlatformAccount = z
+  .object({
+    id: z.string(),
+    profile_id: z.string(),
+    platform_url: z.string(),
+    username: z.string().nullable(),
+    password_set: z.boolean(),
+    totp_set: z.boolean(),
+    notes: z.string().nullable(),
+    sort_order: z.int(),
+    created_at: z.int(),
+    updated_at: z.int(),
+  })
+  .meta({ id: 'PlatformAccount' });
+
+const TotpSecret = z
+  .string()
+  .max(1024)
+  .superRefine((secret, issues) => {
+    const problem = totpProblem(secret);
+    if (problem) issues.addIssue({ code: 'custom', message: `Unusable 2FA secret: ${problem}` });
+  });
+
+const fields = {
+  platform_url: z.string().min(1).max(256),
+  username: z.string().max(256).nullable().optional(),
+  password: z.string().max(1024).nullable().optional(),
+  totp_secret: TotpSecret.nullable().optional(),
+  notes: z.string().max(1024).nullable().optional(),
+  sort_order: z.int().min(0).optional(),
+};
+
+const profileParams = z.object({ id: ProfileId });
+const accountParams = z.object({ id: ProfileId, accountId: AccountId });
+const BASE = '/api/v1/profiles/:id/accounts';
+const VAULT = ['resource.not_found', 'vault.locked', 'vault.unreadable'] as const;
+
+export const profileAccountRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: BASE,
+    tag: 'Platform accounts',
+    summary: 'Platform accounts of a profile; passwords and 2FA secrets show only as password_set/totp_set',
+    scopes: ['profiles:read'],
+    params: profileParams,
+    response: z.object({ items: z.array(PlatformAccount) }),
+    errors: ['resource.not_found'],
+    handler: async ({ ctx, params }) => ({ items: await ctx.store.accounts.list(params.id) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: BASE,
+    tag: 'Platform accounts',
+    summary: 'Add a platform account; a password or 2FA secret is sealed by the vault',
+    scopes: ['profiles:write'],
+    params: profileParams,
+    body: z.object(fields).strict(),
+    status: 201,
+    response: PlatformAccount,
+    audit: 'profile_accounts.create',
+    errors: [...VAULT, 'profile_accounts.limit_reached'],
+    handler: ({ ctx, params, body, audit }) => ctx.store.accounts.create(audit, params.id, body),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: `${BASE}/:accountId`,
+    tag: 'Platform accounts',
+    summary: 'Change the given fields; null for password or totp_secret removes it',
+    scopes: ['profiles:write'],
+    params: accountParams,
+    body: z.object({ ...fields, platform_url: fields.platform_url.optional() }).strict(),
+    response: PlatformAccount,
+    audit: 'profile_accounts.update',
+    errors: VAULT,
+    handler: ({ ctx, params, body, audit }) => ctx.store.accounts.update(audit, params.id, params.accountId, body),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: `${BASE}/:accountId`,
+    tag: 'Platform accounts',
+    summary: 'Remove a platform account',
+    scopes: ['profiles:write'],
+    params: accountParams,
+    status: 204,
+    audit: 'profile_accounts.delete',
+    errors: ['resource.not_found'],
+    handler: ({ ctx, params, audit }) => ctx.store.accounts.delete(audit, params.id, params.accountId).then(() => undefined),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: `${BASE}/:accountId/password`,
+    tag: 'Platform accounts',
+    summary: 'The plaintext password; every read is audited (404 when none is set)',
+    scopes: ['secrets:read'],
+    params: accountParams,
+    response: z.object({ password: z.string() }),
+    audit: 'profile_accounts.password_read',
+    errors: VAULT,
+    handler: ({ ctx, params, audit }) => ctx.store.accounts.password(audit, params.id, params.accountId),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: `${BASE}/:accountId/totp`,
+    tag: 'Platform accounts',
+    summary: 'The current RFC 6238 code of the 2FA secret and the seconds it stays valid; every read is audited',
+    scopes: ['secrets:totp'],
+    params: accountParams,
+    response: z.object({ code: z.string(), remaining_s: z.int() }),
+    audit: 'profile_accounts.totp_read',
+    errors: VAULT,
+    handler: ({ ctx, params, audit }) => ctx.store.accounts.totp(audit, params.id, params.accountId),
+  }),
+];

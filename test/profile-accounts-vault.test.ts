@@ -1,0 +1,96 @@
+import { runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../src/errors/api-error';
+import { SYSTEM_ACTOR } from '../storage/audit/entry';
+import { durableSql } from '../storage/durable-sql';
+import { Store } from '../storage/store';
+import type { StoreObject } from '../storage/store-object';
+import { call } from './support/api';
+import { createAccount, createProfile, rawRows, testStore } from './support/profiles';
+
+const audit = (action: 'profile_accounts.create' | 'profile_accounts.password_read') => ({ actor: SYSTEM_ACTOR, source: 'test', request_id: null, action });
+const NO_KEYS = { vault: null, vaultReason: 'vault.key is missing', audit: null };
+
+type Holder = { store: Store };
+
+/** Serves the next requests from a store that has no vault key, as after losing vault.key; `restore` undoes it. */
+async function lockVault(): Promise<{ restore: () => Promise<void> }> {
+  const original = await runInDurableObject(testStore(), (instance: StoreObject, state) => {
+    const holder = instance as unknown as Holder;
+    const kept = holder.store;
+    holder.store = new Store(durableSql(state.storage), NO_KEYS);
+    return kept;
+  });
+  return {
+    restore: () => runInDurableObject(testStore(), (instance: StoreObject) => {
+      (instance as unknown as Holder).store = original;
+    }),
+  };
+}
+
+describe('vault missing', () => {
+  it('a store without its key refuses to seal or open, and writes nothing', async () => {
+    const p = await createProfile({ name: 'vault-direct' });
+    const a = await createAccount(p.id, { platform_url: 'u', password: 'vault-direct-pw' });
+    const outcome = await runInDurableObject(testStore(), (_instance, state) => {
+      const locked = new Store(durableSql(state.storage), NO_KEYS);
+      const caught = (fn: () => unknown) => {
+        try {
+          fn();
+          return null;
+        } catch (error) {
+          return error instanceof ApiError ? { code: error.code, status: error.status, details: error.details } : String(error);
+        }
+      };
+      const count = () => state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM profile_accounts').one().n;
+      const before = count();
+      return {
+        state: locked.system.info().vault,
+        read: caught(() => locked.accounts.password(audit('profile_accounts.password_read'), p.id, a.id)),
+        write: caught(() => locked.accounts.create(audit('profile_accounts.create'), p.id, { platform_url: 'v', password: 'x' })),
+        written: count() - before,
+        listed: locked.accounts.list(p.id).map((x) => x.password_set),
+      };
+    });
+    const lockedError = { code: 'vault.locked', status: 503, details: { state: 'missing', reason: 'vault.key is missing' } };
+    expect(outcome).toEqual({ state: { state: 'missing', reason: 'vault.key is missing' }, read: lockedError, write: lockedError, written: 0, listed: [true] });
+  });
+
+  it('secret routes answer 503 vault.locked, other routes work, and nothing is lost once the key is back', async () => {
+    const p = await createProfile({ name: 'vault-routes' });
+    const a = await createAccount(p.id, { platform_url: 'u', password: 'vault-routes-pw', totp_secret: 'JBSWY3DPEHPK3PXP' });
+    const base = `/api/v1/profiles/${p.id}/accounts`;
+    const sealedBefore = (await rawRows('profile_accounts')).find((r) => r.id === a.id);
+    const { restore } = await lockVault();
+    try {
+      const status = await call('/api/v1/system/status');
+      expect(status.json.vault).toEqual({ state: 'missing', reason: 'vault.key is missing' });
+      const refused = [
+        await call(`${base}/${a.id}/password`),
+        await call(`${base}/${a.id}/totp`),
+        await call(base, { method: 'POST', body: { platform_url: 'w', password: 'new' } }),
+        await call(`${base}/${a.id}`, { method: 'PATCH', body: { password: 'changed' } }),
+        await call(`${base}/${a.id}`, { method: 'PATCH', body: { totp_secret: 'JBSWY3DPEHPK3PXP' } }),
+      ];
+      for (const res of refused) {
+        expect(res.status).toBe(503);
+        expect(res.json).toEqual({
+          error: { code: 'vault.locked', message: expect.any(String), details: { state: 'missing', reason: 'vault.key is missing' } },
+          request_id: expect.any(String),
+        });
+      }
+      const listed = await call(base);
+      expect(listed.json.items).toEqual([expect.objectContaining({ id: a.id, password_set: true, totp_set: true })]);
+      const renamed = await call(`${base}/${a.id}`, { method: 'PATCH', body: { username: 'still-works' } });
+      expect(renamed.status).toBe(200);
+      expect(renamed.json).toMatchObject({ username: 'still-works', password_set: true, totp_set: true });
+    } finally {
+      await restore();
+    }
+    const after = (await rawRows('profile_accounts')).find((r) => r.id === a.id);
+    expect(after).toMatchObject({ password: sealedBefore!.password, totp_secret: sealedBefore!.totp_secret });
+    expect((await call(`${base}/${a.id}/password`)).json).toEqual({ password: 'vault-routes-pw' });
+    expect((await call(`${base}/${a.id}/totp`)).status).toBe(200);
+    expect((await call('/api/v1/system/status')).json.vault).toEqual({ state: 'unlocked', reason: null });
+  });
+});

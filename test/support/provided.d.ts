@@ -1,0 +1,8 @@
+// What the Node-side global setup hands to the tests in workerd.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Base URL of the test membership server (test/node/membership-server.ts). */
+    membershipUrl: string;
+  }
+}
+export {};
