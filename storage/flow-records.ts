@@ -47,14 +47,7 @@ export interface Flow extends Omit<FlowSummary, 'step_count' | 'value_count'> {
 }
 
 /** A flow as a share bundle carries it: protected values in plaintext, or null when left out. */
-export interface BundledFlow {
-  id: string;
-  name: string;
-  group: string | null;
-  description: string | null;
-  is_template: boolean;
-  dependencies: string[];
-  steps: Step[];
+export interface BundledFlow extends Omit<Flow, 'created_at' | 'updated_at' | 'values'> {
   values: { name: string; value: string | null; protected: boolean }[];
 }
 

@@ -1,21 +1,13 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { storeStub, type WorkerEnv } from '../../src/env';
+import type { Profile } from '../../storage/profiles';
 import { call } from './api';
 
 /** The one store of the test service. */
 export const testStore = () => storeStub(env as unknown as WorkerEnv);
 
-export interface ProfileBody {
-  id: string;
-  no: number;
-  name: string;
-  group: string | null;
-  tags: string[];
-  pinned: boolean;
-  notes: string | null;
-  created_at: number;
-  updated_at: number;
-}
+/** A profile as the API answers it: the store's record, as JSON. */
+export type ProfileBody = Profile;
 
 /** Creates a profile through the API and fails the test unless it was created. */
 export async function createProfile(body: Record<string, unknown>): Promise<ProfileBody> {
