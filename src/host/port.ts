@@ -1,6 +1,7 @@
 import { diskClient, type DiskPort } from './client/disk';
 import type { HostFetcher } from './client/fetcher';
 import { keysClient, type KeysPort } from './client/keys';
+import { logsClient, type LogsPort } from './client/logs';
 
 export type { HostFetcher } from './client/fetcher';
 
@@ -12,8 +13,9 @@ export type { HostFetcher } from './client/fetcher';
 export interface HostPort {
   disk: DiskPort;
   keys: KeysPort;
+  logs: LogsPort;
 }
 
 export function hostClient(fetcher: HostFetcher): HostPort {
-  return { disk: diskClient(fetcher), keys: keysClient(fetcher) };
+  return { disk: diskClient(fetcher), keys: keysClient(fetcher), logs: logsClient(fetcher) };
 }

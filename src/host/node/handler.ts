@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { diskRoutes } from './disk';
 import { keyRoutes } from './keys';
+import { logRoutes } from './logs';
 
 export interface HostRoute {
   method: string;
@@ -17,7 +18,7 @@ export type HostHandler = (request: Request) => Promise<Response>;
  */
 export function createHostHandler(dataRoot: string): HostHandler {
   mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
-  const routes = [...diskRoutes(dataRoot), ...keyRoutes(dataRoot)];
+  const routes = [...diskRoutes(dataRoot), ...keyRoutes(dataRoot), ...logRoutes(dataRoot)];
   return async (request) => {
     const { pathname } = new URL(request.url);
     try {

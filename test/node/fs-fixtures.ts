@@ -1,0 +1,49 @@
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+
+/** What a test inside workerd may do to the test data root (tests cannot touch the disk themselves). */
+export type FixtureOp =
+  | { op: 'write'; path: string; text: string; repeat?: number; mtime?: number }
+  | { op: 'symlink'; path: string; target: string }
+  | { op: 'link'; path: string; target: string }
+  | { op: 'mkdir'; path: string }
+  | { op: 'read'; path: string }
+  | { op: 'remove'; path: string };
+
+/**
+ * A test-only service binding (TEST_FS in vitest.config.ts) over the test data root: it plants the
+ * files, links and broken folders that request-level tests need, and reads back what LPA wrote.
+ */
+export function createFixtureHandler(dataRoot: string): (request: Request) => Promise<Response> {
+  const inRoot = (path: string) => {
+    const full = join(dataRoot, path);
+    if (relative(dataRoot, full).startsWith('..')) throw new Error(`fixture path outside the data root: ${path}`);
+    return full;
+  };
+  return async (request) => {
+    const op = (await request.json()) as FixtureOp;
+    const path = inRoot(op.path);
+    switch (op.op) {
+      case 'write':
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, op.text.repeat(op.repeat ?? 1));
+        if (op.mtime !== undefined) utimesSync(path, op.mtime / 1000, op.mtime / 1000);
+        break;
+      case 'symlink':
+        symlinkSync(op.target, path);
+        break;
+      case 'link':
+        linkSync(inRoot(op.target), path);
+        break;
+      case 'mkdir':
+        mkdirSync(path, { recursive: true });
+        break;
+      case 'read':
+        return Response.json(existsSync(path) ? { exists: true, text: readFileSync(path, 'utf8') } : { exists: false, text: '' });
+      case 'remove':
+        rmSync(path, { recursive: true, force: true });
+        break;
+    }
+    return Response.json({ ok: true });
+  };
+}
