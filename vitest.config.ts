@@ -24,25 +24,36 @@ function binding(handler: (request: Request) => Promise<Response>) {
 }
 
 export default defineConfig({
-  plugins: [
-    cloudflareTest({
-      main: './src/index.ts',
-      wrangler: { configPath: './wrangler.toml' },
-      miniflare: {
-        bindings: {
-          LPA_PORT: String(TEST_PORT),
-          LPA_DATA_ROOT: dataRoot,
-          LPA_ADMIN_TOKEN_SHA256: createHash('sha256').update(TEST_ADMIN_TOKEN).digest('hex'),
-          LPA_ALLOWED_ORIGINS: TEST_ALLOWED_ORIGIN,
-        },
-        serviceBindings: {
-          // The real Node host handler, so the tests exercise the very code the launcher serves.
-          HOST: binding(host),
-          // Test-only: plants fixture files and links in the data root (test/node/fs-fixtures.ts).
-          TEST_FS: binding(fixtures),
-        },
+  test: {
+    projects: [
+      {
+        // Request-level tests inside workerd, against the worker and its Durable Object.
+        plugins: [
+          cloudflareTest({
+            main: './src/index.ts',
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: {
+                LPA_PORT: String(TEST_PORT),
+                LPA_DATA_ROOT: dataRoot,
+                LPA_ADMIN_TOKEN_SHA256: createHash('sha256').update(TEST_ADMIN_TOKEN).digest('hex'),
+                LPA_ALLOWED_ORIGINS: TEST_ALLOWED_ORIGIN,
+              },
+              serviceBindings: {
+                // The real Node host handler, so the tests exercise the very code the launcher serves.
+                HOST: binding(host),
+                // Test-only: plants fixture files and links in the data root (test/node/fs-fixtures.ts).
+                TEST_FS: binding(fixtures),
+              },
+            },
+          }),
+        ],
+        test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/node/**'] },
       },
-    }),
-  ],
-  test: { include: ['test/**/*.test.ts'], exclude: ['test/node/**'] },
+      {
+        // Tests in Node that run the service as `npm start` does and talk to it over HTTP.
+        test: { name: 'service', include: ['test/node/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 30_000 },
+      },
+    ],
+  },
 });

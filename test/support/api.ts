@@ -10,10 +10,13 @@ export interface CallOptions {
 }
 
 let ipCounter = 0;
-/** A loopback address of its own for each caller that asks, so throttle tests never meet. */
+/**
+ * A loopback address of its own for each caller that asks, so throttle tests never meet. Never in
+ * 127.0.x.x, where the default client (127.0.0.1) lives.
+ */
 export function freshIp(): string {
   ipCounter += 1;
-  return `127.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255 || 1}`;
+  return `127.${1 + ((ipCounter >> 16) & 127)}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
 }
 
 /** One request to the service as a local client makes it; the admin token unless told otherwise. */

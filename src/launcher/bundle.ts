@@ -1,0 +1,20 @@
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+const ENTRY = fileURLToPath(new URL('../index.ts', import.meta.url));
+
+/** Bundles the worker into one ES module, as workerd loads it. */
+export async function bundleWorker(outfile: string): Promise<void> {
+  await build({
+    entryPoints: [ENTRY],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    external: ['cloudflare:*', 'node:*'],
+    mainFields: ['module', 'main'],
+    conditions: ['workerd', 'worker', 'import'],
+    logLevel: 'error',
+  });
+}

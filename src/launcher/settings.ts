@@ -1,0 +1,59 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** The port LPA serves on when LPA_PORT is not set. */
+export const DEFAULT_PORT = 8719;
+
+export interface LaunchSettings {
+  port: number;
+  dataRoot: string;
+  allowedOrigins: string;
+  accountUrl: string;
+  /** SHA-256 of the admin token: the worker never sees the token itself. */
+  adminTokenSha256: string;
+  /** Where the admin token can be read, or null when it came from LPA_ADMIN_TOKEN. */
+  adminTokenFile: string | null;
+  adminToken: string;
+}
+
+export class LaunchError extends Error {}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_PORT;
+  const port = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || port < 1 || port > 65535) throw new LaunchError(`LPA_PORT must be a port number 1..65535, not "${raw}"`);
+  return port;
+}
+
+/**
+ * The admin token: LPA_ADMIN_TOKEN if set, else the token file of the data root, made on first
+ * start with mode 0600. Only its path is ever printed.
+ */
+function adminToken(dataRoot: string, fromEnv: string | undefined): { token: string; file: string | null } {
+  if (fromEnv) {
+    if (!/^[A-Za-z0-9\-._~+/]{16,512}$/.test(fromEnv)) throw new LaunchError('LPA_ADMIN_TOKEN must be 16..512 characters of A-Z a-z 0-9 - . _ ~ + /');
+    return { token: fromEnv, file: null };
+  }
+  const file = join(dataRoot, 'admin-token');
+  if (!existsSync(file)) writeFileSync(file, `lpa_${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  return { token: readFileSync(file, 'utf8').trim(), file };
+}
+
+export function launchSettings(env: NodeJS.ProcessEnv): LaunchSettings {
+  const dataRoot = resolve(env.LPA_DATA_ROOT || './data');
+  mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
+  const admin = adminToken(dataRoot, env.LPA_ADMIN_TOKEN);
+  for (const origin of (env.LPA_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new LaunchError(`LPA_ALLOWED_ORIGINS: "${origin}" is not an origin (scheme://host[:port])`);
+  }
+  return {
+    port: parsePort(env.LPA_PORT),
+    dataRoot,
+    allowedOrigins: env.LPA_ALLOWED_ORIGINS ?? '',
+    accountUrl: env.LPA_ACCOUNT_URL ?? '',
+    adminTokenSha256: createHash('sha256').update(admin.token).digest('hex'),
+    adminTokenFile: admin.file,
+    adminToken: admin.token,
+  };
+}

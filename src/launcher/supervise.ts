@@ -1,0 +1,35 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** Waits until `url` answers 200, or gives up after `timeoutMs`. */
+export async function waitUntilReady(url: string, headers: Record<string, string>, timeoutMs: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`workerd exited with code ${child.exitCode} before it was ready`);
+    try {
+      const response = await fetch(url, { headers });
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export function startWorkerd(binary: string, configPath: string): ChildProcess {
+  return spawn(binary, ['serve', configPath, '--experimental'], { stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+/** Asks the child to stop, and kills it if it has not within `graceMs`. */
+export function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,55 @@
+import type { LaunchSettings } from './settings';
+
+export interface WorkerdPaths {
+  /** The bundled worker, relative to the config file. */
+  bundle: string;
+  hostSocket: string;
+  storeDir: string;
+}
+
+/** workerd's compatibility date for the worker; no later than the installed workerd supports. */
+const COMPATIBILITY_DATE = '2026-04-01';
+
+const text = (name: string, value: string) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`;
+
+/**
+ * The workerd config of `npm start`: the worker on 127.0.0.1 only, its store on local disk, the
+ * host port on a private unix socket. No `cfBlobHeader` is set, so `request.cf` (with the peer's
+ * `clientIp`) comes from workerd itself and no client header can forge it.
+ */
+export function workerdConfig(settings: LaunchSettings, paths: WorkerdPaths, version: string): string {
+  const bindings = [
+    '(name = "STORE", durableObjectNamespace = "StoreObject")',
+    '(name = "HOST", service = "host")',
+    text('LPA_PORT', String(settings.port)),
+    text('LPA_DATA_ROOT', settings.dataRoot),
+    text('LPA_ALLOWED_ORIGINS', settings.allowedOrigins),
+    text('LPA_ADMIN_TOKEN_SHA256', settings.adminTokenSha256),
+    text('LPA_VERSION', version),
+    text('LPA_ACCOUNT_URL', settings.accountUrl),
+  ];
+  return `using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [
+    (name = "lpa", worker = .lpa),
+    (name = "host", external = (address = ${JSON.stringify(`unix:${paths.hostSocket}`)}, http = ())),
+    (name = "store", disk = (path = ${JSON.stringify(paths.storeDir)}, writable = true)),
+    (name = "internet", network = (allow = ["public", "private", "local"], tlsOptions = (trustBrowserCas = true))),
+  ],
+  sockets = [(name = "http", address = ${JSON.stringify(`127.0.0.1:${settings.port}`)}, http = (), service = "lpa")],
+);
+
+const lpa :Workerd.Worker = (
+  modules = [(name = "worker.js", esModule = embed ${JSON.stringify(paths.bundle)})],
+  compatibilityDate = ${JSON.stringify(COMPATIBILITY_DATE)},
+  compatibilityFlags = ["nodejs_compat"],
+  bindings = [
+    ${bindings.join(',\n    ')},
+  ],
+  durableObjectNamespaces = [(className = "StoreObject", uniqueKey = "lpa-store", enableSql = true, preventEviction = true)],
+  durableObjectStorage = (localDisk = "store"),
+  globalOutbound = "internet",
+);
+`;
+}

@@ -1,0 +1,91 @@
+import { execSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { raw, startService, type RunningService } from './service';
+
+/** The workerd processes that a service started (its children). */
+const workerdChildren = (pid: number) =>
+  execSync(`pgrep -x -P ${pid} workerd || true`).toString().split('\n').filter(Boolean).map(Number);
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('npm start', () => {
+  let service: RunningService;
+  const auth = () => ({ authorization: `Bearer ${service.token}` });
+
+  beforeAll(async () => {
+    service = await startService();
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('prints the URL and where the admin token is, never the token', () => {
+    expect(service.output()).toContain(`listening on http://127.0.0.1:${service.port}`);
+    expect(service.output()).toContain(`admin token: in ${join(service.dataRoot, 'admin-token')}`);
+    expect(service.output()).not.toContain(service.token);
+  });
+
+  it('keeps its keys and token private to the user', () => {
+    for (const file of ['admin-token', 'vault.key', 'audit.key']) {
+      expect(statSync(join(service.dataRoot, file)).mode & 0o777).toBe(0o600);
+    }
+  });
+
+  it('serves the API behind the Host guard', async () => {
+    expect((await raw(service.port, '/status')).json).toEqual({ status: 'ok', version: expect.any(String) });
+    expect((await raw(service.port, '/status', { headers: { host: 'localhost.evil.example' } })).status).toBe(421);
+    const status = await raw(service.port, '/api/v1/system/status', { headers: auth() });
+    expect(status.json.api).toEqual({ url: `http://127.0.0.1:${service.port}`, port: service.port });
+    expect(status.json.data_root).toBe(service.dataRoot);
+  });
+
+  it('throttles by the real peer address; CF-Connecting-IP and X-Forwarded-For change nothing', async () => {
+    const spoof = { 'cf-connecting-ip': '127.0.0.99', 'x-forwarded-for': '127.0.0.99', 'x-real-ip': '127.0.0.99' };
+    for (let i = 0; i < 20; i++) {
+      const res = await raw(service.port, '/api/v1/version', { headers: { authorization: 'Bearer lpa_wrong', ...spoof }, localAddress: '127.0.0.3' });
+      expect(res.status).toBe(401);
+    }
+    const blocked = await raw(service.port, '/api/v1/version', { headers: auth(), localAddress: '127.0.0.3' });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await raw(service.port, '/api/v1/version', { headers: auth(), localAddress: '127.0.0.99' })).status).toBe(200);
+    expect((await raw(service.port, '/api/v1/version', { headers: auth(), localAddress: '127.0.0.4' })).status).toBe(200);
+  });
+
+  it('keeps its data across a restart and stops workerd on SIGTERM', async () => {
+    const put = await raw(service.port, '/api/v1/settings/logs', {
+      method: 'PUT',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ retention_days: 42 }),
+    });
+    expect(put.status).toBe(200);
+    const storeId = (await raw(service.port, '/api/v1/system/status', { headers: auth() })).json.store_id;
+    const children = workerdChildren(service.process.pid!);
+    expect(children).toHaveLength(1);
+    expect(await service.stop('SIGTERM')).toBe(0);
+    expect(children.filter(alive)).toEqual([]);
+
+    service = await startService(service.dataRoot);
+    expect((await raw(service.port, '/api/v1/settings/logs', { headers: auth() })).json.retention_days).toBe(42);
+    expect((await raw(service.port, '/api/v1/system/status', { headers: auth() })).json.store_id).toBe(storeId);
+  });
+
+  it('takes the admin token from LPA_ADMIN_TOKEN when set', async () => {
+    const other = await startService(undefined, { LPA_ADMIN_TOKEN: 'lpa_from-the-environment-0123456789' });
+    try {
+      expect(other.output()).toContain('admin token: from LPA_ADMIN_TOKEN');
+      const res = await raw(other.port, '/api/v1/version', { headers: { authorization: 'Bearer lpa_from-the-environment-0123456789' } });
+      expect(res.status).toBe(200);
+    } finally {
+      expect(await other.stop('SIGINT')).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  json: any;
+}
+
+/** A port that is free right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+/** One HTTP request with full control of the headers (fetch will not send a chosen Host). */
+export function raw(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...options.headers }, localAddress: options.localAddress },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : undefined });
+        });
+      },
+    );
+    req.once('error', reject);
+    req.end(options.body);
+  });
+}
+
+export interface RunningService {
+  port: number;
+  dataRoot: string;
+  token: string;
+  process: ChildProcess;
+  output: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+}
+
+/** Starts the service exactly as `npm start` does, on a free port and a data root of its own. */
+export async function startService(dataRoot = mkdtempSync(join(tmpdir(), 'lpa-svc-')), env: Record<string, string> = {}): Promise<RunningService> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/launcher/main.ts'], {
+    env: { ...process.env, LPA_PORT: String(port), LPA_DATA_ROOT: dataRoot, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 25_000);
+    child.stdout!.on('data', () => {
+      if (output.includes('admin token:')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', () => reject(new Error(`service exited:\n${output}`)));
+  });
+  const token = env.LPA_ADMIN_TOKEN ?? readFileSync(join(dataRoot, 'admin-token'), 'utf8').trim();
+  return {
+    port,
+    dataRoot,
+    token,
+    process: child,
+    output: () => output,
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill(signal);
+      }),
+  };
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createApp } from '../src/app';
+import { configFrom } from '../src/config';
+import { defineRoute } from '../src/routes/define';
+import type { StoreClient } from '../storage/dispatch';
+import type { HostPort } from '../src/host/port';
+
+const recorded: unknown[] = [];
+const store = { system: { record: async (...args: unknown[]) => void recorded.push(args) } } as unknown as StoreClient;
+
+const app = createApp(
+  [
+    defineRoute({
+      method: 'GET',
+      path: '/boom',
+      tag: 'Test',
+      summary: 'throws a plain error',
+      access: 'public',
+      response: z.object({}),
+      handler: () => {
+        throw new Error('secret stack detail');
+      },
+    }),
+  ],
+  {
+    config: configFrom({ LPA_PORT: '1234', LPA_DATA_ROOT: '/d', LPA_ADMIN_TOKEN_SHA256: 'x', LPA_VERSION: '0' }),
+    store,
+    host: {} as HostPort,
+  },
+);
+
+describe('unexpected errors', () => {
+  it('answer 500 internal with the envelope and no stack or message of the cause', async () => {
+    const res = await app(new Request('http://127.0.0.1:1234/boom', { headers: { host: '127.0.0.1:1234' } }), {
+      clientIp: '127.0.0.1',
+      waitUntil: () => {},
+    });
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toContain('secret stack detail');
+    expect(text).not.toContain('at ');
+    expect(JSON.parse(text)).toEqual({
+      error: { code: 'internal', message: 'Internal error.', details: {} },
+      request_id: res.headers.get('x-request-id'),
+    });
+  });
+});

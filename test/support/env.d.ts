@@ -1,0 +1,8 @@
+import type { WorkerEnv } from '../../src/env';
+
+declare global {
+  namespace Cloudflare {
+    // The bindings that `env` from 'cloudflare:test' carries are the worker's own.
+    interface Env extends WorkerEnv {}
+  }
+}
