@@ -23,9 +23,16 @@ function oneLine(text: string): string {
   return text.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }
 
+/** A list of names or numbers reads best comma-separated; anything else as JSON. */
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const plainList = Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'number' || (typeof item === 'string' && /^[^,\s]+$/.test(item)));
+  return plainList ? value.join(',') : JSON.stringify(value);
+}
+
 function fieldValue(value: unknown): string {
   if (value === null || value === undefined) return '-';
-  const text = sanitizeText(clip(typeof value === 'string' ? value : JSON.stringify(value)));
+  const text = sanitizeText(clip(asText(value)));
   // Quoted (JSON string syntax) only when needed, so that most values read plainly.
   return BARE_VALUE.test(text) && text !== '-' ? text : JSON.stringify(text);
 }

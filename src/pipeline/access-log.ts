@@ -15,7 +15,7 @@ function loggedPath(url: URL): string {
 /**
  * The `api` log's line for one request, written after the answer is built. The request does not
  * wait for it: the write runs on under `waitUntil`, and its failure only reaches the console (core
- * status reports a log folder that cannot be written).
+ * status reports a log folder that cannot be written), never the answer.
  */
 export function logAccess(ctx: RequestContext, request: Request, response: Response, startedAt: number, now: number): void {
   const actor = ctx.principal?.actor;
@@ -32,5 +32,7 @@ export function logAccess(ctx: RequestContext, request: Request, response: Respo
       ip: ctx.clientIp,
     },
   };
-  ctx.waitUntil(ctx.host.logs.append('api', [record]).catch((error: unknown) => console.error('api log write failed:', String(error))));
+  // Started from a resolved promise, so that not even a synchronous failure of the log reaches the answer.
+  const write = Promise.resolve().then(() => ctx.host.logs.append('api', [record]));
+  ctx.waitUntil(write.catch((error: unknown) => console.error('api log write failed:', String(error))));
 }

@@ -1,14 +1,6 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-
-/** What a test inside workerd may do to the test data root (tests cannot touch the disk themselves). */
-export type FixtureOp =
-  | { op: 'write'; path: string; text: string; repeat?: number; mtime?: number }
-  | { op: 'symlink'; path: string; target: string }
-  | { op: 'link'; path: string; target: string }
-  | { op: 'mkdir'; path: string }
-  | { op: 'read'; path: string }
-  | { op: 'remove'; path: string };
+import type { FixtureOp } from '../support/fixture-ops';
 
 /**
  * A test-only service binding (TEST_FS in vitest.config.ts) over the test data root: it plants the
