@@ -1,19 +1,25 @@
 import { env } from 'cloudflare:test';
+import { hostClient, type HostPort } from '../../src/host/port';
 import type { FixtureOp } from './fixture-ops';
 
 declare global {
   namespace Cloudflare {
     interface Env {
-      /** Test-only: files and links in the data root (test/node/fs-fixtures.ts). */
-      TEST_FS: Fetcher;
+      /**
+       * Test-only: files and links in the data root (test/node/fs-fixtures.ts). Optional, so that the
+       * worker's own env (which never has it) still satisfies Env.
+       */
+      TEST_FS?: Fetcher;
     }
   }
 }
 
 export const DAY_MS = 86_400_000;
 
+const testFs = () => env.TEST_FS!;
+
 async function fsOp<T = { ok: true }>(op: FixtureOp): Promise<T> {
-  const response = await env.TEST_FS.fetch('http://fixtures/', { method: 'POST', body: JSON.stringify(op) });
+  const response = await testFs().fetch('http://fixtures/', { method: 'POST', body: JSON.stringify(op) });
   if (!response.ok) throw new Error(`fixture ${op.op} ${op.path}: HTTP ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
@@ -25,7 +31,6 @@ export function plant(path: string, text: string, options: { repeat?: number; mt
 
 export const plantSymlink = (path: string, target: string) => fsOp({ op: 'symlink', path, target });
 export const plantHardLink = (path: string, target: string) => fsOp({ op: 'link', path, target });
-export const makeFolder = (path: string) => fsOp({ op: 'mkdir', path });
 export const removePath = (path: string) => fsOp({ op: 'remove', path });
 
 /** A file under the data root as it is on disk; '' when absent. */
@@ -53,3 +58,11 @@ export async function logLineWith(path: string, needle: string): Promise<string>
 
 /** Whole seconds: file systems keep modification times at least that precisely. */
 export const secondsAgo = (ms: number) => Math.floor((Date.now() - ms) / 1000) * 1000;
+
+/**
+ * The host port over a data root of the test's own (`<test data root>/<name>`), served by the real
+ * Node host handler, for states of the log folders that no other test file may see.
+ */
+export function privateHost(name: string): HostPort {
+  return hostClient({ fetch: (input, init) => testFs().fetch(input.replace(/^http:\/\/host\//, `http://fixtures/host/${name}/`), init) });
+}

@@ -20,8 +20,11 @@ export interface LogsPort {
   list(): Promise<LogFileEntry[]>;
   /** The last `maxBytes` bytes of a file; null when the stream has no such log file. */
   tail(stream: LogStream, file: string, maxBytes: number): Promise<LogTail | null>;
-  /** Deletes files last modified more than the given number of days before `now`, per stream. */
-  cleanup(now: number, maxAgeDays: Record<LogStream, number>): Promise<CleanupResult>;
+  /**
+   * Deletes files last modified more than the given number of days ago, per stream. Age is measured
+   * by the host's clock, the one that stamped the modification times.
+   */
+  cleanup(maxAgeDays: Record<LogStream, number>): Promise<CleanupResult>;
   /** Why log folders cannot be written, one sentence each. */
   problems(): Promise<string[]>;
 }
@@ -46,7 +49,7 @@ export function logsClient(fetcher: HostFetcher): LogsPort {
         offset: header('x-log-offset'),
       };
     },
-    cleanup: (now, maxAgeDays) => hostJson<CleanupResult>(fetcher, '/logs/cleanup', post({ now, max_age_days: maxAgeDays })),
+    cleanup: (maxAgeDays) => hostJson<CleanupResult>(fetcher, '/logs/cleanup', post({ max_age_days: maxAgeDays })),
     problems: async () => (await hostJson<{ problems: string[] }>(fetcher, '/logs/health')).problems,
   };
 }

@@ -69,8 +69,9 @@ function readTail(dataRoot: string, stream: string, file: string, maxBytes: numb
   }
 }
 
-/** Deletes the files of each given stream last modified more than its number of days before `now`. */
-function cleanup(dataRoot: string, now: number, maxAgeDays: Partial<Record<LogStream, number>>): CleanupResult {
+/** Deletes the files of each given stream last modified more than its number of days ago. */
+function cleanup(dataRoot: string, maxAgeDays: Partial<Record<LogStream, number>>): CleanupResult {
+  const now = Date.now();
   const result: CleanupResult = { removed: [], failed: [] };
   const streams = LOG_STREAMS.filter((stream) => maxAgeDays[stream] !== undefined);
   for (const entry of listLogFiles(dataRoot, streams)) {
@@ -92,7 +93,6 @@ const AppendBody = z.object({
     .max(10_000),
 });
 const CleanupBody = z.object({
-  now: z.int().min(0),
   max_age_days: z.partialRecord(z.enum(LOG_STREAMS), z.int().min(1)),
 });
 
@@ -143,7 +143,7 @@ export function logRoutes(dataRoot: string): HostRoute[] {
       pattern: /^\/logs\/cleanup$/,
       handle: async (request) => {
         const body = await jsonBody(request, CleanupBody);
-        return body instanceof Response ? body : Response.json(cleanup(dataRoot, body.now, body.max_age_days));
+        return body instanceof Response ? body : Response.json(cleanup(dataRoot, body.max_age_days));
       },
     },
     {
