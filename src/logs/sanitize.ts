@@ -10,7 +10,8 @@ const SECRET_WORDS = ['token', 'passw', 'passphrase', 'secret', 'api[_-]?key', '
 /** ...or is exactly one of these (`code` alone, not `error_code`). */
 const SECRET_NAMES = ['code', 'share[_-]code', 'otp', 'otp[_-]code', 'auth[_-]code', 'pin', 'pwd', 'pass', 'key', 'value', 'ticket', 'sig'];
 const KEY_CHAR = '[A-Za-z0-9_.-]';
-const SECRET_KEY = `(?:${KEY_CHAR}*(?:${SECRET_WORDS.join('|')})${KEY_CHAR}*|(?:${SECRET_NAMES.join('|')}))`;
+// Bounded, so that a long run of key characters costs linear time, not quadratic backtracking.
+const SECRET_KEY = `(?:${KEY_CHAR}{0,48}(?:${SECRET_WORDS.join('|')})${KEY_CHAR}{0,48}|(?:${SECRET_NAMES.join('|')}))`;
 const SECRET_KEY_ONLY = new RegExp(`^${SECRET_KEY}$`, 'i');
 
 export function isSecretKey(key: string): boolean {
