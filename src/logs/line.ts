@@ -12,7 +12,10 @@ export interface LogRecord {
   fields?: LogFields;
 }
 
-/** Longest message or field value kept; a log line is for people, not a place to dump payloads. */
+/**
+ * Longest message or field value kept; a log line is for people, not a place to dump payloads. Cut
+ * after redaction, so that a cut never leaves part of a secret unrecognised.
+ */
 const MAX_TEXT = 4096;
 const BARE_VALUE = /^[^\s"=\\]+$/;
 
@@ -32,7 +35,7 @@ function asText(value: unknown): string {
 
 function fieldValue(value: unknown): string {
   if (value === null || value === undefined) return '-';
-  const text = sanitizeText(clip(asText(value)));
+  const text = clip(sanitizeText(asText(value)));
   // Quoted (JSON string syntax) only when needed, so that most values read plainly.
   return BARE_VALUE.test(text) && text !== '-' ? text : JSON.stringify(text);
 }
@@ -42,7 +45,7 @@ function fieldValue(value: unknown): string {
  * Secrets are redacted here, so no writer can put one on disk by mistake.
  */
 export function formatLogLine({ ts, level, message, fields = {} }: LogRecord): string {
-  const parts = [new Date(ts).toISOString(), level.toUpperCase(), oneLine(sanitizeText(clip(message)))];
+  const parts = [new Date(ts).toISOString(), level.toUpperCase(), oneLine(clip(sanitizeText(message)))];
   for (const [key, value] of Object.entries(fields)) {
     const name = key.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64) || '_';
     parts.push(`${name}=${isSecretKey(name) ? REDACTED : fieldValue(value)}`);

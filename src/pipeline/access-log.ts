@@ -1,5 +1,5 @@
 import type { LogRecord } from '../logs/line';
-import { isSecretKey, REDACTED } from '../logs/sanitize';
+import { isSecretKey, REDACTED, sanitizeText } from '../logs/sanitize';
 import type { RequestContext } from '../routes/define';
 
 /** Long enough for any real route, short enough that a junk URL cannot bloat the log. */
@@ -8,7 +8,8 @@ const MAX_PATH = 512;
 /** The path as requested, with the values of secret-looking query parameters taken out. */
 function loggedPath(url: URL): string {
   const query = [...url.searchParams].map(([name, value]) => `${name}=${isSecretKey(name) ? REDACTED : value}`);
-  const path = query.length === 0 ? url.pathname : `${url.pathname}?${query.join('&')}`;
+  // Redacted before it is cut, so that a cut never leaves part of a secret unrecognised.
+  const path = sanitizeText(query.length === 0 ? url.pathname : `${url.pathname}?${query.join('&')}`);
   return path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path;
 }
 

@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { isLogFileName, isLogStream, LOG_STREAMS, type LogFileEntry, type LogStream } from '../../logs/streams';
 
@@ -75,7 +75,14 @@ export function listLogFiles(dataRoot: string, streams: readonly LogStream[] = L
   for (const stream of streams) {
     const folder = streamFolder(dataRoot, stream);
     if (folder === null) continue;
-    for (const dirent of readdirSync(folder, { withFileTypes: true })) {
+    let dirents: Dirent[];
+    try {
+      dirents = readdirSync(folder, { withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) continue; // removed since it was checked
+      throw error;
+    }
+    for (const dirent of dirents) {
       if (!dirent.isFile() || !isLogFileName(dirent.name)) continue;
       try {
         const stats = lstatSync(join(folder, dirent.name));

@@ -8,6 +8,8 @@ import type { HostRoute } from './handler';
 import { ensureLogFolders, listLogFiles, logFolderProblems, LogNameError, logsRoot, openLogFile } from './log-files';
 
 const DAY_MS = 86_400_000;
+/** The most a tail read returns; the worker asks for 256 KiB. */
+const MAX_TAIL_BYTES = 1024 * 1024;
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
 
 /**
@@ -152,7 +154,9 @@ export function logRoutes(dataRoot: string): HostRoute[] {
       handle: (request, [stream, file]) =>
         namesChecked(() => {
           const maxBytes = Number(new URL(request.url).searchParams.get('max_bytes'));
-          if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) return Response.json({ error: 'max_bytes must be a positive integer' }, { status: 400 });
+          if (!Number.isSafeInteger(maxBytes) || maxBytes < 1 || maxBytes > MAX_TAIL_BYTES) {
+            return Response.json({ error: `max_bytes must be an integer 1..${MAX_TAIL_BYTES}` }, { status: 400 });
+          }
           return readTail(dataRoot, decodeSegment(stream!), decodeSegment(file!), maxBytes);
         }),
     },
