@@ -10,12 +10,14 @@ export interface Config {
   accountUrl: string | null;
 }
 
+/** The service's settings as the runtime hands them over: text, by their environment names. */
 export interface ConfigVars {
   LPA_PORT: string;
   LPA_DATA_ROOT: string;
   LPA_ALLOWED_ORIGINS?: string;
   LPA_ADMIN_TOKEN_SHA256: string;
   LPA_VERSION: string;
+  /** The membership server; unset or empty means local mode. */
   LPA_ACCOUNT_URL?: string;
 }
 

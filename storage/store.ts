@@ -1,8 +1,11 @@
 import { SYSTEM_ACTOR } from './audit/entry';
 import { StoreContext } from './context';
+import { Flows } from './flows';
+import { Globals } from './globals';
 import { migrate } from './migrations';
 import { MIGRATIONS } from './schema';
 import { Settings } from './settings';
+import { Shares } from './shares';
 import type { SqlDb } from './sql';
 import { System } from './system';
 import { Tokens } from './tokens';
@@ -27,6 +30,9 @@ export class Store {
   readonly system: System;
   readonly tokens: Tokens;
   readonly settings: Settings;
+  readonly globals: Globals;
+  readonly flows: Flows;
+  readonly shares: Shares;
 
   constructor(db: SqlDb, keys: StoreKeys, now: () => number = Date.now) {
     const vault = keys.vault ? Vault.unlocked(keys.vault) : new Vault(null, 'missing', keys.vaultReason ?? 'vault.key is missing');
@@ -36,6 +42,9 @@ export class Store {
     this.system = new System(ctx, dbVersion);
     this.tokens = new Tokens(ctx);
     this.settings = new Settings(ctx);
+    this.globals = new Globals(ctx);
+    this.flows = new Flows(ctx);
+    this.shares = new Shares(ctx);
     this.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', {
       details: { db_version: dbVersion, vault: vault.state },
     }, null);

@@ -1,8 +1,25 @@
 import { accountRoutes } from '../../handlers/account';
+import { automationFileRoutes } from '../../handlers/automation-files';
+import { automationFlowRoutes } from '../../handlers/automation-flows';
+import { automationGlobalRoutes } from '../../handlers/automation-globals';
+import { automationShareRoutes } from '../../handlers/automation-shares';
+import { automationSynchronizerRoutes } from '../../handlers/automation-synchronizer';
 import { logRoutes } from '../../handlers/logs';
+import { openapiRoutes } from '../../handlers/openapi';
 import { systemRoutes } from '../../handlers/system';
 import { tokenRoutes } from '../../handlers/tokens';
 import type { AnyRoute } from './define';
 
 /** Every route of LPA. A family adds its list here and nowhere else. */
-export const ROUTES: readonly AnyRoute[] = [...systemRoutes, ...accountRoutes, ...tokenRoutes, ...logRoutes];
+export const ROUTES: readonly AnyRoute[] = [
+  ...systemRoutes,
+  ...accountRoutes,
+  ...tokenRoutes,
+  ...logRoutes,
+  ...automationGlobalRoutes,
+  ...automationFlowRoutes,
+  ...automationShareRoutes,
+  ...automationFileRoutes,
+  ...automationSynchronizerRoutes,
+  ...openapiRoutes(() => ROUTES),
+];

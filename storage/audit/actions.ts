@@ -11,6 +11,17 @@ export const AUDIT_ACTIONS = {
   'tokens.create': { category: 'account', description: 'An API token was issued.' },
   'tokens.revoke': { category: 'account', description: 'An API token was revoked.' },
   'settings.logs_write': { category: 'account', description: 'Log retention settings were changed.' },
+  // Automation has no filter category of its own; its entries file under 'account' (see README).
+  'globals.write': { category: 'account', description: 'An automation global was created or changed.' },
+  'globals.delete': { category: 'account', description: 'An automation global was deleted.' },
+  'globals.read': { category: 'account', description: 'The plaintext value of an automation global was read.' },
+  'flows.create': { category: 'account', description: 'An automation flow was created.' },
+  'flows.delete': { category: 'account', description: 'An automation flow was deleted.' },
+  'shares.create': { category: 'account', description: 'A share of automation flows was created.' },
+  'shares.revoke': { category: 'account', description: 'A share was revoked.' },
+  'shares.redeem': { category: 'account', description: 'A share code was redeemed for an import preview.' },
+  'shares.import': { category: 'account', description: 'Flows of a redeemed share were imported.' },
+  'files.write': { category: 'account', description: 'An automation file was written.' },
 } as const satisfies Record<string, { category: AuditCategory; description: string }>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

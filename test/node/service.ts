@@ -50,10 +50,23 @@ export interface RunningService {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-/** Starts the service exactly as `npm start` does, on a free port and a data root of its own. */
-export async function startService(dataRoot = mkdtempSync(join(tmpdir(), 'lpa-svc-')), env: Record<string, string> = {}): Promise<RunningService> {
+export type Runtime = 'workerd' | 'bun';
+
+/** How each runtime is started: what `npm start` and `npm run start:bun` run, without npm around it. */
+const COMMANDS: Record<Runtime, [string, string[]]> = {
+  workerd: [process.execPath, ['--import', 'tsx', 'src/launcher/main.ts']],
+  bun: ['node_modules/.bin/bun', ['src/runtimes/bun.ts']],
+};
+
+/** Starts the service as its npm script does, on a free port and a data root of its own. */
+export async function startService(
+  runtime: Runtime,
+  dataRoot = mkdtempSync(join(tmpdir(), 'lpa-svc-')),
+  env: Record<string, string> = {},
+): Promise<RunningService> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/launcher/main.ts'], {
+  const [command, args] = COMMANDS[runtime];
+  const child = spawn(command, args, {
     env: { ...process.env, LPA_PORT: String(port), LPA_DATA_ROOT: dataRoot, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

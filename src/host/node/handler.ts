@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { diskRoutes } from './disk';
+import { fileRoutes } from './files';
 import { keyRoutes } from './keys';
 import { logRoutes } from './logs';
 
@@ -18,7 +19,7 @@ export type HostHandler = (request: Request) => Promise<Response>;
  */
 export function createHostHandler(dataRoot: string): HostHandler {
   mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
-  const routes = [...diskRoutes(dataRoot), ...keyRoutes(dataRoot), ...logRoutes(dataRoot)];
+  const routes = [...diskRoutes(dataRoot), ...keyRoutes(dataRoot), ...fileRoutes(dataRoot), ...logRoutes(dataRoot)];
   return async (request) => {
     const { pathname } = new URL(request.url);
     try {

@@ -2,7 +2,7 @@ import { execSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raw, startService, type RunningService } from './service';
+import { raw, startService, type RunningService, type Runtime } from './service';
 
 /** The workerd processes that a service started (its children). */
 const workerdChildren = (pid: number) =>
@@ -16,12 +16,12 @@ const alive = (pid: number) => {
   }
 };
 
-describe('npm start', () => {
+describe.each<Runtime>(['workerd', 'bun'])('the service on %s', (runtime) => {
   let service: RunningService;
   const auth = () => ({ authorization: `Bearer ${service.token}` });
 
   beforeAll(async () => {
-    service = await startService();
+    service = await startService(runtime);
   });
   afterAll(async () => {
     await service?.stop();
@@ -45,6 +45,7 @@ describe('npm start', () => {
     const status = await raw(service.port, '/api/v1/system/status', { headers: auth() });
     expect(status.json.api).toEqual({ url: `http://127.0.0.1:${service.port}`, port: service.port });
     expect(status.json.data_root).toBe(service.dataRoot);
+    expect(status.json.vault).toEqual({ state: 'unlocked', reason: null });
   });
 
   it('throttles by the real peer address; CF-Connecting-IP and X-Forwarded-For change nothing', async () => {
@@ -60,7 +61,26 @@ describe('npm start', () => {
     expect((await raw(service.port, '/api/v1/version', { headers: auth(), localAddress: '127.0.0.4' })).status).toBe(200);
   });
 
-  it('keeps its data across a restart and stops workerd on SIGTERM', async () => {
+  it('checks revisions, scopes and errors the same way', async () => {
+    const created = await raw(service.port, '/api/v1/tokens', {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'reader', scopes: ['audit:read'] }),
+    });
+    expect(created.status).toBe(201);
+    const denied = await raw(service.port, '/api/v1/settings/logs', {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${created.json.token}`, 'content-type': 'application/json' },
+      body: '{"retention_days":5}',
+    });
+    expect(denied.status).toBe(403);
+    expect(denied.json.error).toEqual({ code: 'auth.scope_missing', message: expect.any(String), details: { missing: ['settings:write'] } });
+    const invalid = await raw(service.port, '/api/v1/settings/logs', { method: 'PUT', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"retention_days":"5"}' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.json.error.code).toBe('request.invalid');
+  });
+
+  it('keeps its data across a restart and leaves no process behind on SIGTERM', async () => {
     const put = await raw(service.port, '/api/v1/settings/logs', {
       method: 'PUT',
       headers: { ...auth(), 'content-type': 'application/json' },
@@ -69,17 +89,17 @@ describe('npm start', () => {
     expect(put.status).toBe(200);
     const storeId = (await raw(service.port, '/api/v1/system/status', { headers: auth() })).json.store_id;
     const children = workerdChildren(service.process.pid!);
-    expect(children).toHaveLength(1);
+    expect(children).toHaveLength(runtime === 'workerd' ? 1 : 0);
     expect(await service.stop('SIGTERM')).toBe(0);
     expect(children.filter(alive)).toEqual([]);
 
-    service = await startService(service.dataRoot);
+    service = await startService(runtime, service.dataRoot);
     expect((await raw(service.port, '/api/v1/settings/logs', { headers: auth() })).json.retention_days).toBe(42);
     expect((await raw(service.port, '/api/v1/system/status', { headers: auth() })).json.store_id).toBe(storeId);
   });
 
   it('takes the admin token from LPA_ADMIN_TOKEN when set', async () => {
-    const other = await startService(undefined, { LPA_ADMIN_TOKEN: 'lpa_from-the-environment-0123456789' });
+    const other = await startService(runtime, undefined, { LPA_ADMIN_TOKEN: 'lpa_from-the-environment-0123456789' });
     try {
       expect(other.output()).toContain('admin token: from LPA_ADMIN_TOKEN');
       const res = await raw(other.port, '/api/v1/version', { headers: { authorization: 'Bearer lpa_from-the-environment-0123456789' } });

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { ApiError } from '../src/errors/api-error';
+import { defineRoute } from '../src/routes/define';
+import { fromBase64, toBase64 } from '../src/shared/base64';
+import { FILE_NAME_MAX_CHARS, fileNameProblem } from '../src/shared/file-name';
+import { isStrictBase64 } from '../src/shared/strict-base64';
+
+/** 4 MiB of file, as standard base64 with padding. */
+const FILE_BASE64_MAX_CHARS = 5_592_408;
+/**
+ * The largest legal body: base64 where every `/` is written `\/` (as some JSON encoders do), a
+ * name of escaped characters, the field names and some white space.
+ */
+const FILE_BODY_LIMIT = 2 * FILE_BASE64_MAX_CHARS + 64 * 1024;
+
+const FileName = z
+  .string()
+  .max(FILE_NAME_MAX_CHARS)
+  .superRefine((name, check) => {
+    const problem = fileNameProblem(name);
+    if (problem) check.addIssue({ code: 'custom', message: `A file name ${problem}` });
+  })
+  .meta({ description: 'A plain file name: 1..200 characters, no separators, no "..", no leading dot, no control characters.' });
+
+const FileEntry = z.object({ name: z.string(), size_bytes: z.int() }).meta({ id: 'AutomationFileEntry' });
+
+export const automationFileRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/v1/automation/files',
+    tag: 'Automation',
+    summary: 'The automation folder and its files',
+    scopes: ['runtime:control'],
+    response: z.object({ directory: z.string(), items: z.array(FileEntry) }),
+    handler: ({ ctx }) => ctx.host.files.list(),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/v1/automation/files',
+    tag: 'Automation',
+    summary: 'Write a new file; an existing file is never replaced',
+    scopes: ['runtime:control', 'rpa:write'],
+    body: z
+      .object({
+        name: FileName,
+        base64: z.string().max(FILE_BASE64_MAX_CHARS).refine(isStrictBase64, 'Expected standard base64 with padding'),
+      })
+      .strict(),
+    bodyLimit: FILE_BODY_LIMIT,
+    response: z.object({ ok: z.literal(true) }),
+    audit: 'files.write',
+    errors: ['files.exists'],
+    handler: async ({ ctx, body, audit }) => {
+      const bytes = fromBase64(body.base64);
+      if ((await ctx.host.files.write(body.name, bytes)) === 'exists') throw new ApiError('files.exists', { name: body.name });
+      await ctx.store.system.record(audit, 'ok', { entity_type: 'file', entity_id: body.name, details: { size_bytes: bytes.length } }, null);
+      return { ok: true as const };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/v1/automation/files/content',
+    tag: 'Automation',
+    summary: 'A file as base64',
+    scopes: ['runtime:control'],
+    query: z.object({ name: FileName }).strict(),
+    response: z.object({ base64: z.string() }),
+    errors: ['resource.not_found'],
+    handler: async ({ ctx, query }) => {
+      const bytes = await ctx.host.files.read(query.name);
+      if (bytes === null) throw new ApiError('resource.not_found', { resource: 'file', name: query.name });
+      return { base64: toBase64(bytes) };
+    },
+  }),
+];

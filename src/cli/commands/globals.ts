@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { action, intBetween, withJson, type JsonOption } from '../args';
+import { keyValues, show } from '../output';
+
+const path = (name: string) => `/api/v1/automation/globals/${encodeURIComponent(name)}`;
+const revision = intBetween(0, Number.MAX_SAFE_INTEGER);
+
+export function globalsCommand(program: Command): void {
+  const globals = program.command('globals').description('read and write global automation variables');
+  withJson(globals.command('get').description('print a value and its revision').argument('<name>')).action(
+    action(async (client, name: string, options: JsonOption) => {
+      show(await client.call<{ value: string; revision: number }>('GET', path(name)), options.json, (a) => `${a.value}\n(revision ${a.revision})`);
+    }),
+  );
+  withJson(
+    globals
+      .command('set')
+      .description('write a value; --revision is the revision you read (0 to create)')
+      .argument('<name>')
+      .argument('[value]', 'the value; or use --file')
+      .requiredOption('--revision <n>', 'the expected current revision', revision)
+      .option('--file <path>', 'read the value from a file ("-" for standard input)'),
+  ).action(
+    action(async (client, name: string, value: string | undefined, options: JsonOption & { revision: number; file?: string }) => {
+      const text = options.file ? readFileSync(options.file === '-' ? 0 : options.file, 'utf8') : value;
+      if (text === undefined) throw new Error('give a value or --file');
+      const body = { value: text, expected_revision: options.revision };
+      show(await client.call<Record<string, unknown>>('PUT', path(name), { body }), options.json, keyValues);
+    }),
+  );
+  withJson(
+    globals
+      .command('delete')
+      .description('delete a variable at its current revision')
+      .argument('<name>')
+      .requiredOption('--revision <n>', 'the expected current revision', intBetween(1, Number.MAX_SAFE_INTEGER)),
+  ).action(
+    action(async (client, name: string, options: JsonOption & { revision: number }) => {
+      await client.call('DELETE', path(name), { query: { expected_revision: options.revision } });
+      show({ ok: true }, options.json, () => `deleted ${name}`);
+    }),
+  );
+}

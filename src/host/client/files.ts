@@ -1,0 +1,34 @@
+import { HOST_BASE, hostJson, type HostFetcher } from './fetcher';
+
+export interface FileEntry {
+  name: string;
+  size_bytes: number;
+}
+
+export interface FilesPort {
+  /** The automation folder (its real absolute path) and the files in it. */
+  list(): Promise<{ directory: string; items: FileEntry[] }>;
+  /** Writes a new file; `exists` when the name is taken, which is never replaced. */
+  write(name: string, bytes: Uint8Array): Promise<'created' | 'exists'>;
+  /** A file's bytes, or null when there is no such file. */
+  read(name: string): Promise<Uint8Array | null>;
+}
+
+export function filesClient(fetcher: HostFetcher): FilesPort {
+  const url = (name: string) => `${HOST_BASE}/files/${encodeURIComponent(name)}`;
+  return {
+    list: () => hostJson(fetcher, '/files'),
+    async write(name, bytes) {
+      const response = await fetcher.fetch(url(name), { method: 'PUT', body: bytes as Uint8Array<ArrayBuffer> });
+      if (response.status === 409) return 'exists';
+      if (response.status !== 201) throw new Error(`host PUT /files: HTTP ${response.status}`);
+      return 'created';
+    },
+    async read(name) {
+      const response = await fetcher.fetch(url(name));
+      if (response.status === 404) return null;
+      if (!response.ok) throw new Error(`host GET /files: HTTP ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
+  };
+}

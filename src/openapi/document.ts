@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { ERROR_CATALOG } from '../errors/catalog';
+import { ErrorEnvelope } from '../errors/envelope';
+import type { AnyRoute } from '../routes/define';
+import { byStatus, routeErrorCodes } from './errors';
+import { SchemaCollector, type JsonSchema } from './json-schema';
+
+/** The version of the machine-readable description that the spec fixes. */
+export const OPENAPI_INFO_VERSION = '0.5.12';
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 201: 'Created', 204: 'No content', 400: 'Bad request', 401: 'Unauthorized', 403: 'Forbidden',
+  404: 'Not found', 409: 'Conflict', 413: 'Payload too large', 415: 'Unsupported media type',
+  421: 'Misdirected request', 429: 'Too many requests', 500: 'Internal error', 503: 'Service unavailable',
+};
+
+const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+function operationId(route: AnyRoute): string {
+  const words = route.path
+    .split('/')
+    .filter((s) => s && s !== 'api' && s !== 'v1')
+    .map((s) => (s.startsWith(':') ? `by-${s.slice(1)}` : s))
+    .flatMap((s) => s.split(/[-_]/));
+  return route.method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
+function parameters(route: AnyRoute, schemas: SchemaCollector): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
+    if (!schema) continue;
+    const object = schemas.convert(schema, 'output') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, property] of Object.entries(object.properties ?? {})) {
+      const { description, ...rest } = property;
+      out.push({
+        name,
+        in: where,
+        required: where === 'path' || (object.required ?? []).includes(name),
+        ...(description ? { description } : {}),
+        schema: rest,
+      });
+    }
+  }
+  return out;
+}
+
+function operation(route: AnyRoute, schemas: SchemaCollector): JsonSchema {
+  const status = route.status ?? 200;
+  const responses: Record<string, JsonSchema> = {
+    [status]: route.response
+      ? { description: STATUS_TEXT[status], content: { 'application/json': { schema: schemas.convert(route.response, 'output') } } }
+      : { description: STATUS_TEXT[status] },
+  };
+  for (const [code, codes] of byStatus(routeErrorCodes(route))) {
+    responses[code] = {
+      description: `${STATUS_TEXT[code] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
+      ...(code === 429 ? { headers: { 'Retry-After': { description: 'Seconds until the block is lifted.', schema: { type: 'integer' } } } } : {}),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    };
+  }
+  return {
+    operationId: operationId(route),
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: [route.tag],
+    security: route.access === 'public' ? [] : [{ bearerAuth: [...(route.scopes ?? [])] }],
+    ...(route.access === 'admin' ? { 'x-admin-only': true } : {}),
+    ...(route.audit ? { 'x-audit-action': route.audit } : {}),
+    parameters: parameters(route, schemas),
+    ...(route.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(route.body, 'input') } } } }
+      : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 document, derived entirely from the route declarations and the error catalogue. */
+export function openapiDocument(routes: readonly AnyRoute[], serverUrl: string): JsonSchema {
+  const schemas = new SchemaCollector();
+  schemas.convert(ErrorEnvelope, 'output');
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    (paths[openapiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route, schemas);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'LPA: local profile, automation and audit API',
+      version: OPENAPI_INFO_VERSION,
+      description:
+        'The local HTTP/JSON API of a multi-profile browser. Every route except GET /status needs a bearer token; ' +
+        'the scopes a route lists under `security` are all required, and an admin session satisfies every scope check. ' +
+        'Every failure is the ErrorEnvelope; `x-error-catalog` lists every error code with its HTTP status.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: serverUrl, description: 'The service on the loopback interface' }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: `${name} routes` })),
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An LPA token (see POST /api/v1/tokens).' } },
+      schemas: {
+        ...schemas.components,
+        ErrorCode: { type: 'string', enum: Object.keys(ERROR_CATALOG), description: 'Every stable error code.' },
+      },
+    },
+    'x-error-catalog': Object.entries(ERROR_CATALOG).map(([code, { status, message }]) => ({ code, status, message })),
+  };
+}
+
+/** The answer schema of the document route: any JSON object, the document is validated by linters. */
+export const OpenApiDocumentSchema = z.record(z.string(), z.unknown()).meta({ description: 'An OpenAPI 3.1.0 document' });

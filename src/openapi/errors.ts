@@ -1,0 +1,29 @@
+import { ERROR_CATALOG, type ErrorCode } from '../errors/catalog';
+import type { AnyRoute } from '../routes/define';
+
+/** The error codes a route can answer, derived from what its declaration makes it do. */
+export function routeErrorCodes(route: AnyRoute): ErrorCode[] {
+  const codes = new Set<ErrorCode>(['request.host_forbidden', 'request.origin_forbidden', 'internal']);
+  if (route.access !== 'public') {
+    for (const code of ['auth.token_missing', 'auth.token_invalid', 'auth.throttled'] as const) codes.add(code);
+  }
+  if (route.access === 'admin') codes.add('auth.admin_required');
+  if (route.access !== 'public' && route.access !== 'admin' && route.scopes?.length) codes.add('auth.scope_missing');
+  // Every route validates its query (a route without one refuses any parameter).
+  codes.add('request.invalid');
+  if (route.body) {
+    for (const code of ['request.malformed_json', 'request.unsupported_media_type', 'request.too_large'] as const) codes.add(code);
+  }
+  for (const code of route.errors ?? []) codes.add(code);
+  return [...codes];
+}
+
+/** Codes grouped by HTTP status, as OpenAPI responses are keyed. */
+export function byStatus(codes: readonly ErrorCode[]): Map<number, ErrorCode[]> {
+  const groups = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_CATALOG[code].status;
+    groups.set(status, [...(groups.get(status) ?? []), code]);
+  }
+  return new Map([...groups].sort(([a], [b]) => a - b));
+}

@@ -1,0 +1,136 @@
+import { env } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import type { WorkerEnv } from '../src/env';
+import { toBase64 } from '../src/shared/base64';
+import { call, tokenWith } from './support/api';
+import { expectError, LARGE_TIMEOUT_MS } from './support/automation';
+import { auditOf } from './support/automation-store';
+
+const FILES = '/api/v1/automation/files';
+const upload = (body: unknown) => call(FILES, { method: 'POST', body });
+const content = (name: string) => call(`${FILES}/content?name=${encodeURIComponent(name)}`);
+const host = (env as unknown as WorkerEnv).HOST;
+
+describe('writing and reading files', () => {
+  it('writes a new file, lists it under the data root and reads it back', async () => {
+    const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const res = await upload({ name: 'all-bytes.bin', base64: toBase64(bytes) });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ ok: true });
+    const list = await call(FILES);
+    expect(list.status).toBe(200);
+    expect(list.json.directory).toBe(`${(env as unknown as WorkerEnv).LPA_DATA_ROOT}/automation-files`);
+    expect(list.json.items).toContainEqual({ name: 'all-bytes.bin', size_bytes: 256 });
+    expect(list.json.items.every((item: { name: string }) => !item.name.startsWith('.'))).toBe(true);
+    const read = await content('all-bytes.bin');
+    expect(read.status).toBe(200);
+    expect(read.json).toEqual({ base64: toBase64(bytes) });
+    expect(await auditOf('files.write', 'all-bytes.bin')).toEqual([
+      expect.objectContaining({ result: 'ok', entity_type: 'file', details: { size_bytes: 256 } }),
+    ]);
+  });
+
+  it('never replaces a file', async () => {
+    expect((await upload({ name: 'kept.txt', base64: btoa('first') })).status).toBe(200);
+    const res = await upload({ name: 'kept.txt', base64: btoa('second') });
+    expectError(res, 409, 'files.exists');
+    expect((await content('kept.txt')).json).toEqual({ base64: btoa('first') });
+  });
+
+  it('writes an empty file and names of 200 characters', async () => {
+    expect((await upload({ name: 'empty.txt', base64: '' })).status).toBe(200);
+    expect((await content('empty.txt')).json).toEqual({ base64: '' });
+    const long = `${'n'.repeat(196)}.txt`;
+    expect((await upload({ name: long, base64: 'YQ==' })).status).toBe(200);
+    expect((await content(long)).json).toEqual({ base64: 'YQ==' });
+  });
+
+  it('answers 404 for a file that does not exist', async () => {
+    expectError(await content('absent.txt'), 404, 'resource.not_found');
+  });
+
+  it('needs rpa:write to write and runtime:control to read', async () => {
+    const reader = await tokenWith(['runtime:control']);
+    const res = await call(FILES, { method: 'POST', token: reader.token, body: { name: 'scoped.txt', base64: '' } });
+    expectError(res, 403, 'auth.scope_missing');
+    expect(res.json.error.details.missing).toEqual(['rpa:write']);
+    expect((await call(FILES, { token: reader.token })).status).toBe(200);
+  });
+});
+
+const badNames: [string, string][] = [
+  ['an empty name', ''],
+  ['201 characters', 'n'.repeat(201)],
+  ['a slash', 'a/b'],
+  ['a backslash', 'a\\b'],
+  ['a parent reference', '../escape.txt'],
+  ['dot dot', '..'],
+  ['dot dot inside', 'a..b'],
+  ['a leading dot', '.hidden'],
+  ['a NUL', 'a\u0000b'],
+  ['a new line', 'a\nb'],
+  ['DEL', 'a\u007fb'],
+  ['a C1 control', 'a\u0085b'],
+  ['an absolute path', '/etc/passwd'],
+  ['more than 255 bytes of UTF-8', 'ü'.repeat(128)],
+];
+
+describe('file names', () => {
+  it.each(badNames)('refuses %s on write', async (_, name) => {
+    expectError(await upload({ name, base64: 'YQ==' }), 400, 'request.invalid');
+  });
+
+  it.each(badNames)('refuses %s on read', async (_, name) => {
+    expectError(await content(name), 400, 'request.invalid');
+  });
+
+  it('refuses a lone surrogate', async () => {
+    expectError(await upload({ name: 'a\ud800', base64: 'YQ==' }), 400, 'request.invalid');
+  });
+
+  it('refuses a read without a name', async () => {
+    expectError(await call(`${FILES}/content`), 400, 'request.invalid');
+  });
+
+  it.each(['..%2Fescape.txt', 'a%2Fb', '.hidden', 'a%00b', '%2E%2E%5Cx'])('is refused by the host itself: %s', async (encoded) => {
+    expect((await host.fetch(`http://host/files/${encoded}`, { method: 'PUT', body: 'x' })).status).toBe(400);
+    expect((await host.fetch(`http://host/files/${encoded}`)).status).toBe(400);
+  });
+});
+
+describe('file contents', () => {
+  it.each([
+    ['no padding', 'YQ'],
+    ['white space', 'Y Q=='],
+    ['a line break', 'YWJj\nZGVm'],
+    ['base64url letters', '-_-_'],
+    ['stray bits before padding', 'YR=='],
+    ['padding only', '===='],
+    ['padding in the middle', 'YQ==YQ=='],
+    ['a number', 1234],
+  ])('refuses %s', async (_, base64) => {
+    expectError(await upload({ name: `bad-${crypto.randomUUID()}.bin`, base64 }), 400, 'request.invalid');
+  });
+
+  it('refuses other fields', async () => {
+    expectError(await upload({ name: 'extra.bin', base64: '', mode: '0777' }), 400, 'request.invalid');
+  });
+
+  it('accepts 4 MiB (5,592,408 characters), even with every / escaped', async () => {
+    const bytes = new Uint8Array(4 * 1024 * 1024).fill(0xff);
+    const base64 = toBase64(bytes);
+    expect(base64.length).toBe(5_592_408);
+    const body = JSON.stringify({ name: 'four-mib.bin', base64 }).replace(/\//g, '\\/');
+    const res = await call(FILES, { method: 'POST', body });
+    expect(res.status).toBe(200);
+    expect((await call(FILES)).json.items).toContainEqual({ name: 'four-mib.bin', size_bytes: 4 * 1024 * 1024 });
+    expect((await content('four-mib.bin')).json.base64 === base64).toBe(true);
+  }, LARGE_TIMEOUT_MS);
+
+  it('refuses 5,592,412 characters', async () => {
+    const res = await upload({ name: 'too-big.bin', base64: 'A'.repeat(5_592_412) });
+    expectError(res, 400, 'request.invalid');
+    expect(res.json.error.details.issues[0]).toMatchObject({ path: ['base64'], code: 'too_big' });
+    expectError(await content('too-big.bin'), 404, 'resource.not_found');
+  }, LARGE_TIMEOUT_MS);
+});
