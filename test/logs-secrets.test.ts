@@ -12,7 +12,7 @@ const known = (label: string) => `s3cr3t-${label}-${crypto.randomUUID()}`;
 const fakeToken = () => `lpa_${crypto.randomUUID().replaceAll('-', '')}Zz9`;
 
 /**
- * Requests that carry secrets, through every route family on this branch. Each says what it sent,
+ * Requests that carry secrets, through every route family that reads or writes one. Each says what it sent,
  * every secret string the request or its answer held, and the request line its `api` log line must
  * show. A new route family adds its requests here.
  */
@@ -120,7 +120,69 @@ const SECRET_REQUESTS: SecretRequest[] = [
       return { res, secrets: [secret], logged: 'PUT /api/v1/settings/logs' };
     },
   },
+  {
+    name: 'a global value written',
+    async send() {
+      const [name, value] = [`LOG_SECRET_${crypto.randomUUID().slice(0, 8)}`, known('global')];
+      const res = await call(`/api/v1/automation/globals/${name}`, { method: 'PUT', body: { value, expected_revision: 0 } });
+      return { res, secrets: [value], logged: `PUT /api/v1/automation/globals/${name}` };
+    },
+  },
+  {
+    name: 'a global value read (the value is in the answer)',
+    async send() {
+      const [name, value] = [`LOG_SECRET_${crypto.randomUUID().slice(0, 8)}`, known('global-read')];
+      await call(`/api/v1/automation/globals/${name}`, { method: 'PUT', body: { value, expected_revision: 0 } });
+      const res = await call(`/api/v1/automation/globals/${name}`);
+      expect(res.json).toEqual({ value, revision: 1 });
+      return { res, secrets: [value], logged: `GET /api/v1/automation/globals/${name}` };
+    },
+  },
+  {
+    name: 'a share created with secrets (the code is in the answer)',
+    async send() {
+      const { res, secrets } = await sharedFlow();
+      return { res, secrets, logged: 'POST /api/v1/automation/shares' };
+    },
+  },
+  {
+    name: 'a share code redeemed, and its ticket imported',
+    async send() {
+      const { res: created, secrets } = await sharedFlow();
+      const preview = await call('/api/v1/automation/shares/redeem', { method: 'POST', body: { code: created.json.code } });
+      expect(preview.status).toBe(200);
+      const res = await call('/api/v1/automation/shares/import', { method: 'POST', body: { ticket: preview.json.ticket, ids: [created.json.flow] } });
+      expect(res.status).toBe(200);
+      return { res, secrets: [...secrets, preview.json.ticket], logged: 'POST /api/v1/automation/shares/import' };
+    },
+  },
+  {
+    name: 'a file written and read back (its content is in the answer)',
+    async send() {
+      const [name, text] = [`log-secret-${crypto.randomUUID().slice(0, 8)}.txt`, known('file')];
+      await call('/api/v1/automation/files', { method: 'POST', body: { name, base64: btoa(text) } });
+      const res = await call(`/api/v1/automation/files/content?name=${name}`);
+      expect(res.json).toEqual({ base64: btoa(text) });
+      return { res, secrets: [text, btoa(text)], logged: `GET /api/v1/automation/files/content?name=${name}` };
+    },
+  },
 ];
+
+/** A flow with a protected value, shared with its secrets; the answer carries the share code. */
+async function sharedFlow() {
+  const secret = known('protected');
+  const flow = await call('/api/v1/automation/flows', {
+    method: 'POST',
+    body: { name: `log-secret-${crypto.randomUUID()}`, steps: [{ type: 'wait' }], values: [{ name: 'password', value: secret, protected: true }] },
+  });
+  const res = await call('/api/v1/automation/shares', {
+    method: 'POST',
+    body: { ids: [flow.json.id], name: 'log secrets', expires_in_minutes: 60, max_uses: 5, include_secrets: true },
+  });
+  expect(res.status).toBe(200);
+  res.json.flow = flow.json.id;
+  return { res, secrets: [secret, res.json.code as string] };
+}
 
 const ISO = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`;
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -131,6 +193,7 @@ describe('the api log never holds a secret', () => {
   it.each(SECRET_REQUESTS.map((request) => [request.name, request] as const))('%s', async (_, request) => {
     const { res, secrets, logged, actor = 'actor=admin actor_id=-' } = await request.send();
     expect(secrets.length).toBeGreaterThan(0);
+    for (const secret of secrets) expect(secret).toMatch(/^.{8,}$/);
     allSecrets.push(...secrets);
     const requestId = res.headers.get('x-request-id')!;
     const line = await logLineWith(todaysLog('api'), `request_id=${requestId}`);
