@@ -14,7 +14,7 @@ export class StoreContext {
     /** Key material for HMACs (audit anchors), kept outside the database. */
     readonly auditKey: Uint8Array | null,
   ) {
-    this.audit = new AuditLog(db, now);
+    this.audit = new AuditLog(db, now, auditKey);
   }
 
   /**

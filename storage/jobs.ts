@@ -1,4 +1,5 @@
 import type { HostPort } from '../src/host/port';
+import { AUDIT_JOBS } from './audit/jobs';
 import { jobLogRecords } from './jobs-log';
 import { logRetentionJob } from './log-retention';
 import type { Store } from './store';
@@ -16,7 +17,7 @@ export interface JobReport {
 }
 
 /** Every job of the daily run, in order. A family adds its job here. */
-export const DAILY_JOBS: readonly DailyJob[] = [logRetentionJob];
+export const DAILY_JOBS: readonly DailyJob[] = [...AUDIT_JOBS, logRetentionJob];
 
 const DAY_MS = 86_400_000;
 /** A few seconds past UTC midnight, so the day that just ended is complete. */

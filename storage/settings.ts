@@ -9,6 +9,12 @@ export interface LogRetention {
 
 export const LOG_RETENTION_DEFAULTS: LogRetention = { retention_days: 30, kernel_retention_days: 14 };
 
+export interface AuditRetention {
+  retention_days: number;
+}
+
+export const AUDIT_RETENTION_DEFAULTS: AuditRetention = { retention_days: 365 };
+
 /** Settings documents, stored as JSON under a key and merged over their defaults on read. */
 export class Settings {
   constructor(private readonly ctx: StoreContext) {}
@@ -27,6 +33,18 @@ export class Settings {
       },
       (next) => ({ entity_type: 'settings', entity_id: 'logs', details: { ...next } }),
     );
+  }
+
+  auditRetention(): AuditRetention {
+    return { ...AUDIT_RETENTION_DEFAULTS, ...this.read<AuditRetention>('audit') };
+  }
+
+  setAuditRetention(audit: AuditContext, next: AuditRetention): AuditRetention {
+    const previous = this.auditRetention().retention_days;
+    this.ctx.change(audit, () => this.write('audit', next), () => ({
+      entity_type: 'settings', entity_id: 'audit', details: { retention_days: next.retention_days, previous },
+    }));
+    return next;
   }
 
   private read<T>(key: string): Partial<T> {

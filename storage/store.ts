@@ -1,3 +1,4 @@
+import { Audit } from './audit';
 import { SYSTEM_ACTOR } from './audit/entry';
 import { StoreContext } from './context';
 import { Flows } from './flows';
@@ -33,6 +34,7 @@ export class Store {
   readonly globals: Globals;
   readonly flows: Flows;
   readonly shares: Shares;
+  readonly audit: Audit;
 
   constructor(db: SqlDb, keys: StoreKeys, now: () => number = Date.now) {
     const vault = keys.vault ? Vault.unlocked(keys.vault) : new Vault(null, 'missing', keys.vaultReason ?? 'vault.key is missing');
@@ -45,6 +47,7 @@ export class Store {
     this.globals = new Globals(ctx);
     this.flows = new Flows(ctx);
     this.shares = new Shares(ctx);
+    this.audit = new Audit(ctx);
     this.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', {
       details: { db_version: dbVersion, vault: vault.state },
     }, null);

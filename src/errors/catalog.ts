@@ -39,6 +39,7 @@ export const ERROR_CATALOG = {
     message: 'A chosen item depends on an item that was not chosen; see details.missing.',
   },
   'files.exists': { status: 409, message: 'A file of this name exists; files are never replaced.' },
+  'audit.export_too_large': { status: 413, message: 'More audit entries match than one export may hold; narrow the filters.' },
   internal: { status: 500, message: 'Internal error.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -4,6 +4,7 @@ import { automationFlowRoutes } from '../../handlers/automation-flows';
 import { automationGlobalRoutes } from '../../handlers/automation-globals';
 import { automationShareRoutes } from '../../handlers/automation-shares';
 import { automationSynchronizerRoutes } from '../../handlers/automation-synchronizer';
+import { auditRoutes } from '../../handlers/audit';
 import { logRoutes } from '../../handlers/logs';
 import { openapiRoutes } from '../../handlers/openapi';
 import { systemRoutes } from '../../handlers/system';
@@ -21,5 +22,6 @@ export const ROUTES: readonly AnyRoute[] = [
   ...automationShareRoutes,
   ...automationFileRoutes,
   ...automationSynchronizerRoutes,
+  ...auditRoutes,
   ...openapiRoutes(() => ROUTES),
 ];

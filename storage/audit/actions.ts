@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = {
   'shares.redeem': { category: 'account', description: 'A share code was redeemed for an import preview.' },
   'shares.import': { category: 'account', description: 'Flows of a redeemed share were imported.' },
   'files.write': { category: 'account', description: 'An automation file was written.' },
+  'settings.audit_write': { category: 'account', description: 'The audit retention was changed.' },
+  'audit.purge': { category: 'account', description: 'The daily job deleted audit entries older than the retention.' },
 } as const satisfies Record<string, { category: AuditCategory; description: string }>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -1,11 +1,28 @@
 import { first, type SqlDb } from '../sql';
 import { categoryOf } from './actions';
+import { openFrom, sealFinishedDays } from './anchors';
 import { chainHash, GENESIS_HASH } from './chain';
+import { DAY_MS, dayIndex } from './days';
 import type { AuditContext, AuditEntry, AuditResult, AuditSubject } from './entry';
+
+/**
+ * Largest details kept, as JSON characters. It bounds every entry, so a page of 1000 entries stays
+ * far inside the Durable Object RPC message limit and an export's size is predictable.
+ */
+export const MAX_DETAILS_CHARS = 16_384;
+
+/** Details as they are stored and hashed: a JSON round trip, so a re-read entry hashes the same. */
+function storedDetails(details: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  if (!details) return null;
+  const json = JSON.stringify(details);
+  return json.length > MAX_DETAILS_CHARS ? { truncated: true, chars: json.length } : (JSON.parse(json) as Record<string, unknown>);
+}
 
 export interface ChainHead {
   seq: number;
   hash: string;
+  /** The newest entry's time; null when the chain continues from the checkpoint or genesis. */
+  ts: number | null;
 }
 
 /**
@@ -16,21 +33,26 @@ export class AuditLog {
   constructor(
     private readonly db: SqlDb,
     private readonly now: () => number,
+    private readonly key: Uint8Array | null,
   ) {}
 
   head(): ChainHead {
     return (
-      first<ChainHead>(this.db, 'SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1') ??
-      first<ChainHead>(this.db, 'SELECT seq, hash FROM audit_checkpoint WHERE id = 1') ?? { seq: 0, hash: GENESIS_HASH }
+      first<ChainHead>(this.db, 'SELECT seq, hash, ts FROM audit_log ORDER BY seq DESC LIMIT 1') ??
+      first<ChainHead>(this.db, 'SELECT seq, hash, NULL AS ts FROM audit_checkpoint WHERE id = 1') ?? { seq: 0, hash: GENESIS_HASH, ts: null }
     );
   }
 
   append(ctx: AuditContext, result: AuditResult, subject: AuditSubject = {}, errorCode: string | null = null): AuditEntry {
     const head = this.head();
+    // Times never go backwards along the chain and never into a sealed day, even if the clock does:
+    // the ts filters and the anchors rely on both.
+    const ts = Math.max(this.now(), head.ts ?? 0, openFrom(this.db));
+    if (head.ts !== null && dayIndex(ts) > dayIndex(head.ts)) sealFinishedDays(this.db, this.key, dayIndex(ts) * DAY_MS, ts);
     const entry: AuditEntry = {
       seq: head.seq + 1,
       id: crypto.randomUUID(),
-      ts: this.now(),
+      ts,
       actor_type: ctx.actor.type,
       actor_id: ctx.actor.id,
       actor_label: ctx.actor.label,
@@ -41,7 +63,7 @@ export class AuditLog {
       entity_no: subject.entity_no ?? null,
       result,
       error_code: errorCode,
-      details: subject.details ?? null,
+      details: storedDetails(subject.details),
       request_id: ctx.request_id,
     };
     const hash = chainHash(head.hash, entry);

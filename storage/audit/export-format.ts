@@ -1,0 +1,28 @@
+import type { AuditRecord } from './record';
+
+export type ExportFormat = 'csv' | 'jsonl';
+
+/** The columns of the CSV export: the spec's entry fields, then the chain links. */
+const COLUMNS = [
+  'seq', 'id', 'ts', 'actor_type', 'actor_id', 'actor_label', 'source', 'action', 'entity_type', 'entity_id',
+  'entity_no', 'result', 'error_code', 'details', 'request_id', 'hash', 'prev_hash',
+] as const satisfies readonly (keyof AuditRecord)[];
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; null is an empty field. */
+function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const csvLine = (fields: readonly unknown[]) => `${fields.map(csvField).join(',')}\r\n`;
+
+/** What a file starts with: the CSV header row; a JSONL file has none. */
+export function exportHeader(format: ExportFormat): string {
+  return format === 'csv' ? csvLine(COLUMNS) : '';
+}
+
+/** One record as a line of the file, line break included. */
+export function exportLine(format: ExportFormat, record: AuditRecord): string {
+  return format === 'csv' ? csvLine(COLUMNS.map((column) => record[column])) : `${JSON.stringify(record)}\n`;
+}

@@ -1,0 +1,55 @@
+import type { ActorType, AuditEntry, AuditResult } from './entry';
+
+/** A row of audit_log as SQLite returns it. */
+export interface AuditRow {
+  seq: number;
+  id: string;
+  ts: number;
+  actor_type: string;
+  actor_id: string | null;
+  actor_label: string;
+  source: string;
+  action: string;
+  category: string;
+  entity_type: string | null;
+  entity_id: string | null;
+  entity_no: number | null;
+  result: string;
+  error_code: string | null;
+  details: string | null;
+  request_id: string | null;
+  hash: string;
+}
+
+/** An entry with its chain links, as the export writes it. */
+export interface AuditRecord extends AuditEntry {
+  hash: string;
+  /** The hash this entry was chained to (the previous entry's, the checkpoint's or genesis); null if that row is gone. */
+  prev_hash: string | null;
+}
+
+/** The entry exactly as it was hashed: the spec's fields and nothing else. */
+export function entryOf(row: AuditRow): AuditEntry {
+  return {
+    seq: row.seq,
+    id: row.id,
+    ts: row.ts,
+    actor_type: row.actor_type as ActorType,
+    actor_id: row.actor_id,
+    actor_label: row.actor_label,
+    source: row.source,
+    action: row.action,
+    entity_type: row.entity_type,
+    entity_id: row.entity_id,
+    entity_no: row.entity_no,
+    result: row.result as AuditResult,
+    error_code: row.error_code,
+    details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
+    request_id: row.request_id,
+  };
+}
+
+/** The spec's fields of a record, in the spec's order. */
+export function withoutLinks({ hash: _hash, prev_hash: _prev, ...entry }: AuditRecord): AuditEntry {
+  return entry;
+}

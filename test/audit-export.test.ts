@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { chainHash } from '../storage/audit/chain';
+import { verifyJsonlExport } from '../storage/audit/verify-export';
+import { call, tokenWith } from './support/api';
+import { auditedWrite, sql } from './support/audit';
+import { decodeBase64Text, parseCsv } from './support/csv';
+
+const T = Date.UTC(2031, 6, 1, 8);
+const WRONG_TOKEN = 'lpa_never-valid-secret-text-0123456789';
+const HEADER = [
+  'seq', 'id', 'ts', 'actor_type', 'actor_id', 'actor_label', 'source', 'action', 'entity_type', 'entity_id',
+  'entity_no', 'result', 'error_code', 'details', 'request_id', 'hash', 'prev_hash',
+];
+
+let issued: { id: string; token: string; name: string };
+
+const exported = async (query: string) => {
+  const res = await call(`/api/v1/audit/export?${query}`);
+  return { ...res, content: res.status === 200 ? decodeBase64Text(res.json.content_base64) : '' };
+};
+const jsonl = (content: string) => content.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+beforeAll(async () => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(T);
+  issued = await tokenWith(['audit:read'], 'Export, "quoted" token');
+  await call('/api/v1/audit', { token: WRONG_TOKEN });
+  for (let i = 0; i < 5; i++) await auditedWrite(20 + i);
+});
+
+afterAll(() => {
+  vi.useRealTimers();
+});
+
+describe('GET /api/v1/audit/export', () => {
+  it('exports JSONL oldest first, each line an entry with its hash and prev_hash, verifiable offline', async () => {
+    const res = await exported('format=jsonl');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.json)).toEqual(['file_name', 'count', 'content_base64']);
+    expect(res.json.file_name).toBe('lpa-audit-20310701T080000Z.jsonl');
+    const lines = jsonl(res.content);
+    const rows = await sql<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log ORDER BY seq');
+    expect(res.json.count).toBe(rows.length);
+    expect(lines.map((l) => [l.seq, l.hash])).toEqual(rows.map((r) => [r.seq, r.hash]));
+    expect(lines[0]!.prev_hash).toBe('0'.repeat(64));
+    expect(lines.slice(1).map((l) => l.prev_hash)).toEqual(rows.slice(0, -1).map((r) => r.hash));
+    const listed = (await call('/api/v1/audit?limit=1000')).json.items.reverse();
+    expect(lines.map(({ hash: _h, prev_hash: _p, ...entry }) => entry)).toEqual(listed);
+    expect(verifyJsonlExport(res.content)).toEqual({
+      ok: true, checked: rows.length, first_bad_seq: null, first_bad_line: null, reason: null, first_seq: 1, last_seq: rows.length, gaps: 0,
+    });
+  });
+
+  it('exports RFC 4180 CSV with a header row', async () => {
+    const res = await exported('format=csv');
+    expect(res.status).toBe(200);
+    expect(res.json.file_name).toBe('lpa-audit-20310701T080000Z.csv');
+    expect(res.content.endsWith('\r\n')).toBe(true);
+    const [header, ...records] = parseCsv(res.content);
+    expect(header).toEqual(HEADER);
+    expect(records).toHaveLength(res.json.count);
+    const lines = jsonl((await exported('format=jsonl')).content);
+    const asCsv = (v: unknown) => (v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+    expect(records).toEqual(lines.map((line) => HEADER.map((column) => asCsv(line[column]))));
+    expect(res.content).toContain('"{""name"":""Export, \\""quoted\\"" token""');
+  });
+
+  it('applies the filters and verifies a filtered file across its gaps', async () => {
+    const tokens = await exported('format=jsonl&action=tokens.create');
+    expect(tokens.json.count).toBe(1);
+    expect(jsonl(tokens.content).map((l) => l.entity_id)).toEqual([issued.id]);
+    const updates = await exported('format=jsonl&action=settings.logs_write&result=ok');
+    expect(updates.json.count).toBe(5);
+    expect(verifyJsonlExport(updates.content)).toMatchObject({ ok: true, checked: 5, gaps: 0 });
+    const oks = await exported('format=jsonl&result=ok');
+    expect(verifyJsonlExport(oks.content)).toMatchObject({ ok: true, gaps: 1 });
+    const none = await exported('format=csv&category=team');
+    expect(none.json.count).toBe(0);
+    expect(none.content).toBe(`${HEADER.join(',')}\r\n`);
+    expect((await exported('format=jsonl&category=team')).json).toMatchObject({ count: 0, content_base64: '' });
+  });
+
+  it('the offline check finds an edited, re-hashed, reordered or broken line', async () => {
+    const content = (await exported('format=jsonl')).content;
+    const lines = content.split('\n').filter(Boolean);
+    const edit = (index: number, change: (entry: Record<string, unknown>) => void) =>
+      lines.map((line, i) => {
+        if (i !== index) return line;
+        const entry = JSON.parse(line);
+        change(entry);
+        return JSON.stringify(entry);
+      }).join('\n');
+    expect(verifyJsonlExport(edit(3, (e) => (e.actor_label = 'x')))).toMatchObject({ ok: false, first_bad_seq: 4, first_bad_line: 4, reason: 'hash does not match the entry' });
+    expect(verifyJsonlExport(edit(3, (e) => (e.prev_hash = 'f'.repeat(64))))).toMatchObject({ ok: false, first_bad_seq: 4 });
+    expect(verifyJsonlExport(edit(0, (e) => (e.prev_hash = 'f'.repeat(64))))).toMatchObject({ ok: false, first_bad_seq: 1 });
+    const rehashed = edit(3, (e) => {
+      e.actor_label = 'x';
+      const { hash: _h, prev_hash, ...entry } = e;
+      e.hash = chainHash(prev_hash as string, entry as never);
+    });
+    expect(verifyJsonlExport(rehashed)).toMatchObject({ ok: false, first_bad_seq: 5, reason: 'prev_hash is not the previous hash' });
+    const swapped = [lines[0], lines[2], lines[1], ...lines.slice(3)].join('\n');
+    expect(verifyJsonlExport(swapped)).toMatchObject({ ok: false, first_bad_seq: 2, first_bad_line: 3, reason: 'seq does not ascend' });
+    expect(verifyJsonlExport([lines[0], 'not json', ...lines.slice(1)].join('\n'))).toMatchObject({ ok: false, first_bad_seq: null, first_bad_line: 2, reason: 'not JSON' });
+  });
+
+  it.each([
+    ['', 'format'], ['format=xml', 'format'], ['format=jsonl&limit=5', ''], ['format=csv&result=maybe', 'result'],
+    ['format=csv&from=3&to=2', 'from'], [`format=csv&search=${'q'.repeat(201)}`, 'search'], ['format=csv&entity_no=0', 'entity_no'],
+  ])('answers 400 for %s', async (query, field) => {
+    const res = await call(`/api/v1/audit/export?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe('request.invalid');
+    if (field) expect(res.json.error.details.issues.map((i: { path: string[] }) => i.path[0])).toContain(field);
+  });
+
+  it('needs audit:read', async () => {
+    const limited = await tokenWith(['settings:write']);
+    const res = await call('/api/v1/audit/export?format=csv', { token: limited.token });
+    expect(res.status).toBe(403);
+    expect(res.json.error).toMatchObject({ code: 'auth.scope_missing', details: { missing: ['audit:read'] } });
+    expect((await call('/api/v1/audit/export?format=csv', { token: issued.token })).status).toBe(200);
+  });
+
+  it('holds no secret text: neither a token nor a refused token', async () => {
+    const stored = JSON.stringify(await sql('SELECT * FROM audit_log'));
+    const files = (await exported('format=jsonl')).content + (await exported('format=csv')).content;
+    for (const secret of [issued.token, WRONG_TOKEN, issued.token.slice(4)]) {
+      expect(stored).not.toContain(secret);
+      expect(files).not.toContain(secret);
+    }
+    expect(stored).toContain(issued.id);
+  });
+});

@@ -1,0 +1,57 @@
+import { env, runInDurableObject } from 'cloudflare:test';
+import { storeStub } from '../../src/env';
+import type { SqlValue } from '../../storage/sql';
+import { call } from './api';
+
+export const DAY = 86_400_000;
+
+/** Runs SQL straight on the store's database, as an attacker with the file would. */
+export function sql<T = Record<string, SqlValue>>(query: string, ...params: SqlValue[]): Promise<T[]> {
+  return runInDurableObject(storeStub(env), (_instance, state) => state.storage.sql.exec(query, ...params).toArray() as T[]);
+}
+
+export async function verify() {
+  const res = await call('/api/v1/audit/verify');
+  if (res.status !== 200) throw new Error(`verify failed: ${res.text}`);
+  return res.json as { ok: boolean; checked: number; anchors: number; first_bad_seq: number | null; missing_anchor: string | null };
+}
+
+/** One audited change through the API (a log-retention write); returns the seq of its entry. */
+export async function auditedWrite(days = 7): Promise<number> {
+  const res = await call('/api/v1/settings/logs', { method: 'PUT', body: { retention_days: days } });
+  if (res.status !== 200) throw new Error(`write failed: ${res.text}`);
+  const [row] = await sql<{ seq: number }>(`SELECT seq FROM audit_log WHERE request_id = ?`, res.headers.get('x-request-id')!);
+  return row!.seq;
+}
+
+export function runDaily(now: number) {
+  return runInDurableObject(storeStub(env), (instance) => instance.runDaily(now));
+}
+
+type Tables = Record<'audit_log' | 'audit_anchor' | 'audit_checkpoint', Record<string, SqlValue>[]>;
+
+/** Every row of the audit tables, to put back after a test has tampered with them. */
+export async function snapshot(): Promise<Tables> {
+  return {
+    audit_log: await sql('SELECT * FROM audit_log ORDER BY seq'),
+    audit_anchor: await sql('SELECT * FROM audit_anchor ORDER BY day'),
+    audit_checkpoint: await sql('SELECT * FROM audit_checkpoint'),
+  };
+}
+
+export function restore(tables: Tables): Promise<void> {
+  return runInDurableObject(storeStub(env), (_instance, state) => {
+    state.storage.transactionSync(() => {
+      for (const [table, rows] of Object.entries(tables)) {
+        state.storage.sql.exec(`DELETE FROM ${table}`);
+        for (const row of rows) {
+          const columns = Object.keys(row);
+          state.storage.sql.exec(
+            `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+            ...columns.map((c) => row[c]!),
+          );
+        }
+      }
+    });
+  });
+}
