@@ -92,7 +92,9 @@ export function listLogFiles(dataRoot: string, streams: readonly LogStream[] = L
       }
     }
   }
-  return entries.sort((a, b) => a.stream.localeCompare(b.stream) || a.file.localeCompare(b.file));
+  // By code point, not locale: the same order on every machine.
+  const key = (entry: LogFileEntry) => `${entry.stream}/${entry.file}`;
+  return entries.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 function folderProblem(dataRoot: string, stream: LogStream): string | null {
