@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { call, tokenWith } from './support/api';
-import { plant, plantHardLink, plantSymlink, secondsAgo } from './support/log-files';
+import { plant, plantFifo, plantHardLink, plantSymlink, secondsAgo } from './support/log-files';
 
 /** This file's own names, so that files other test files write never get in the way. */
 const tag = `read-${crypto.randomUUID().slice(0, 8)}`;
@@ -21,6 +21,7 @@ describe('GET /api/v1/system/logs', () => {
     await plant(`outside-${tag}.log`, 'TOP SECRET\n');
     await plantSymlink(`logs/kernel/${tag}-link.log`, `../../outside-${tag}.log`);
     await plantHardLink(`logs/kernel/${tag}-hard.log`, `outside-${tag}.log`);
+    await plantFifo(`logs/kernel/${tag}-fifo.log`);
 
     const res = await call('/api/v1/system/logs');
     expect(res.status).toBe(200);
@@ -163,8 +164,8 @@ describe('GET /api/v1/system/logs/{stream}/{file}', () => {
     });
   });
 
-  it('never reads through a link, a second name of a file, or a folder', async () => {
-    for (const file of [`${tag}-link.log`, `${tag}-hard.log`, `${tag}-dir.log`]) {
+  it('never reads through a link, a second name of a file, a folder or a FIFO', async () => {
+    for (const file of [`${tag}-link.log`, `${tag}-hard.log`, `${tag}-dir.log`, `${tag}-fifo.log`]) {
       const res = await excerpt('kernel', file);
       expect(res.status).toBe(404);
       expect(res.json.error.code).toBe('resource.not_found');

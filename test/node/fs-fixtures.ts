@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createHostHandler, type HostHandler } from '../../src/host/node/handler';
@@ -38,6 +39,9 @@ export function createFixtureHandler(dataRoot: string): (request: Request) => Pr
         break;
       case 'link':
         linkSync(inRoot(op.target), path);
+        break;
+      case 'fifo':
+        execFileSync('mkfifo', [path]);
         break;
       case 'read':
         return Response.json(existsSync(path) ? { exists: true, text: readFileSync(path, 'utf8') } : { exists: false, text: '' });

@@ -3,5 +3,6 @@ export type FixtureOp =
   | { op: 'write'; path: string; text: string; repeat?: number; mtime?: number }
   | { op: 'symlink'; path: string; target: string }
   | { op: 'link'; path: string; target: string }
+  | { op: 'fifo'; path: string }
   | { op: 'read'; path: string }
   | { op: 'remove'; path: string };

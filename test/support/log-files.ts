@@ -31,6 +31,7 @@ export function plant(path: string, text: string, options: { repeat?: number; mt
 
 export const plantSymlink = (path: string, target: string) => fsOp({ op: 'symlink', path, target });
 export const plantHardLink = (path: string, target: string) => fsOp({ op: 'link', path, target });
+export const plantFifo = (path: string) => fsOp({ op: 'fifo', path });
 export const removePath = (path: string) => fsOp({ op: 'remove', path });
 
 /** A file under the data root as it is on disk; '' when absent. */

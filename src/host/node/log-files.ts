@@ -8,8 +8,12 @@ import { isLogFileName, isLogStream, LOG_STREAMS, type LogFileEntry, type LogStr
  * place of a folder or a file, or a file with a second name elsewhere (a hard link), is not a log file.
  */
 
-/** Not every platform has it (Windows); there the lstat and realpath checks still hold. */
-const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+/**
+ * Never through a link, and never waiting: a FIFO put where a log file belongs would block `open`
+ * (and with it the whole host) until someone writes to it. Not every platform has these flags
+ * (Windows); there the lstat and realpath checks still hold.
+ */
+const OPEN_FLAGS = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 export const logsRoot = (dataRoot: string) => join(dataRoot, 'logs');
 const streamPath = (dataRoot: string, stream: LogStream) => join(logsRoot(dataRoot), stream);
@@ -51,9 +55,10 @@ export function openLogFile(dataRoot: string, stream: string, file: string, flag
   const path = join(folder, file);
   let fd: number;
   try {
-    fd = openSync(path, flags | NO_FOLLOW, 0o600);
+    fd = openSync(path, flags | OPEN_FLAGS, 0o600);
   } catch (error) {
-    if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ELOOP') return null;
+    // ELOOP: a link; ENXIO: a FIFO without a reader, opened for writing.
+    if (isMissing(error) || ['ELOOP', 'ENXIO'].includes((error as NodeJS.ErrnoException).code ?? '')) return null;
     throw error;
   }
   try {
