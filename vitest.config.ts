@@ -6,12 +6,22 @@ import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { Response as MiniflareResponse } from 'miniflare';
 import { defineConfig } from 'vitest/config';
 import { createHostHandler } from './src/host/node/handler';
+import { createFixtureHandler } from './test/node/fs-fixtures';
 import { TEST_ADMIN_TOKEN, TEST_ALLOWED_ORIGIN, TEST_PORT } from './test/support/constants';
 
 // One data root for the run: the host port's files (keys, logs, automation files) live here, as they
 // do under the data root of `npm start`.
 const dataRoot = mkdtempSync(join(tmpdir(), 'lpa-test-'));
 const host = createHostHandler(dataRoot);
+const fixtures = createFixtureHandler(dataRoot);
+
+/** A Node handler as a Miniflare service binding, answered through Miniflare's own Response class. */
+function binding(handler: (request: Request) => Promise<Response>) {
+  return async (request: Request) => {
+    const response = await handler(request);
+    return new MiniflareResponse(await response.arrayBuffer(), { status: response.status, headers: Object.fromEntries(response.headers) });
+  };
+}
 
 export default defineConfig({
   test: {
@@ -30,14 +40,10 @@ export default defineConfig({
                 LPA_ALLOWED_ORIGINS: TEST_ALLOWED_ORIGIN,
               },
               serviceBindings: {
-                // The real Node host handler, answered through Miniflare's own Response class.
-                async HOST(request: Request) {
-                  const response = await host(request);
-                  return new MiniflareResponse(await response.arrayBuffer(), {
-                    status: response.status,
-                    headers: Object.fromEntries(response.headers),
-                  });
-                },
+                // The real Node host handler, so the tests exercise the very code the launcher serves.
+                HOST: binding(host),
+                // Test-only: plants fixture files and links in the data root (test/node/fs-fixtures.ts).
+                TEST_FS: binding(fixtures),
               },
             },
           }),

@@ -53,11 +53,16 @@ export const systemRoutes = [
     summary: 'Core status: store, disk, vault and the address the API is served on',
     response: CoreStatus,
     handler: async ({ ctx }) => {
-      const [info, free] = await Promise.all([ctx.store.system.info(), ctx.host.disk.free().catch(() => null)]);
+      const [info, free, logProblems] = await Promise.all([
+        ctx.store.system.info(),
+        ctx.host.disk.free().catch(() => null),
+        ctx.host.logs.problems().catch((error: unknown) => [`log folders could not be checked: ${String(error)}`]),
+      ]);
       const warnings: string[] = [];
       if (info.vault.state !== 'unlocked') warnings.push(`vault is ${info.vault.state}: ${info.vault.reason ?? 'no reason given'}`);
       if (free === null) warnings.push('free disk space of the data root could not be measured');
       else if (free < LOW_DISK_BYTES) warnings.push(`less than 1 GiB free on the data root (${free} bytes)`);
+      warnings.push(...logProblems);
       const url = `http://127.0.0.1:${ctx.config.port}`;
       return {
         mode: warnings.length === 0 ? 'normal' : 'degraded',

@@ -3,6 +3,7 @@ import type { Config } from './config';
 import { ApiError } from './errors/api-error';
 import { toApiError } from './errors/envelope';
 import type { HostPort } from './host/port';
+import { logAccess } from './pipeline/access-log';
 import { auditContext, auditFailure } from './pipeline/audit-failure';
 import { authenticate } from './pipeline/authenticate';
 import { authorize } from './pipeline/authorize';
@@ -41,10 +42,8 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
   const throttle = new AuthThrottle();
   const now = deps.now ?? Date.now;
 
-  return async (request, { clientIp, waitUntil }) => {
-    const ctx: RequestContext = {
-      requestId: crypto.randomUUID(), clientIp, principal: null, config: deps.config, store: deps.store, host: deps.host, waitUntil,
-    };
+  async function answer(request: Request, ctx: RequestContext): Promise<Response> {
+    const { clientIp } = ctx;
     const url = new URL(request.url);
     let origin: string | null = null;
     let route: AnyRoute | undefined;
@@ -75,5 +74,15 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
       await auditFailure(ctx, route, error, url, request.method);
       return errorResponse(error, ctx.requestId, origin);
     }
+  }
+
+  return async (request, { clientIp, waitUntil }) => {
+    const startedAt = now();
+    const ctx: RequestContext = {
+      requestId: crypto.randomUUID(), clientIp, principal: null, config: deps.config, store: deps.store, host: deps.host, waitUntil,
+    };
+    const response = await answer(request, ctx);
+    logAccess(ctx, request, response, startedAt, now());
+    return response;
   };
 }

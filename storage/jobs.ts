@@ -1,5 +1,7 @@
 import type { HostPort } from '../src/host/port';
 import { AUDIT_JOBS } from './audit/jobs';
+import { jobLogRecords } from './jobs-log';
+import { logRetentionJob } from './log-retention';
 import type { Store } from './store';
 
 /** A job of the daily run; it reports what it did, for the jobs log. */
@@ -15,7 +17,7 @@ export interface JobReport {
 }
 
 /** Every job of the daily run, in order. A family adds its job here. */
-export const DAILY_JOBS: readonly DailyJob[] = [...AUDIT_JOBS];
+export const DAILY_JOBS: readonly DailyJob[] = [...AUDIT_JOBS, logRetentionJob];
 
 const DAY_MS = 86_400_000;
 /** A few seconds past UTC midnight, so the day that just ended is complete. */
@@ -25,8 +27,9 @@ export function nextDailyRun(now: number): number {
   return Math.floor(now / DAY_MS) * DAY_MS + DAY_MS + AFTER_MIDNIGHT_MS;
 }
 
-/** Runs every job; one job's failure is reported and does not stop the others. */
+/** Runs every job; one job's failure is reported and does not stop the others. What they did goes to the jobs log. */
 export async function runDailyJobs(store: Store, host: HostPort, now: number): Promise<JobReport[]> {
+  const startedAt = Date.now();
   const reports: JobReport[] = [];
   for (const job of DAILY_JOBS) {
     try {
@@ -35,5 +38,6 @@ export async function runDailyJobs(store: Store, host: HostPort, now: number): P
       reports.push({ name: job.name, ok: false, result: { error: String(error) } });
     }
   }
+  await host.logs.append('jobs', jobLogRecords(reports, startedAt)).catch((error: unknown) => console.error('jobs log write failed:', String(error)));
   return reports;
 }

@@ -5,6 +5,7 @@ import { dispatch, type Reply } from './dispatch';
 import { durableSql } from './durable-sql';
 import { nextDailyRun, runDailyJobs, type JobReport } from './jobs';
 import { hostKeys } from './keys';
+import { appliedMigrationIds, logStoreStart } from './startup-log';
 import { openStore, type Store } from './store';
 
 /** The one writer: a SQLite-backed Durable Object that serves the `Store` over RPC. */
@@ -16,7 +17,10 @@ export class StoreObject extends DurableObject<WorkerEnv> {
     super(ctx, env);
     this.host = hostClient(env.HOST);
     void ctx.blockConcurrencyWhile(async () => {
-      this.store = await openStore(durableSql(ctx.storage), hostKeys(this.host));
+      const db = durableSql(ctx.storage);
+      const migrationsBefore = appliedMigrationIds(db);
+      this.store = await openStore(db, hostKeys(this.host));
+      ctx.waitUntil(logStoreStart(this.host, this.store, db, migrationsBefore));
       // Alarms survive restarts; set one only if none is pending, so a restart never skips a run.
       if ((await ctx.storage.getAlarm()) === null) await ctx.storage.setAlarm(nextDailyRun(Date.now()));
     });

@@ -2,6 +2,7 @@ import { diskClient, type DiskPort } from './client/disk';
 import type { HostFetcher } from './client/fetcher';
 import { filesClient, type FilesPort } from './client/files';
 import { keysClient, type KeysPort } from './client/keys';
+import { logsClient, type LogsPort } from './client/logs';
 
 export type { HostFetcher } from './client/fetcher';
 
@@ -14,8 +15,9 @@ export interface HostPort {
   disk: DiskPort;
   keys: KeysPort;
   files: FilesPort;
+  logs: LogsPort;
 }
 
 export function hostClient(fetcher: HostFetcher): HostPort {
-  return { disk: diskClient(fetcher), keys: keysClient(fetcher), files: filesClient(fetcher) };
+  return { disk: diskClient(fetcher), keys: keysClient(fetcher), files: filesClient(fetcher), logs: logsClient(fetcher) };
 }

@@ -5,6 +5,7 @@ import { automationGlobalRoutes } from '../../handlers/automation-globals';
 import { automationShareRoutes } from '../../handlers/automation-shares';
 import { automationSynchronizerRoutes } from '../../handlers/automation-synchronizer';
 import { auditRoutes } from '../../handlers/audit';
+import { logRoutes } from '../../handlers/logs';
 import { openapiRoutes } from '../../handlers/openapi';
 import { profileAccountRoutes } from '../../handlers/profile-accounts';
 import { profileRoutes } from '../../handlers/profiles';
@@ -19,6 +20,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...tokenRoutes,
   ...profileRoutes,
   ...profileAccountRoutes,
+  ...logRoutes,
   ...automationGlobalRoutes,
   ...automationFlowRoutes,
   ...automationShareRoutes,

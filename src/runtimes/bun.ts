@@ -10,6 +10,7 @@ import { bunSql } from '../../storage/bun-sql';
 import { dispatch, storeClient } from '../../storage/dispatch';
 import { nextDailyRun, runDailyJobs } from '../../storage/jobs';
 import { hostKeys } from '../../storage/keys';
+import { appliedMigrationIds, logStoreStart } from '../../storage/startup-log';
 import { openStore, type Store } from '../../storage/store';
 import { createApp } from '../app';
 import { configFrom } from '../config';
@@ -38,7 +39,10 @@ async function main(): Promise<void> {
   database.exec('PRAGMA synchronous = FULL');
   const handleHost = createHostHandler(settings.dataRoot);
   const host = hostClient({ fetch: (input, init) => handleHost(new Request(input, init)) });
-  const store = await openStore(bunSql(database), hostKeys(host));
+  const db = bunSql(database);
+  const migrationsBefore = appliedMigrationIds(db);
+  const store = await openStore(db, hostKeys(host));
+  void logStoreStart(host, store, db, migrationsBefore);
   scheduleDailyRuns(store, host);
 
   const app = createApp(ROUTES, {

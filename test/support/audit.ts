@@ -24,8 +24,10 @@ export async function auditedWrite(days = 7): Promise<number> {
   return row!.seq;
 }
 
-export function runDaily(now: number) {
-  return runInDurableObject(storeStub(env), (instance) => instance.runDaily(now));
+/** The daily run; only the audit jobs' reports, as other families' jobs (log retention) run in it too. */
+export async function runDaily(now: number) {
+  const reports = await runInDurableObject(storeStub(env), (instance) => instance.runDaily(now));
+  return reports.filter((report) => report.name.startsWith('audit.'));
 }
 
 type Tables = Record<'audit_log' | 'audit_anchor' | 'audit_checkpoint', Record<string, SqlValue>[]>;

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { diskRoutes } from './disk';
 import { fileRoutes } from './files';
 import { keyRoutes } from './keys';
+import { logRoutes } from './logs';
 
 export interface HostRoute {
   method: string;
@@ -18,7 +19,7 @@ export type HostHandler = (request: Request) => Promise<Response>;
  */
 export function createHostHandler(dataRoot: string): HostHandler {
   mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
-  const routes = [...diskRoutes(dataRoot), ...keyRoutes(dataRoot), ...fileRoutes(dataRoot)];
+  const routes = [...diskRoutes(dataRoot), ...keyRoutes(dataRoot), ...fileRoutes(dataRoot), ...logRoutes(dataRoot)];
   return async (request) => {
     const { pathname } = new URL(request.url);
     try {

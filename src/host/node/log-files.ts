@@ -1,0 +1,121 @@
+import { accessSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, type Dirent, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { isLogFileName, isLogStream, LOG_STREAMS, type LogFileEntry, type LogStream } from '../../logs/streams';
+
+/**
+ * The log folders of a data root, and the only ways into them. Every file is reached by a stream
+ * and a file name that are checked here (not only by the worker), never through a link: a link in
+ * place of a folder or a file, or a file with a second name elsewhere (a hard link), is not a log file.
+ */
+
+/**
+ * Never through a link, and never waiting: a FIFO put where a log file belongs would block `open`
+ * (and with it the whole host) until someone writes to it. Not every platform has these flags
+ * (Windows); there the lstat and realpath checks still hold.
+ */
+const OPEN_FLAGS = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+export const logsRoot = (dataRoot: string) => join(dataRoot, 'logs');
+const streamPath = (dataRoot: string, stream: LogStream) => join(logsRoot(dataRoot), stream);
+
+export class LogNameError extends Error {}
+
+function assertNames(stream: string, file?: string): asserts stream is LogStream {
+  if (!isLogStream(stream)) throw new LogNameError(`not a log stream: ${JSON.stringify(stream.slice(0, 40))}`);
+  if (file !== undefined && !isLogFileName(file)) throw new LogNameError(`not a log file name: ${JSON.stringify(file.slice(0, 200))}`);
+}
+
+const isMissing = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
+
+/** The stream's folder when it and `logs/` are real folders; null when absent or not to be trusted. */
+function streamFolder(dataRoot: string, stream: LogStream): string | null {
+  try {
+    return [logsRoot(dataRoot), streamPath(dataRoot, stream)].every((dir) => lstatSync(dir).isDirectory()) ? streamPath(dataRoot, stream) : null;
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+/** A regular file with no other name: what a log file is. */
+const isPlainFile = (stats: Stats) => stats.isFile() && stats.nlink === 1;
+
+export function ensureLogFolders(dataRoot: string): void {
+  for (const stream of LOG_STREAMS) mkdirSync(streamPath(dataRoot, stream), { recursive: true, mode: 0o700 });
+}
+
+/**
+ * Opens a log file without following links. Returns null when there is no such log file (absent,
+ * a link, not a regular file); throws LogNameError for a name that is not a log file name.
+ */
+export function openLogFile(dataRoot: string, stream: string, file: string, flags: number): { fd: number; stats: Stats } | null {
+  assertNames(stream, file);
+  const folder = streamFolder(dataRoot, stream);
+  if (folder === null) return null;
+  const path = join(folder, file);
+  let fd: number;
+  try {
+    fd = openSync(path, flags | OPEN_FLAGS, 0o600);
+  } catch (error) {
+    // ELOOP: a link; ENXIO: a FIFO without a reader, opened for writing.
+    if (isMissing(error) || ['ELOOP', 'ENXIO'].includes((error as NodeJS.ErrnoException).code ?? '')) return null;
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (isPlainFile(stats) && realpathSync(path) === join(realpathSync(folder), file)) return { fd, stats };
+  } catch (error) {
+    if (!isMissing(error)) {
+      closeSync(fd);
+      throw error;
+    }
+  }
+  closeSync(fd);
+  return null;
+}
+
+/** Every log file of every stream, as the listing shows it. */
+export function listLogFiles(dataRoot: string, streams: readonly LogStream[] = LOG_STREAMS): LogFileEntry[] {
+  const entries: LogFileEntry[] = [];
+  for (const stream of streams) {
+    const folder = streamFolder(dataRoot, stream);
+    if (folder === null) continue;
+    let dirents: Dirent[];
+    try {
+      dirents = readdirSync(folder, { withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) continue; // removed since it was checked
+      throw error;
+    }
+    for (const dirent of dirents) {
+      if (!dirent.isFile() || !isLogFileName(dirent.name)) continue;
+      try {
+        const stats = lstatSync(join(folder, dirent.name));
+        if (isPlainFile(stats)) entries.push({ stream, file: dirent.name, size: stats.size, modified_at: Math.floor(stats.mtimeMs) });
+      } catch (error) {
+        if (!isMissing(error)) throw error; // removed since the folder was read
+      }
+    }
+  }
+  // By code point, not locale: the same order on every machine.
+  const key = (entry: LogFileEntry) => `${entry.stream}/${entry.file}`;
+  return entries.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+function folderProblem(dataRoot: string, stream: LogStream): string | null {
+  const dir = streamPath(dataRoot, stream);
+  try {
+    if (streamFolder(dataRoot, stream) === null) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (streamFolder(dataRoot, stream) === null) return `log folder ${dir} is a link, not a folder`;
+    accessSync(dir, constants.W_OK);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'EEXIST' ? `log folder ${dir} is not a folder` : `log folder ${dir} cannot be written (${code ?? String(error)})`;
+  }
+}
+
+/** What keeps the log folders from being written, one sentence each; empty when all is well. */
+export function logFolderProblems(dataRoot: string): string[] {
+  return LOG_STREAMS.map((stream) => folderProblem(dataRoot, stream)).filter((problem) => problem !== null);
+}

@@ -1,0 +1,49 @@
+/**
+ * Redaction of secrets in log text. It runs twice: when LPA formats a line (so nothing secret is
+ * written) and when an excerpt is served (so a line another program wrote cannot leak one either).
+ * It errs on the side of hiding too much: a redacted harmless value costs less than a leaked token.
+ */
+export const REDACTED = '[redacted]';
+
+/** A key names a secret when it contains one of these words... */
+const SECRET_WORDS = ['token', 'passw', 'passphrase', 'secret', 'api[_-]?key', 'authori[sz]ation', 'cookie', 'session', 'totp', 'credential', 'private[_-]?key', 'signature'];
+/** ...or is exactly one of these (`code` alone, not `error_code`). */
+const SECRET_NAMES = ['code', 'share[_-]code', 'otp', 'otp[_-]code', 'auth[_-]code', 'pin', 'pwd', 'pass', 'key', 'value', 'ticket', 'sig'];
+const KEY_CHAR = '[A-Za-z0-9_.-]';
+// Bounded, so that a long run of key characters costs linear time, not quadratic backtracking.
+const SECRET_KEY = `(?:${KEY_CHAR}{0,48}(?:${SECRET_WORDS.join('|')})${KEY_CHAR}{0,48}|(?:${SECRET_NAMES.join('|')}))`;
+const SECRET_KEY_ONLY = new RegExp(`^${SECRET_KEY}$`, 'i');
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY_ONLY.test(key);
+}
+
+/** A value after a secret key: a redaction marker, a quoted string or a bare word, maybe after an auth scheme. */
+const VALUE = `(?:(?:Bearer|Basic|Digest) +)?(?:(?:lpa_)?\\[redacted\\]|"(?:[^"\\\\]|\\\\.)*"|'(?:[^'\\\\]|\\\\.)*'|[^\\s&,;"'}\\])]+)`;
+/**
+ * `key=value`, `key: value`, `"key":"value"` for a secret key (query strings, headers, logfmt, JSON).
+ * Only secret keys match, so a harmless value (a URL, say) is still searched for secrets inside it.
+ */
+const KEY_VALUE = new RegExp(`(?<!${KEY_CHAR})(["']?)(${SECRET_KEY})\\1(?!${KEY_CHAR})(\\s*[:=]\\s*)(${VALUE})`, 'gi');
+/** Credentials after an HTTP auth scheme, wherever they stand. */
+const AUTH_SCHEME = /\b(Bearer|Basic)(\s+)(?!\[redacted\])[A-Za-z0-9\-._~+/]+=*/gi;
+/** LPA's own tokens (`lpa_` + base64url). */
+const LPA_TOKEN = /lpa_[A-Za-z0-9_-]{8,}/g;
+/** The password of `scheme://user:password@host`. */
+const URL_PASSWORD = /(\/\/[^\s/:@]+:)[^\s/@]+@/g;
+/**
+ * A long opaque blob (share codes, keys, base64 secrets): 32+ base64 characters mixing upper case,
+ * lower case and digits. Hex digests and UUIDs (no upper case) and paths (they start with `/`) stay.
+ */
+const OPAQUE_BLOB = /(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*[a-z])(?=[A-Za-z0-9+/_-]*[0-9])[A-Za-z0-9_-][A-Za-z0-9+/_-]{31,}={0,2}/g;
+
+export function sanitizeText(text: string): string {
+  return text
+    .replace(KEY_VALUE, (_, quote: string, key: string, separator: string, value: string) =>
+      `${quote}${key}${quote}${separator}${value.startsWith('"') ? `"${REDACTED}"` : REDACTED}`,
+    )
+    .replace(AUTH_SCHEME, `$1$2${REDACTED}`)
+    .replace(LPA_TOKEN, `lpa_${REDACTED}`)
+    .replace(URL_PASSWORD, `$1${REDACTED}@`)
+    .replace(OPAQUE_BLOB, REDACTED);
+}

@@ -1,0 +1,39 @@
+import type { LogRecord } from '../logs/line';
+import { isSecretKey, REDACTED, sanitizeText } from '../logs/sanitize';
+import type { RequestContext } from '../routes/define';
+
+/** Long enough for any real route, short enough that a junk URL cannot bloat the log. */
+const MAX_PATH = 512;
+
+/** The path as requested, with the values of secret-looking query parameters taken out. */
+function loggedPath(url: URL): string {
+  const query = [...url.searchParams].map(([name, value]) => `${name}=${isSecretKey(name) ? REDACTED : value}`);
+  // Redacted before it is cut, so that a cut never leaves part of a secret unrecognised.
+  const path = sanitizeText(query.length === 0 ? url.pathname : `${url.pathname}?${query.join('&')}`);
+  return path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path;
+}
+
+/**
+ * The `api` log's line for one request, written after the answer is built. The request does not
+ * wait for it: the write runs on under `waitUntil`, and its failure only reaches the console (core
+ * status reports a log folder that cannot be written), never the answer.
+ */
+export function logAccess(ctx: RequestContext, request: Request, response: Response, startedAt: number, now: number): void {
+  const actor = ctx.principal?.actor;
+  const record: LogRecord = {
+    ts: now,
+    level: response.status >= 500 ? 'error' : 'info',
+    message: `${request.method} ${loggedPath(new URL(request.url))}`,
+    fields: {
+      status: response.status,
+      duration_ms: now - startedAt,
+      request_id: ctx.requestId,
+      actor: actor?.type ?? 'anonymous',
+      actor_id: actor?.id ?? null,
+      ip: ctx.clientIp,
+    },
+  };
+  // Started from a resolved promise, so that not even a synchronous failure of the log reaches the answer.
+  const write = Promise.resolve().then(() => ctx.host.logs.append('api', [record]));
+  ctx.waitUntil(write.catch((error: unknown) => console.error('api log write failed:', String(error))));
+}
