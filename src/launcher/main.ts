@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createHostHandler } from '../host/node/handler';
+import { announceStart, announceStop } from './announce';
 import { bundleWorker } from './bundle';
 import { LaunchError, launchSettings } from './settings';
 import { startWorkerd, stopChild, waitUntilReady } from './supervise';
@@ -42,20 +43,22 @@ async function main(): Promise<void> {
   const workerd = startWorkerd(workerdBinary, configPath);
 
   let stopping = false;
-  const shutdown = async (code: number) => {
+  const shutdown = async (code: number, reason: string) => {
     if (stopping) return;
     stopping = true;
+    announceStop(settings, reason, code === 0 ? 'info' : 'error');
     await stopChild(workerd, 5_000);
     host.close();
     rmSync(runDir, { recursive: true, force: true });
     process.exit(code);
   };
-  process.once('SIGINT', () => void shutdown(0));
-  process.once('SIGTERM', () => void shutdown(0));
+  process.once('SIGINT', () => void shutdown(0, 'SIGINT'));
+  process.once('SIGTERM', () => void shutdown(0, 'SIGTERM'));
   workerd.once('exit', (code, signal) => {
     if (stopping) return;
-    console.error(`workerd stopped unexpectedly (${signal ?? `exit code ${code}`})`);
-    void shutdown(1);
+    const reason = `workerd stopped unexpectedly (${signal ?? `exit code ${code}`})`;
+    console.error(reason);
+    void shutdown(1, reason);
   });
 
   const base = `http://127.0.0.1:${settings.port}`;
@@ -65,11 +68,9 @@ async function main(): Promise<void> {
     await waitUntilReady(`${base}/api/v1/version`, { authorization: `Bearer ${settings.adminToken}` }, READY_TIMEOUT_MS, workerd);
   } catch (error) {
     console.error(`LPA did not start: ${(error as Error).message}`);
-    return shutdown(1);
+    return shutdown(1, `did not start: ${(error as Error).message}`);
   }
-  console.log(`LPA ${version} listening on ${base} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
-  console.log(`data root: ${settings.dataRoot}`);
-  console.log(settings.adminTokenFile ? `admin token: in ${settings.adminTokenFile}` : 'admin token: from LPA_ADMIN_TOKEN');
+  announceStart(settings, version, 'workerd', performance.now() - startedAt);
 }
 
 main().catch((error: unknown) => {

@@ -16,6 +16,7 @@ import { createApp } from '../app';
 import { configFrom } from '../config';
 import { createHostHandler } from '../host/node/handler';
 import { hostClient } from '../host/port';
+import { announceStart, announceStop } from '../launcher/announce';
 import { LaunchError, launchSettings } from '../launcher/settings';
 import { ROUTES } from '../routes/table';
 
@@ -68,18 +69,16 @@ async function main(): Promise<void> {
         waitUntil: (promise) => void promise.catch((error) => console.error('background work failed:', error)),
       }),
   });
-  const shutdown = () => {
+  const shutdown = (signal: string) => {
+    announceStop(settings, signal);
     void server.stop();
     database.close();
     process.exit(0);
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
 
-  const base = `http://127.0.0.1:${settings.port}`;
-  console.log(`LPA ${version} (Bun ${Bun.version}) listening on ${base} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
-  console.log(`data root: ${settings.dataRoot}`);
-  console.log(settings.adminTokenFile ? `admin token: in ${settings.adminTokenFile}` : 'admin token: from LPA_ADMIN_TOKEN');
+  announceStart(settings, version, `Bun ${Bun.version}`, performance.now() - startedAt);
 }
 
 main().catch((error: unknown) => {

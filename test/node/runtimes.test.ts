@@ -1,5 +1,5 @@
 import { execSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw, startService, type RunningService, type Runtime } from './service';
@@ -92,6 +92,10 @@ describe.each<Runtime>(['workerd', 'bun'])('the service on %s', (runtime) => {
     expect(children).toHaveLength(runtime === 'workerd' ? 1 : 0);
     expect(await service.stop('SIGTERM')).toBe(0);
     expect(children.filter(alive)).toEqual([]);
+    const core = readFileSync(join(service.dataRoot, 'logs', 'core', `core-${new Date().toISOString().slice(0, 10)}.log`), 'utf8');
+    expect(core).toMatch(/ INFO service started version=\S+ runtime=.+ url=http:\/\/127\.0\.0\.1:\d+ .*admin_from=file /);
+    expect(core).toMatch(/ INFO service stopped reason=SIGTERM\n$/);
+    expect(core).not.toContain(service.token);
 
     service = await startService(runtime, service.dataRoot);
     expect((await raw(service.port, '/api/v1/settings/logs', { headers: auth() })).json.retention_days).toBe(42);
