@@ -1,0 +1,81 @@
+/** Load runs with autocannon (in process) and sequential latency samples. */
+import autocannon from 'autocannon';
+
+export interface LoadFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Requests that failed or did not answer 2xx: any is reported next to the figure. */
+  failed: number;
+}
+
+function figures(result: autocannon.Result): LoadFigures {
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed: result.errors + result.timeouts + result.non2xx };
+}
+
+/** GET `url` at `connections` for `seconds`. */
+export async function readLoad(url: string, headers: Record<string, string>, connections: number, seconds: number): Promise<LoadFigures> {
+  return figures(await autocannon({ url, headers, connections, duration: seconds }));
+}
+
+interface Global {
+  name: string;
+  revision: number;
+}
+
+/** The global a request in flight holds. */
+interface Holding {
+  global: Global;
+}
+
+/**
+ * PUT /api/v1/automation/globals/{name} with expected_revision at `connections`. Every request in
+ * flight holds one global from a pool of `connections` names and hands it back with the revision
+ * the answer carries, so every write chains on the one before it (a lost or reordered write would
+ * show up as a 409 and count as failed).
+ */
+export async function writeLoad(base: string, token: string, prefix: string, connections: number, seconds: number): Promise<{ figures: LoadFigures; globals: Global[] }> {
+  const globals = Array.from({ length: connections }, (_, i) => ({ name: `${prefix}-${i}`, revision: 0 }));
+  const free = [...globals];
+  const value = 'x'.repeat(64);
+  const result = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'PUT',
+        setupRequest: (request, context) => {
+          const global = free.pop()!;
+          (context as Holding).global = global;
+          return {
+            ...request,
+            path: `/api/v1/automation/globals/${global.name}`,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ value, expected_revision: global.revision }),
+          };
+        },
+        onResponse: (status, body, context) => {
+          const global = (context as Holding).global;
+          if (status === 200) global.revision = (JSON.parse(body) as { revision: number }).revision;
+          free.push(global);
+        },
+      },
+    ],
+  });
+  return { figures: figures(result), globals };
+}
+
+/** Median and 99th percentile of `count` sequential runs of `fn` (ms), stopping early after `seconds`. */
+export async function sample(fn: () => Promise<void>, count: number, seconds: number): Promise<{ p50: number; p99: number; n: number }> {
+  const times: number[] = [];
+  const deadline = performance.now() + seconds * 1000;
+  while (times.length < count && performance.now() < deadline) {
+    const started = performance.now();
+    await fn();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return { p50: at(0.5), p99: at(0.99), n: times.length };
+}
