@@ -13,9 +13,17 @@ function figures(result: autocannon.Result): LoadFigures {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed: result.errors + result.timeouts + result.non2xx };
 }
 
+/** Unmeasured load before every measured run: JIT, connection pools and caches warm up first. */
+const WARMUP_SECONDS = 1;
+
+/** One measured autocannon run after a warm-up at the same connections (an option its types lack). */
+function run(options: autocannon.Options): Promise<autocannon.Result> {
+  return autocannon({ ...options, warmup: { connections: options.connections, duration: WARMUP_SECONDS } } as autocannon.Options);
+}
+
 /** GET `url` at `connections` for `seconds`. */
 export async function readLoad(url: string, headers: Record<string, string>, connections: number, seconds: number): Promise<LoadFigures> {
-  return figures(await autocannon({ url, headers, connections, duration: seconds }));
+  return figures(await run({ url, headers, connections, duration: seconds }));
 }
 
 interface Global {
@@ -35,10 +43,10 @@ interface Holding {
  * show up as a 409 and count as failed).
  */
 export async function writeLoad(base: string, token: string, prefix: string, connections: number, seconds: number): Promise<{ figures: LoadFigures; globals: Global[] }> {
-  const globals = Array.from({ length: connections }, (_, i) => ({ name: `${prefix}-${i}`, revision: 0 }));
+  const globals = Array.from({ length: connections }, (_, i) => ({ name: `${prefix}_${i}`, revision: 0 }));
   const free = [...globals];
   const value = 'x'.repeat(64);
-  const result = await autocannon({
+  const result = await run({
     url: base,
     connections,
     duration: seconds,
@@ -66,8 +74,9 @@ export async function writeLoad(base: string, token: string, prefix: string, con
   return { figures: figures(result), globals };
 }
 
-/** Median and 99th percentile of `count` sequential runs of `fn` (ms), stopping early after `seconds`. */
+/** Median and 99th percentile of `count` sequential runs of `fn` (ms) after a few unmeasured ones, stopping early after `seconds`. */
 export async function sample(fn: () => Promise<void>, count: number, seconds: number): Promise<{ p50: number; p99: number; n: number }> {
+  for (let i = 0; i < 5; i++) await fn();
   const times: number[] = [];
   const deadline = performance.now() + seconds * 1000;
   while (times.length < count && performance.now() < deadline) {

@@ -19,8 +19,16 @@ function rssBytes(pid: number): number {
   }
 }
 
-/** Resident memory of a process and all its descendants (Linux /proc), and how many processes. */
-export function treeRss(root: number): { bytes: number; processes: number } {
+function command(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '?';
+  }
+}
+
+/** Resident memory of a process and all its descendants (Linux /proc), in total and per process. */
+export function treeRss(root: number): { bytes: number; processes: { command: string; bytes: number }[] } {
   const pids = readdirSync('/proc').filter((d) => /^[0-9]+$/.test(d)).map(Number);
   const children = new Map<number, number[]>();
   for (const pid of pids) {
@@ -29,5 +37,6 @@ export function treeRss(root: number): { bytes: number; processes: number } {
   }
   const tree = [root];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
-  return { bytes: tree.reduce((sum, pid) => sum + rssBytes(pid), 0), processes: tree.length };
+  const processes = tree.map((pid) => ({ command: command(pid), bytes: rssBytes(pid) }));
+  return { bytes: processes.reduce((sum, p) => sum + p.bytes, 0), processes };
 }

@@ -35,22 +35,44 @@ export async function nodeHello(): Promise<Server> {
   return ready(spawn(process.execPath, ['-e', script], { stdio: 'ignore' }), port);
 }
 
-/** `workerd serve` with one inline worker that answers "hello", on the binary of `npm start`. */
-export async function workerdHello(): Promise<Server> {
+/** The worker of the reference: "hello", or "hello" after one RPC to a SQLite-backed Durable Object. */
+const HELLO_WORKERS = {
+  plain: "export default { fetch() { return new Response('hello'); } };",
+  rpc: `import { DurableObject } from 'cloudflare:workers';
+export class Store extends DurableObject {
+  read() { return this.ctx.storage.sql.exec('SELECT 1 AS one').one().one; }
+}
+export default {
+  async fetch(request, env) {
+    const stub = env.STORE.get(env.STORE.idFromName('store'));
+    return new Response('hello ' + (await stub.read()));
+  },
+};`,
+} as const;
+
+/**
+ * `workerd serve` with one inline worker, on the binary of `npm start`: the runtime's own limit for
+ * a request, and for a request that makes one Durable Object RPC (as every store call of LPA does).
+ */
+export async function workerdHello(kind: keyof typeof HELLO_WORKERS): Promise<Server> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'lpa-bench-hello-'));
   const config = join(dir, 'hello.capnp');
+  const store = kind === 'rpc';
   writeFileSync(
     config,
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [(name = "hello", worker = .hello)],
+  services = [(name = "hello", worker = .hello)${store ? `, (name = "disk", disk = (path = ${JSON.stringify(dir)}, writable = true))` : ''}],
   sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "hello")],
 );
 const hello :Workerd.Worker = (
-  modules = [(name = "hello.js", esModule = "export default { fetch() { return new Response('hello'); } };")],
+  modules = [(name = "hello.js", esModule = ${JSON.stringify(HELLO_WORKERS[kind])})],
   compatibilityDate = "2026-04-01",
-);
+${store ? `  bindings = [(name = "STORE", durableObjectNamespace = "Store")],
+  durableObjectNamespaces = [(className = "Store", uniqueKey = "hello-store", enableSql = true, preventEviction = true)],
+  durableObjectStorage = (localDisk = "disk"),
+` : ''});
 `,
   );
   return ready(startWorkerd(workerdBinary, config), port, () => rmSync(dir, { recursive: true, force: true }));
@@ -62,8 +84,8 @@ export async function bunScript<T>(script: string, args: string[], timeoutMs: nu
   return JSON.parse(stdout.trim().split('\n').pop()!) as T;
 }
 
-/** Single-row WAL commits with synchronous=FULL per second, in `dir` (the data root's disk). */
-export async function sqliteCommits(dir: string, seconds: number): Promise<number> {
-  const result = await bunScript<{ per_second: number }>('sqlite-commits.ts', [dir, String(seconds)], seconds * 1000 + 30_000);
+/** WAL commits with synchronous=FULL per second in `dir` (the data root's disk); see bench/bun/sqlite-commits.ts. */
+export async function sqliteCommits(dir: string, seconds: number, kind: 'row' | 'audited'): Promise<number> {
+  const result = await bunScript<{ per_second: number }>('sqlite-commits.ts', [dir, String(seconds), kind], seconds * 1000 + 30_000);
   return result.per_second;
 }

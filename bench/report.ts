@@ -1,7 +1,7 @@
 /** The table of figures, on the terminal and in bench/RESULTS.md. */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 
 export interface Row {
   section: string;
@@ -35,7 +35,8 @@ function machine(): string {
     `- Date: ${new Date().toISOString()}`,
     `- Commit: ${git('rev-parse', '--short', 'HEAD')}${dirty}`,
     `- Machine: ${cpus().length} CPUs (nproc), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${cpus()[0]?.model ?? 'unknown CPU'}`,
-    `- Node ${process.version}; the load generator (autocannon) runs on the same machine as the servers.`,
+    `- Load average at the end of the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (the machine is shared; other work competes for the CPUs)`,
+    `- Node ${process.version}; the load generator (autocannon, in the bench process) runs on the same machine as the servers.`,
   ].join('\n');
 }
 

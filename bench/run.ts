@@ -56,6 +56,15 @@ function dataRoot(): string {
   return dir;
 }
 
+/** Resident memory of all the service's processes, with the share of each. */
+function memory(figure: string, service: RunningService, targetMb: number | null): void {
+  const rss = treeRss(service.process.pid!);
+  row('Memory', `${figure}: ${rss.processes.map((p) => `${p.command} ${mb(p.bytes)}`).join(' + ')}`, mb(rss.bytes), {
+    target: targetMb === null ? '' : `≤ ${targetMb} MB`,
+    met: targetMb === null ? null : rss.bytes <= targetMb * 2 ** 20,
+  });
+}
+
 async function referenceHello(name: string, start: () => Promise<Server>): Promise<LoadFigures> {
   const server = await track(start());
   try {
@@ -70,30 +79,39 @@ async function referenceHello(name: string, start: () => Promise<Server>): Promi
 }
 
 /** Authenticated reads and audited writes on a fresh store. */
-async function requests(workerdHelloRps: number): Promise<void> {
+async function requests(hello: LoadFigures, helloRpc: LoadFigures): Promise<void> {
   const service = await track(startService('workerd', dataRoot()));
   try {
     const scoped = (await ok<{ token: string }>(service, '/api/v1/tokens', { method: 'POST', body: { name: 'bench', scopes: WRITE_SCOPES } })).token;
     for (const [who, token] of [['scoped token', scoped], ['admin token', service.token]] as const) {
       log(`GET /api/v1/version with the ${who}`);
       const figures = await readLoad(`http://127.0.0.1:${service.port}/api/v1/version`, { authorization: `Bearer ${token}` }, CONNECTIONS, PLAN.loadSeconds);
-      const ratio = figures.rps / workerdHelloRps;
+      const ratio = figures.rps / hello.rps;
       row('Authenticated read', `GET /api/v1/version, ${who}, ${CONNECTIONS} conn`, rps(figures.rps), {
-        reference: `workerd hello ${rps(workerdHelloRps)}`,
+        reference: `workerd hello ${rps(hello.rps)}`,
         ratio: times(ratio),
         target: '≥ 0.80×',
         met: ratio >= 0.8,
+      });
+      row('Authenticated read', `same, against hello + 1 DO RPC`, rps(figures.rps), {
+        reference: `workerd hello + RPC ${rps(helloRpc.rps)}`,
+        ratio: times(figures.rps / helloRpc.rps),
       });
       row('Authenticated read', `latency, ${who}`, `p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}`, { target: 'p99 ≤ 50 ms', met: figures.p99 <= 50 });
       failures(`read with the ${who}`, figures);
     }
 
     log('SQLite reference: single-row WAL commits, synchronous=FULL');
-    const sqlite = await sqliteCommits(service.dataRoot, PLAN.sqliteSeconds);
+    const sqlite = await sqliteCommits(service.dataRoot, PLAN.sqliteSeconds, 'row');
     row('Reference', 'SQLite WAL single-row commits, synchronous=FULL, same disk', `${Math.round(sqlite)} commits/s`);
+    const storeWrites = await sqliteCommits(service.dataRoot, PLAN.sqliteSeconds, 'audited');
+    row('Reference', 'Store.globals.write in process (Bun, WAL, synchronous=FULL), same disk', `${Math.round(storeWrites)} commits/s`, {
+      reference: 'single-row commits',
+      ratio: times(storeWrites / sqlite),
+    });
     for (const connections of [1, CONNECTIONS]) {
       log(`PUT globals at ${connections} connection(s)`);
-      const prefix = `bench-c${connections}`;
+      const prefix = `bench_c${connections}`;
       const { figures, globals } = await writeLoad(`http://127.0.0.1:${service.port}`, scoped, prefix, connections, PLAN.loadSeconds);
       const ratio = figures.rps / sqlite;
       row('Audited write', `PUT global (revision check + audit), ${connections} conn`, rps(figures.rps), {
@@ -109,7 +127,7 @@ async function requests(workerdHelloRps: number): Promise<void> {
       const lost = globals.filter((g) => g.revision > 0 && stored.get(g.name) !== g.revision);
       if (lost.length > 0) notes.push(`writes at ${connections} connection(s): ${lost.length} globals not at their acknowledged revision!`);
     }
-    row('Memory', 'service RSS after the load (launcher + workerd + esbuild)', mb(treeRss(service.process.pid!).bytes));
+    memory('service RSS after the load', service, null);
   } finally {
     await stop(service);
   }
@@ -180,8 +198,7 @@ async function atScale(): Promise<void> {
     for (const action of EXPORT_ACTIONS) exported += (await ok<{ count: number }>(service, `/api/v1/audit/export?format=jsonl&action=${action}`)).count;
     row('Audit', `export of ${exported} entries (jsonl, ${EXPORT_ACTIONS.length} responses of ≤ 50,000)`, `${((performance.now() - started) / 1000).toFixed(2)} s`);
 
-    const rss = treeRss(service.process.pid!);
-    row('Memory', `service RSS at scale (${rss.processes} processes)`, mb(rss.bytes), { target: '≤ 250 MB', met: rss.bytes <= 250 * 2 ** 20 });
+    memory('service RSS at scale', service, 250);
     const settings = await call<{ entries: number }>(service, '/api/v1/settings/audit');
     notes.push(`The at-scale store held ${settings.json.entries} audit entries when measured.`);
   } finally {
@@ -195,8 +212,9 @@ async function main(): Promise<void> {
     void cleanup().then(() => process.exit(2));
   }, PLAN.limitMinutes * 60_000);
   await referenceHello('node:http', nodeHello);
-  const hello = await referenceHello('workerd', workerdHello);
-  await requests(hello.rps);
+  const hello = await referenceHello('workerd', () => workerdHello('plain'));
+  const helloRpc = await referenceHello('workerd + 1 DO RPC (SQL read)', () => workerdHello('rpc'));
+  await requests(hello, helloRpc);
   await atScale();
   clearTimeout(limit);
   printTable(rows);

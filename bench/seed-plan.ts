@@ -5,4 +5,4 @@ export const SEED_GLOBALS = 1_000;
 /** The two actions the export figure reads back, one export response each. */
 export const EXPORT_ACTIONS = ['globals.read', 'globals.delete'] as const;
 /** The entity_id the filtered page asks for. */
-export const SEED_ENTITY = 'bench-7';
+export const SEED_ENTITY = 'bench_7';

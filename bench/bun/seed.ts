@@ -62,7 +62,7 @@ batched(profiles - existing, (i) => store.profiles.create(context('profiles.crea
 // newest 2 × exportPart split between the two export actions.
 const writes = auditEntries - (profiles - existing) - 2 * exportPart;
 const entry = (action: AuditAction, i: number) =>
-  log.append(context(action), 'ok', { entity_type: 'global', entity_id: `bench-${i % SEED_GLOBALS}`, details: { revision: 1 + Math.floor(i / SEED_GLOBALS), bytes: 32 } });
+  log.append(context(action), 'ok', { entity_type: 'global', entity_id: `bench_${i % SEED_GLOBALS}`, details: { revision: 1 + Math.floor(i / SEED_GLOBALS), bytes: 32 } });
 batched(writes, (i) => entry('globals.write', i));
 for (const action of EXPORT_ACTIONS) batched(exportPart, (i) => entry(action, i));
 database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
