@@ -37,16 +37,16 @@ interface Holding {
 }
 
 /**
- * PUT /api/v1/automation/globals/{name} with expected_revision at `connections`. Every request in
- * flight holds one global from a pool of `connections` names and hands it back with the revision
- * the answer carries, so every write chains on the one before it (a lost or reordered write would
- * show up as a 409 and count as failed).
+ * PUT /api/v1/automation/globals/{name} with expected_revision at `connections`, `seconds` long,
+ * without a warm-up. Every request in flight holds one global from a pool of `connections` names
+ * and hands it back with the revision the answer carries, so every write chains on the one before
+ * it (a lost or reordered write would show up as a 409 and count as failed).
  */
-export async function writeLoad(base: string, token: string, prefix: string, connections: number, seconds: number): Promise<{ figures: LoadFigures; globals: Global[] }> {
+async function writeRun(base: string, token: string, prefix: string, connections: number, seconds: number): Promise<{ result: autocannon.Result; globals: Global[] }> {
   const globals = Array.from({ length: connections }, (_, i) => ({ name: `${prefix}_${i}`, revision: 0 }));
   const free = [...globals];
   const value = 'x'.repeat(64);
-  const result = await run({
+  const result = await autocannon({
     url: base,
     connections,
     duration: seconds,
@@ -71,7 +71,18 @@ export async function writeLoad(base: string, token: string, prefix: string, con
       },
     ],
   });
-  return { figures: figures(result), globals };
+  return { result, globals };
+}
+
+/**
+ * Audited writes at `connections`: a warm-up on globals of its own (requests still in flight when
+ * a run ends keep their global), then the measured run. Returns every global with the revision
+ * its last acknowledged write gave.
+ */
+export async function writeLoad(base: string, token: string, prefix: string, connections: number, seconds: number): Promise<{ figures: LoadFigures; globals: Global[] }> {
+  const warm = await writeRun(base, token, `${prefix}_warm`, connections, WARMUP_SECONDS);
+  const measured = await writeRun(base, token, prefix, connections, seconds);
+  return { figures: figures(measured.result), globals: [...warm.globals, ...measured.globals] };
 }
 
 /** Median and 99th percentile of `count` sequential runs of `fn` (ms) after a few unmeasured ones, stopping early after `seconds`. */

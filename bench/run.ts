@@ -68,10 +68,10 @@ function memory(figure: string, service: RunningService, targetMb: number | null
 async function referenceHello(name: string, start: () => Promise<Server>): Promise<LoadFigures> {
   const server = await track(start());
   try {
-    log(`${name} hello at ${CONNECTIONS} connections`);
+    log(`${name} at ${CONNECTIONS} connections`);
     const figures = await readLoad(`http://127.0.0.1:${server.port}/`, {}, CONNECTIONS, PLAN.loadSeconds);
-    row('Reference', `${name} hello, ${CONNECTIONS} conn`, rps(figures.rps), { reference: `p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}` });
-    failures(`${name} hello`, figures);
+    row('Reference', `${name}, ${CONNECTIONS} conn`, rps(figures.rps), { reference: `p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}` });
+    failures(name, figures);
     return figures;
   } finally {
     await stop(server);
@@ -122,10 +122,14 @@ async function requests(hello: LoadFigures, helloRpc: LoadFigures): Promise<void
       });
       row('Audited write', `latency, ${connections} conn`, `p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}`);
       failures(`writes at ${connections} connection(s)`, figures);
-      // Every acknowledged write is there at the revision its answer gave.
+      // Every acknowledged write is there: a global is at the revision of its last answer, or one
+      // more when a write was still in flight as the run stopped (it commits; nobody reads its answer).
       const stored = new Map((await ok<{ items: { name: string; revision: number }[] }>(service, '/api/v1/automation/globals', { token: scoped })).items.map((g) => [g.name, g.revision]));
-      const lost = globals.filter((g) => g.revision > 0 && stored.get(g.name) !== g.revision);
-      if (lost.length > 0) notes.push(`writes at ${connections} connection(s): ${lost.length} globals not at their acknowledged revision!`);
+      const lost = globals.filter((g) => {
+        const ahead = (stored.get(g.name) ?? 0) - g.revision;
+        return ahead < 0 || ahead > 1;
+      });
+      notes.push(`Writes at ${connections} connection(s): ${lost.length === 0 ? 'every acknowledged write is stored at its revision' : `${lost.length} globals are NOT at their acknowledged revision`}.`);
     }
     memory('service RSS after the load', service, null);
   } finally {
@@ -166,6 +170,7 @@ async function atScale(): Promise<void> {
   service = await track(startService('workerd', root));
   await ok(service, '/api/v1/profiles?limit=50');
   const cold = performance.now() - coldStarted;
+  const launcherReady = /ready in (\d+) ms/.exec(service.output())?.[1];
   try {
     const large = await cursorPage(service, PLAN.profilesLarge);
     row('Profiles', `cursor page (50) at ${PLAN.profilesSmall} profiles, p50`, ms(small));
@@ -175,7 +180,12 @@ async function atScale(): Promise<void> {
       target: '≤ 1.50×',
       met: large / small <= 1.5,
     });
-    row('Profiles', `cold start to first 200 (${PLAN.profilesLarge} profiles, ${PLAN.audit} audit entries)`, ms(cold), { target: '≤ 1500 ms', met: cold <= 1500 });
+    row('Profiles', `cold start to first 200 (${PLAN.profilesLarge} profiles, ${PLAN.audit} audit entries)`, ms(cold), {
+      reference: `launcher's own "ready in" ${launcherReady} ms (bundle + workerd + store open)`,
+      target: '≤ 1500 ms',
+      met: cold <= 1500,
+    });
+    memory('service RSS at scale, after the profile pages', service, null);
 
     const audit = (query: string, target: number, figure: string) => async () => {
       const { p50 } = await sample(async () => void (await ok(service, `/api/v1/audit?${query}`)), PLAN.samples, PLAN.sampleSeconds);
@@ -198,7 +208,7 @@ async function atScale(): Promise<void> {
     for (const action of EXPORT_ACTIONS) exported += (await ok<{ count: number }>(service, `/api/v1/audit/export?format=jsonl&action=${action}`)).count;
     row('Audit', `export of ${exported} entries (jsonl, ${EXPORT_ACTIONS.length} responses of ≤ 50,000)`, `${((performance.now() - started) / 1000).toFixed(2)} s`);
 
-    memory('service RSS at scale', service, 250);
+    memory('service RSS at scale, after audit pages, verify and export', service, 250);
     const settings = await call<{ entries: number }>(service, '/api/v1/settings/audit');
     notes.push(`The at-scale store held ${settings.json.entries} audit entries when measured.`);
   } finally {
@@ -211,9 +221,9 @@ async function main(): Promise<void> {
     console.error(`[bench] over the ${PLAN.limitMinutes}-minute limit; stopping`);
     void cleanup().then(() => process.exit(2));
   }, PLAN.limitMinutes * 60_000);
-  await referenceHello('node:http', nodeHello);
-  const hello = await referenceHello('workerd', () => workerdHello('plain'));
-  const helloRpc = await referenceHello('workerd + 1 DO RPC (SQL read)', () => workerdHello('rpc'));
+  await referenceHello('node:http hello', nodeHello);
+  const hello = await referenceHello('workerd hello', () => workerdHello('plain'));
+  const helloRpc = await referenceHello('workerd hello + 1 DO RPC (SQL read)', () => workerdHello('rpc'));
   await requests(hello, helloRpc);
   await atScale();
   clearTimeout(limit);
