@@ -38,13 +38,19 @@ interface Holding {
 
 /**
  * PUT /api/v1/automation/globals/{name} with expected_revision at `connections`, `seconds` long,
- * without a warm-up. Every request in flight holds one global from a pool of `connections` names
- * and hands it back with the revision the answer carries, so every write chains on the one before
+ * without a warm-up. Every request in flight holds one global from a pool of names and hands it back with the revision the answer carries, so every write chains on the one before
  * it (a lost or reordered write would show up as a 409 and count as failed).
  */
 async function writeRun(base: string, token: string, prefix: string, connections: number, seconds: number): Promise<{ result: autocannon.Result; globals: Global[] }> {
-  const globals = Array.from({ length: connections }, (_, i) => ({ name: `${prefix}_${i}`, revision: 0 }));
-  const free = [...globals];
+  const globals: Global[] = [];
+  // A request that times out (its connection is dropped) keeps its global, so the pool grows
+  // rather than ever giving one global to two requests in flight.
+  const fresh = () => {
+    const global = { name: `${prefix}_${globals.length}`, revision: 0 };
+    globals.push(global);
+    return global;
+  };
+  const free = Array.from({ length: connections }, fresh);
   const value = 'x'.repeat(64);
   const result = await autocannon({
     url: base,
@@ -54,7 +60,7 @@ async function writeRun(base: string, token: string, prefix: string, connections
       {
         method: 'PUT',
         setupRequest: (request, context) => {
-          const global = free.pop()!;
+          const global = free.pop() ?? fresh();
           (context as Holding).global = global;
           return {
             ...request,
