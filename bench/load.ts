@@ -38,8 +38,9 @@ interface Holding {
 
 /**
  * PUT /api/v1/automation/globals/{name} with expected_revision at `connections`, `seconds` long,
- * without a warm-up. Every request in flight holds one global from a pool of names and hands it back with the revision the answer carries, so every write chains on the one before
- * it (a lost or reordered write would show up as a 409 and count as failed).
+ * without a warm-up. Every request in flight holds one global from a pool of names and hands it
+ * back with the revision the answer carries, so every write chains on the one before it (a lost or
+ * reordered write would show up as a 409 and count as failed).
  */
 async function writeRun(base: string, token: string, prefix: string, connections: number, seconds: number): Promise<{ result: autocannon.Result; globals: Global[] }> {
   const globals: Global[] = [];
