@@ -260,4 +260,8 @@ main()
     console.error(error);
     process.exitCode = 1;
   })
-  .finally(cleanup);
+  .finally(async () => {
+    await cleanup();
+    // The time limit must not keep a finished (or failed) run alive.
+    process.exit();
+  });
