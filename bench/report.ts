@@ -1,0 +1,62 @@
+/** The table of figures, on the terminal and in bench/RESULTS.md. */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+
+export interface Row {
+  section: string;
+  figure: string;
+  value: string;
+  reference: string;
+  ratio: string;
+  target: string;
+  /** null when the figure has no target of its own. */
+  met: boolean | null;
+}
+
+const ANALYSIS_MARK = '<!-- analysis: kept across runs -->';
+const COLUMNS = ['Section', 'Figure', 'Value', 'Reference (same run)', 'Ratio', 'Target', 'Met'] as const;
+
+const cells = (row: Row) => [row.section, row.figure, row.value, row.reference, row.ratio, row.target, row.met === null ? '' : row.met ? 'yes' : '**no**'];
+
+export function printTable(rows: Row[]): void {
+  const all = [COLUMNS.slice(), ...rows.map((r) => cells(r).map((c) => c.replace(/\*\*/g, '')))];
+  const widths = COLUMNS.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
+  for (const [n, r] of all.entries()) {
+    console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
+    if (n === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+}
+
+function machine(): string {
+  const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+  const dirty = git('status', '--porcelain', '--untracked-files=no') ? ' (with uncommitted changes)' : '';
+  return [
+    `- Date: ${new Date().toISOString()}`,
+    `- Commit: ${git('rev-parse', '--short', 'HEAD')}${dirty}`,
+    `- Machine: ${cpus().length} CPUs (nproc), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${cpus()[0]?.model ?? 'unknown CPU'}`,
+    `- Load average at the end of the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (the machine is shared; other work competes for the CPUs)`,
+    `- Node ${process.version}; the load generator (autocannon, in the bench process) runs on the same machine as the servers.`,
+  ].join('\n');
+}
+
+/** Rewrites the generated part of RESULTS.md; the hand-written analysis after the mark is kept. */
+export function writeResults(file: string, mode: string, rows: Row[], notes: string[]): void {
+  const kept = existsSync(file) ? readFileSync(file, 'utf8').split(ANALYSIS_MARK)[1] : undefined;
+  const table = [`| ${COLUMNS.join(' | ')} |`, `|${COLUMNS.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${cells(r).join(' | ')} |`)];
+  const text = [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench${mode === 'quick' ? ' -- --quick' : ''}\` (${mode} run). Every ratio compares figures measured in the same run.`,
+    '',
+    machine(),
+    '',
+    ...table,
+    '',
+    ...notes.map((n) => `- ${n}`),
+    '',
+    ANALYSIS_MARK,
+    kept?.replace(/^\n+/, '') ?? '\n## Where a target is missed, and why\n\n(not written yet)\n',
+  ].join('\n');
+  writeFileSync(file, text.endsWith('\n') ? text : `${text}\n`);
+}

@@ -1,0 +1,271 @@
+/**
+ * `npm run bench [-- --quick]`: figures of the service as `npm start` runs it, each next to a
+ * reference measured in the same run on this machine, printed and written to bench/RESULTS.md.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startService, type RunningService } from '../test/node/service';
+import { call, ok } from './api';
+import { readLoad, sample, writeLoad, type LoadFigures } from './load';
+import { treeRss } from './memory';
+import { bunScript, nodeHello, sqliteCommits, workerdHello, type Server } from './references';
+import { printTable, writeResults, type Row } from './report';
+import { EXPORT_ACTIONS, SEED_ENTITY } from './seed-plan';
+
+const quick = process.argv.includes('--quick');
+const PLAN = quick
+  ? { loadSeconds: 3, sqliteSeconds: 2, samples: 30, sampleSeconds: 5, profilesSmall: 1_000, profilesLarge: 10_000, audit: 100_000, exportPart: 2_500, limitMinutes: 5 }
+  : { loadSeconds: 10, sqliteSeconds: 5, samples: 100, sampleSeconds: 20, profilesSmall: 1_000, profilesLarge: 100_000, audit: 1_000_000, exportPart: 25_000, limitMinutes: 20 };
+const CONNECTIONS = 50;
+const WRITE_SCOPES = ['runtime:control', 'secrets:read', 'rpa:write'];
+
+const rows: Row[] = [];
+const notes: string[] = [];
+const running = new Set<{ stop: () => Promise<unknown> }>();
+const scratch: string[] = [];
+
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+const rps = (v: number) => `${Math.round(v)} req/s`;
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+const times = (v: number) => `${v.toFixed(2)}×`;
+const log = (message: string) => console.error(`[bench] ${message}`);
+
+function row(section: string, figure: string, value: string, extra: Partial<Row> = {}): void {
+  rows.push({ section, figure, value, reference: '', ratio: '', target: '', met: null, ...extra });
+}
+
+function failures(what: string, figures: LoadFigures): void {
+  if (figures.failed > 0) notes.push(`${what}: ${figures.failed} requests failed or answered non-2xx.`);
+}
+
+async function track<T extends { stop: () => Promise<unknown> }>(started: Promise<T>): Promise<T> {
+  const server = await started;
+  running.add(server);
+  return server;
+}
+
+async function stop(server: { stop: () => Promise<unknown> }): Promise<void> {
+  running.delete(server);
+  await server.stop();
+}
+
+function dataRoot(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lpa-bench-'));
+  scratch.push(dir);
+  return dir;
+}
+
+/** Resident memory of all the service's processes, with the share of each. */
+function memory(figure: string, service: RunningService, targetMb: number | null): void {
+  const rss = treeRss(service.process.pid!);
+  row('Memory', `${figure}: ${rss.processes.map((p) => `${p.command} ${mb(p.bytes)}`).join(' + ')}`, mb(rss.bytes), {
+    target: targetMb === null ? '' : `≤ ${targetMb} MB`,
+    met: targetMb === null ? null : rss.bytes <= targetMb * 2 ** 20,
+  });
+}
+
+async function referenceHello(name: string, start: () => Promise<Server>): Promise<LoadFigures> {
+  const server = await track(start());
+  try {
+    log(`${name} at ${CONNECTIONS} connections`);
+    const figures = await readLoad(`http://127.0.0.1:${server.port}/`, {}, CONNECTIONS, PLAN.loadSeconds);
+    row('Reference', `${name}, ${CONNECTIONS} conn`, rps(figures.rps), { reference: `p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}` });
+    failures(name, figures);
+    return figures;
+  } finally {
+    await stop(server);
+  }
+}
+
+/** Authenticated reads and audited writes on a fresh store. */
+async function requests(hello: LoadFigures, helloRpc: LoadFigures): Promise<void> {
+  const service = await track(startService('workerd', dataRoot()));
+  try {
+    const scoped = (await ok<{ token: string }>(service, '/api/v1/tokens', { method: 'POST', body: { name: 'bench', scopes: WRITE_SCOPES } })).token;
+    for (const [who, token] of [['scoped token', scoped], ['admin token', service.token]] as const) {
+      log(`GET /api/v1/version with the ${who}`);
+      const figures = await readLoad(`http://127.0.0.1:${service.port}/api/v1/version`, { authorization: `Bearer ${token}` }, CONNECTIONS, PLAN.loadSeconds);
+      const ratio = figures.rps / hello.rps;
+      row('Authenticated read', `GET /api/v1/version, ${who}, ${CONNECTIONS} conn`, rps(figures.rps), {
+        reference: `workerd hello ${rps(hello.rps)}`,
+        ratio: times(ratio),
+        target: '≥ 0.80×',
+        met: ratio >= 0.8,
+      });
+      row('Authenticated read', `same, against hello + 1 DO RPC`, rps(figures.rps), {
+        reference: `workerd hello + RPC ${rps(helloRpc.rps)}`,
+        ratio: times(figures.rps / helloRpc.rps),
+      });
+      row('Authenticated read', `latency, ${who}`, `p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}`, { target: 'p99 ≤ 50 ms', met: figures.p99 <= 50 });
+      failures(`read with the ${who}`, figures);
+    }
+
+    log('SQLite reference: single-row WAL commits, synchronous=FULL');
+    const sqlite = await sqliteCommits(service.dataRoot, PLAN.sqliteSeconds, 'row');
+    row('Reference', 'SQLite WAL single-row commits, synchronous=FULL, same disk', `${Math.round(sqlite)} commits/s`);
+    const storeWrites = await sqliteCommits(service.dataRoot, PLAN.sqliteSeconds, 'audited');
+    row('Reference', 'Store.globals.write in process (Bun, WAL, synchronous=FULL), same disk', `${Math.round(storeWrites)} commits/s`, {
+      reference: 'single-row commits',
+      ratio: times(storeWrites / sqlite),
+    });
+    for (const connections of [1, CONNECTIONS]) {
+      log(`PUT globals at ${connections} connection(s)`);
+      const prefix = `bench_c${connections}`;
+      const { figures, globals } = await writeLoad(`http://127.0.0.1:${service.port}`, scoped, prefix, connections, PLAN.loadSeconds);
+      const ratio = figures.rps / sqlite;
+      row('Audited write', `PUT global (revision check + audit), ${connections} conn`, rps(figures.rps), {
+        reference: `SQLite ${Math.round(sqlite)} commits/s`,
+        ratio: times(ratio),
+        target: connections === CONNECTIONS ? '≥ 1.00×' : '',
+        met: connections === CONNECTIONS ? ratio >= 1 : null,
+      });
+      row('Audited write', `latency, ${connections} conn`, `p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}`);
+      failures(`writes at ${connections} connection(s)`, figures);
+      // Every acknowledged write is there: a global is at the revision of its last answer, or one
+      // more when a write was still in flight as the run stopped (it commits; nobody reads its answer).
+      const stored = new Map((await ok<{ items: { name: string; revision: number }[] }>(service, '/api/v1/automation/globals', { token: scoped })).items.map((g) => [g.name, g.revision]));
+      const lost = globals.filter((g) => {
+        const ahead = (stored.get(g.name) ?? 0) - g.revision;
+        return ahead < 0 || ahead > 1;
+      });
+      notes.push(`Writes at ${connections} connection(s): ${lost.length === 0 ? 'every acknowledged write is stored at its revision' : `${lost.length} globals are NOT at their acknowledged revision`}.`);
+    }
+    memory('service RSS after the load', service, null);
+  } finally {
+    await stop(service);
+  }
+}
+
+/** GET the profile list with a cursor from the middle of the traversal; p50 of a 50-item page. */
+async function cursorPage(service: RunningService, total: number): Promise<number> {
+  let cursor: string | null = null;
+  for (let seen = 0; seen < total / 2; ) {
+    const limit = Math.min(1000, total / 2 - seen);
+    const page: { items: unknown[]; next_cursor: string | null } = await ok(service, `/api/v1/profiles?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    seen += page.items.length;
+    cursor = page.next_cursor;
+  }
+  const path = `/api/v1/profiles?limit=50&cursor=${encodeURIComponent(cursor!)}`;
+  return (await sample(async () => void (await ok(service, path)), PLAN.samples, PLAN.sampleSeconds)).p50;
+}
+
+async function seed(root: string, profiles: number, audit: number, exportPart: number): Promise<void> {
+  log(`seeding ${profiles} profiles and ${audit} audit entries through the store's code (Bun on the store's SQLite file)`);
+  const result = await bunScript<{ seconds: number }>('seed.ts', [root, String(profiles), String(audit), String(exportPart)], PLAN.limitMinutes * 60_000);
+  notes.push(`Seeding ${profiles} profiles / ${audit} audit entries took ${result.seconds.toFixed(1)} s (not a target).`);
+}
+
+/** Profiles and audit at scale: the store is seeded while the service is stopped. */
+async function atScale(): Promise<void> {
+  const root = dataRoot();
+  await stop(await track(startService('workerd', root)));
+  await seed(root, PLAN.profilesSmall, PLAN.profilesSmall, 0);
+  let service = await track(startService('workerd', root));
+  const small = await cursorPage(service, PLAN.profilesSmall);
+  await stop(service);
+
+  await seed(root, PLAN.profilesLarge, PLAN.audit, PLAN.exportPart);
+  const coldStarted = performance.now();
+  service = await track(startService('workerd', root));
+  const pageStarted = performance.now();
+  await ok(service, '/api/v1/profiles?limit=50');
+  const firstPage = performance.now() - pageStarted;
+  const cold = performance.now() - coldStarted;
+  const launcherReady = /ready in (\d+) ms/.exec(service.output())?.[1];
+  try {
+    const large = await cursorPage(service, PLAN.profilesLarge);
+    row('Profiles', `cursor page (50) at ${PLAN.profilesSmall} profiles, p50`, ms(small));
+    row('Profiles', `cursor page (50) at ${PLAN.profilesLarge} profiles, p50`, ms(large), {
+      reference: `${PLAN.profilesSmall} profiles`,
+      ratio: times(large / small),
+      target: '≤ 1.50×',
+      met: large / small <= 1.5,
+    });
+    row('Profiles', `cold start to first 200 (${PLAN.profilesLarge} profiles, ${PLAN.audit} audit entries)`, ms(cold), {
+      reference: `launcher's own "ready in" ${launcherReady} ms (bundle + workerd + store open); first page ${ms(firstPage)}`,
+      target: '≤ 1500 ms',
+      met: cold <= 1500,
+    });
+    memory('service RSS at scale, after the profile pages', service, null);
+
+    const audit = (query: string, target: number, figure: string) => async () => {
+      const { p50 } = await sample(async () => void (await ok(service, `/api/v1/audit?${query}`)), PLAN.samples, PLAN.sampleSeconds);
+      row('Audit', `${figure}, p50`, ms(p50), { target: `≤ ${target} ms`, met: p50 <= target });
+    };
+    log('audit pages');
+    await audit('limit=100', 10, `newest page (100) of ${PLAN.audit}`)();
+    await audit('limit=100&action=profiles.create', 20, 'page filtered by action')();
+    await audit(`limit=100&entity_id=${SEED_ENTITY}`, 20, 'page filtered by entity_id')();
+
+    log('audit verify');
+    const verifyStarted = performance.now();
+    const verify = await ok<{ ok: boolean; checked: number }>(service, '/api/v1/audit/verify');
+    const verifySeconds = (performance.now() - verifyStarted) / 1000;
+    row('Audit', `verify (${verify.checked} entries, ok ${verify.ok})`, `${verifySeconds.toFixed(2)} s`, { target: '≤ 5 s', met: verifySeconds <= 5 && verify.ok });
+
+    memory('service RSS at scale, after verify', service, null);
+
+    log('audit export');
+    const exportStarted = performance.now();
+    let exported = 0;
+    for (const action of EXPORT_ACTIONS) exported += (await ok<{ count: number }>(service, `/api/v1/audit/export?format=jsonl&action=${action}`)).count;
+    row('Audit', `export of ${exported} entries (jsonl, ${EXPORT_ACTIONS.length} responses)`, `${((performance.now() - exportStarted) / 1000).toFixed(2)} s`);
+
+    memory('service RSS at scale, after audit pages, verify and export', service, 250);
+    const settings = await call<{ entries: number }>(service, '/api/v1/settings/audit');
+    notes.push(`The at-scale store held ${settings.json.entries} audit entries when measured.`);
+  } finally {
+    await stop(service);
+  }
+}
+
+async function main(): Promise<void> {
+  const limit = setTimeout(() => {
+    console.error(`[bench] over the ${PLAN.limitMinutes}-minute limit; stopping`);
+    notes.push(`The run hit its ${PLAN.limitMinutes}-minute limit; the figures above are the ones measured by then.`);
+    report();
+    void cleanup().then(() => process.exit(2));
+  }, PLAN.limitMinutes * 60_000);
+  // A section that fails is reported and the others still run: one run always writes what it measured.
+  const section = async (name: string, fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (error) {
+      console.error(error);
+      notes.push(`The ${name} section failed: ${(error as Error).message.slice(0, 300)}`);
+      process.exitCode = 1;
+    }
+  };
+  await section('reference and request', async () => {
+    await referenceHello('node:http hello', nodeHello);
+    const hello = await referenceHello('workerd hello', () => workerdHello('plain'));
+    const helloRpc = await referenceHello('workerd hello + 1 DO RPC (SQL read)', () => workerdHello('rpc'));
+    await requests(hello, helloRpc);
+  });
+  await section('at-scale', atScale);
+  clearTimeout(limit);
+  report();
+}
+
+function report(): void {
+  printTable(rows);
+  for (const note of notes) console.log(`- ${note}`);
+  writeResults(new URL('RESULTS.md', import.meta.url).pathname, quick ? 'quick' : 'full', rows, notes);
+}
+
+async function cleanup(): Promise<void> {
+  await Promise.all([...running].map((s) => s.stop()));
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await cleanup();
+    // The time limit must not keep a finished (or failed) run alive.
+    process.exit();
+  });
