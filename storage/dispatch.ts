@@ -15,15 +15,25 @@ export type StoreClient = { [F in StoreFamily]: AsyncMethods<Store[F]> };
 
 export type Invoke = (family: string, method: string, args: unknown[]) => Promise<Reply>;
 
-/** Calls one public method of one family; failures come back as data, never as a thrown error. */
-export function dispatch(store: Store, family: string, method: string, args: unknown[]): Reply {
+/**
+ * Calls one public method of one family; failures come back as data, never as a thrown error.
+ * `within` wraps the call itself (a savepoint, under group commit), so a failing call is undone
+ * before its failure is turned into a reply.
+ */
+export function dispatch(
+  store: Store,
+  family: string,
+  method: string,
+  args: unknown[],
+  within: <T>(call: () => T) => T = (call) => call(),
+): Reply {
   const target = Object.hasOwn(store, family) ? (store as unknown as Record<string, object>)[family] : undefined;
   const fn = target && method !== 'constructor' && Object.hasOwn(Object.getPrototypeOf(target), method)
     ? (target as Record<string, unknown>)[method]
     : undefined;
   if (typeof fn !== 'function') return { ok: false, error: new ApiError('internal').toWire() };
   try {
-    return { ok: true, value: fn.apply(target, args) };
+    return { ok: true, value: within(() => fn.apply(target, args)) };
   } catch (thrown) {
     if (thrown instanceof ApiError) return { ok: false, error: thrown.toWire() };
     console.error(`store ${family}.${method} failed:`, thrown);

@@ -1,8 +1,9 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { WorkerEnv } from '../src/env';
 import { hostClient, type HostPort } from '../src/host/port';
-import { dispatch, type Reply } from './dispatch';
+import type { Invoke, Reply } from './dispatch';
 import { durableSql } from './durable-sql';
+import { groupCommit } from './group-commit';
 import { nextDailyRun, runDailyJobs, type JobReport } from './jobs';
 import { hostKeys } from './keys';
 import { appliedMigrationIds, logStoreStart } from './startup-log';
@@ -11,6 +12,7 @@ import { openStore, type Store } from './store';
 /** The one writer: a SQLite-backed Durable Object that serves the `Store` over RPC. */
 export class StoreObject extends DurableObject<WorkerEnv> {
   private store: Store | undefined;
+  private run: Invoke | undefined;
   private readonly host: HostPort;
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
@@ -20,14 +22,15 @@ export class StoreObject extends DurableObject<WorkerEnv> {
       const db = durableSql(ctx.storage);
       const migrationsBefore = appliedMigrationIds(db);
       this.store = await openStore(db, hostKeys(this.host));
+      this.run = groupCommit(() => this.store!, db);
       ctx.waitUntil(logStoreStart(this.host, this.store, db, migrationsBefore));
       // Alarms survive restarts; set one only if none is pending, so a restart never skips a run.
       if ((await ctx.storage.getAlarm()) === null) await ctx.storage.setAlarm(nextDailyRun(Date.now()));
     });
   }
 
-  invoke(family: string, method: string, args: unknown[]): Reply {
-    return dispatch(this.store!, family, method, args);
+  invoke(family: string, method: string, args: unknown[]): Promise<Reply> {
+    return this.run!(family, method, args);
   }
 
   async alarm(): Promise<void> {

@@ -7,7 +7,8 @@ import { Database } from 'bun:sqlite';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bunSql } from '../../storage/bun-sql';
-import { dispatch, storeClient } from '../../storage/dispatch';
+import { storeClient } from '../../storage/dispatch';
+import { groupCommit } from '../../storage/group-commit';
 import { nextDailyRun, runDailyJobs } from '../../storage/jobs';
 import { hostKeys } from '../../storage/keys';
 import { appliedMigrationIds, logStoreStart } from '../../storage/startup-log';
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
   const store = await openStore(db, hostKeys(host));
   void logStoreStart(host, store, db, migrationsBefore);
   scheduleDailyRuns(store, host);
+  const grouped = groupCommit(() => store, db);
 
   const app = createApp(ROUTES, {
     config: configFrom({
@@ -55,8 +57,8 @@ async function main(): Promise<void> {
       LPA_VERSION: version,
       LPA_ACCOUNT_URL: settings.accountUrl,
     }),
-    // The same dispatch the Durable Object uses, so errors cross the boundary the same way.
-    store: storeClient(async (family, method, args) => structuredClone(dispatch(store, family, method, structuredClone(args)))),
+    // The same group commit and dispatch as the Durable Object; cloning stands in for RPC's copy.
+    store: storeClient(async (family, method, args) => structuredClone(await grouped(family, method, structuredClone(args)))),
     host,
   });
 
