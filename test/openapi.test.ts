@@ -38,7 +38,12 @@ describe('GET /api/v1/openapi.json', () => {
     });
     expect(Object.keys(put.responses).sort()).toEqual(['200', '400', '401', '403', '413', '415', '421', '429', '500']);
     expect(put.responses['403'].description).toContain('auth.scope_missing');
-    expect(put.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+    expect(put.responses['400'].content['application/json'].schema).toEqual({
+      allOf: [
+        { $ref: '#/components/schemas/ErrorEnvelope' },
+        { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: ['request.invalid', 'request.malformed_json'] } } } } },
+      ],
+    });
     expect(doc.components.schemas.ErrorEnvelope.properties.request_id).toEqual({ type: 'string' });
     const revoke = doc.paths['/api/v1/tokens/{id}'].delete;
     expect(revoke.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } }]);

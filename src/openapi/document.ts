@@ -44,6 +44,16 @@ function parameters(route: AnyRoute, schemas: SchemaCollector): JsonSchema[] {
   return out;
 }
 
+/** The envelope, narrowed to the codes this answer can carry: a client (or the contract test) can rely on the list. */
+function errorSchema(codes: readonly string[]): JsonSchema {
+  return {
+    allOf: [
+      { $ref: '#/components/schemas/ErrorEnvelope' },
+      { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
+    ],
+  };
+}
+
 function operation(route: AnyRoute, schemas: SchemaCollector): JsonSchema {
   const status = route.status ?? 200;
   const responses: Record<string, JsonSchema> = {
@@ -55,7 +65,7 @@ function operation(route: AnyRoute, schemas: SchemaCollector): JsonSchema {
     responses[code] = {
       description: `${STATUS_TEXT[code] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
       ...(code === 429 ? { headers: { 'Retry-After': { description: 'Seconds until the block is lifted.', schema: { type: 'integer' } } } } : {}),
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      content: { 'application/json': { schema: errorSchema(codes) } },
     };
   }
   return {
