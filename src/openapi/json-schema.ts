@@ -26,11 +26,21 @@ export class SchemaCollector {
   }
 }
 
+const INT32 = 2 ** 31;
+
+/** The OpenAPI format of an integer: int32 when its bounds fit in 32 bits, int64 otherwise (all are safe integers). */
+function integerFormat(schema: Record<string, unknown>): string {
+  const { minimum, maximum } = schema as { minimum?: number; maximum?: number };
+  return minimum !== undefined && maximum !== undefined && minimum >= -INT32 && maximum < INT32 ? 'int32' : 'int64';
+}
+
 function rewriteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rewriteRefs);
   if (value === null || typeof value !== 'object') return value;
+  const typed = value as Record<string, unknown>;
+  const integer = typed.type === 'integer' && typed.format === undefined ? { format: integerFormat(typed) } : {};
   return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => [
+    [...Object.entries(value), ...Object.entries(integer)].map(([key, v]) => [
       key,
       key === '$ref' && typeof v === 'string' && v.startsWith(DEFS) ? COMPONENTS + v.slice(DEFS.length) : rewriteRefs(v),
     ]),
