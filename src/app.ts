@@ -3,7 +3,7 @@ import type { Config } from './config';
 import { ApiError } from './errors/api-error';
 import { toApiError } from './errors/envelope';
 import type { HostPort } from './host/port';
-import { auditContext, auditFailure } from './pipeline/audit-failure';
+import { auditContext, auditFailure, requestSource } from './pipeline/audit-failure';
 import { authenticate } from './pipeline/authenticate';
 import { authorize } from './pipeline/authorize';
 import { readJsonBody } from './pipeline/body';
@@ -43,7 +43,7 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
 
   return async (request, { clientIp, waitUntil }) => {
     const ctx: RequestContext = {
-      requestId: crypto.randomUUID(), clientIp, principal: null, config: deps.config, store: deps.store, host: deps.host, waitUntil,
+      requestId: crypto.randomUUID(), source: requestSource(request), clientIp, principal: null, config: deps.config, store: deps.store, host: deps.host, waitUntil,
     };
     const url = new URL(request.url);
     let origin: string | null = null;
