@@ -15,14 +15,14 @@ export class SchemaCollector {
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
     const { $schema: _, $defs, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
     for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
-      const hoisted = rewriteRefs(def) as JsonSchema;
+      const hoisted = normalize(def) as JsonSchema;
       const known = this.components[id];
       if (known && JSON.stringify(known) !== JSON.stringify(hoisted)) {
         throw new Error(`Two different schemas are both named ${id} (one as ${io}): give them different ids`);
       }
       this.components[id] = hoisted;
     }
-    return rewriteRefs(rest) as JsonSchema;
+    return normalize(rest) as JsonSchema;
   }
 }
 
@@ -34,15 +34,16 @@ function integerFormat(schema: Record<string, unknown>): string {
   return minimum !== undefined && maximum !== undefined && minimum >= -INT32 && maximum < INT32 ? 'int32' : 'int64';
 }
 
-function rewriteRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rewriteRefs);
+/** Points `$defs` references at `components.schemas`, and gives every integer its OpenAPI format. */
+function normalize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalize);
   if (value === null || typeof value !== 'object') return value;
   const typed = value as Record<string, unknown>;
   const integer = typed.type === 'integer' && typed.format === undefined ? { format: integerFormat(typed) } : {};
   return Object.fromEntries(
     [...Object.entries(value), ...Object.entries(integer)].map(([key, v]) => [
       key,
-      key === '$ref' && typeof v === 'string' && v.startsWith(DEFS) ? COMPONENTS + v.slice(DEFS.length) : rewriteRefs(v),
+      key === '$ref' && typeof v === 'string' && v.startsWith(DEFS) ? COMPONENTS + v.slice(DEFS.length) : normalize(v),
     ]),
   );
 }
