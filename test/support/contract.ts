@@ -1,4 +1,5 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { call, freshIp, tokenWith } from './api';
 
 /** One request of the contract test and the status it must answer. */
@@ -53,7 +54,10 @@ export class ContractValidator {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly compiled = new Map<unknown, ValidateFunction>();
 
-  constructor(private readonly doc: Doc) {}
+  constructor(private readonly doc: Doc) {
+    // The document's formats (int32, int64, uri) are checked too, not only noted.
+    addFormats(this.ajv);
+  }
 
   /** Problems with one answer: an undocumented status, a body the schema refuses, a body where none is documented. */
   check(op: Operation, status: number, text: string): string[] {
