@@ -1,6 +1,31 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { call, freshIp, tokenWith } from './api';
+import { describe, expect, it } from 'vitest';
+import { contractCases } from './contract-cases';
+
+/**
+ * The contract test, independent of how requests reach the service: inside workerd through SELF
+ * (test/contract.test.ts) or over HTTP to another runtime (test/node/contract-bun.test.ts).
+ */
+
+export interface Answer {
+  status: number;
+  text: string;
+  json: any;
+}
+
+export interface Call {
+  method?: string;
+  /** The admin token unless given; null for none. */
+  token?: string | null;
+  /** JSON, or a string sent as is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** From a client address of its own: denials count toward the throttle of their address. */
+  fresh?: boolean;
+}
+
+export type Transport = (path: string, call?: Call) => Promise<Answer>;
 
 /** One request of the contract test and the status it must answer. */
 export interface Case {
@@ -24,6 +49,21 @@ export interface Operation {
   responses: Record<string, { content?: { 'application/json': { schema: unknown } } }>;
 }
 
+export async function expectStatus(answer: Promise<Answer>, status: number): Promise<Answer> {
+  const res = await answer;
+  if (res.status !== status) throw new Error(`setup failed: expected ${status}, got ${res.status} ${res.text}`);
+  return res;
+}
+
+export const tokenWith = async (t: Transport, scopes: string[]) =>
+  (await expectStatus(t('/api/v1/tokens', { method: 'POST', body: { name: `contract-${crypto.randomUUID()}`, scopes } }), 201)).json as { id: string; token: string };
+export const createProfile = async (t: Transport, body: Record<string, unknown>) =>
+  (await expectStatus(t('/api/v1/profiles', { method: 'POST', body }), 201)).json as { id: string };
+export const createAccount = async (t: Transport, profileId: string, body: Record<string, unknown>) =>
+  (await expectStatus(t(`/api/v1/profiles/${profileId}/accounts`, { method: 'POST', body }), 201)).json as { id: string };
+export const createFlow = async (t: Transport, body: Record<string, unknown>) =>
+  (await expectStatus(t('/api/v1/automation/flows', { method: 'POST', body }), 201)).json.id as string;
+
 /** Every operation of a document, keyed `METHOD /path` as the contract table is. */
 export function operations(doc: Doc): Map<string, Operation> {
   return new Map(
@@ -36,11 +76,11 @@ export function operations(doc: Doc): Map<string, Operation> {
  * of it: no token, a token without the scope (or not an admin), an unknown query parameter, and for
  * a body a wrong media type and malformed JSON. They run on the path of the operation's first case.
  */
-export async function genericCases(op: Operation, path: string): Promise<Case[]> {
+async function genericCases(t: Transport, op: Operation, path: string): Promise<Case[]> {
   const cases: Case[] = [{ status: 400, path: `${path}${path.includes('?') ? '&' : '?'}contract_unknown=1` }];
   if (op.security.length) {
     cases.push({ status: 401, path, token: null });
-    if (op.security[0]!.bearerAuth.length || op['x-admin-only']) cases.push({ status: 403, path, token: (await tokenWith([])).token });
+    if (op.security[0]!.bearerAuth.length || op['x-admin-only']) cases.push({ status: 403, path, token: (await tokenWith(t, [])).token });
   }
   if (op.requestBody) {
     cases.push({ status: 415, path, raw: '{}', headers: { 'content-type': 'text/plain' } });
@@ -82,13 +122,41 @@ export class ContractValidator {
   }
 }
 
-export async function send(method: string, c: Case) {
-  return call(c.path, {
-    method,
-    token: c.token,
-    body: c.raw ?? c.body,
-    headers: c.headers,
-    // Denials count toward the throttle of their client address: each one comes from its own.
-    clientIp: c.status === 401 ? freshIp() : undefined,
+/**
+ * The contract: every operation of the live document, called with valid setup data and with bad
+ * input, answers what the document says for that status. An operation of the document that the
+ * table does not know fails the test, so a new route cannot go unexercised.
+ */
+export function contractSuite(title: string, doc: Doc, t: Transport): void {
+  const documented = operations(doc);
+  const validator = new ContractValidator(doc);
+  const cases = contractCases(t);
+
+  describe(title, () => {
+    it('has a way to call every documented operation, and documents every operation called', () => {
+      expect([...documented.keys()].sort()).toEqual(Object.keys(cases).sort());
+    });
+
+    it('refuses an answer that the document does not describe', () => {
+      const op = documented.get('GET /api/v1/version')!;
+      expect(validator.check(op, 200, '{"unexpected":true}')).not.toEqual([]);
+      expect(validator.check(op, 418, '{}')).toEqual([expect.stringContaining('status 418 is not documented')]);
+      const wrongCode = JSON.stringify({ error: { code: 'files.exists', message: 'm', details: {} }, request_id: 'r' });
+      expect(validator.check(op, 409, wrongCode)).not.toEqual([]);
+    });
+
+    it.each([...documented.keys()])('%s answers as documented', async (key) => {
+      const op = documented.get(key)!;
+      const method = key.split(' ')[0]!;
+      const own = (await cases[key]?.()) ?? [];
+      expect(own.length, `no cases for ${key}`).toBeGreaterThan(0);
+      const problems: string[] = [];
+      for (const c of [...(await genericCases(t, op, own[0]!.path)), ...own]) {
+        const res = await t(c.path, { method, token: c.token, body: c.raw ?? c.body, headers: c.headers, fresh: c.status === 401 });
+        if (res.status !== c.status) problems.push(`${method} ${c.path}: expected ${c.status}, got ${res.status} ${res.text.slice(0, 300)}`);
+        problems.push(...validator.check(op, res.status, res.text).map((p) => `${method} ${c.path} (${res.status}): ${p}`));
+      }
+      expect(problems).toEqual([]);
+    });
   });
 }
