@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { defineRoute } from '../src/routes/define';
+import { DEFAULT_BODY_LIMIT, defineRoute } from '../src/routes/define';
 import { Id, unique } from '../src/schemas/ids';
 
 const FlowValueInput = z
-  .object({ name: z.string().min(1).max(120), value: z.string().nullable().optional(), protected: z.boolean().optional() })
+  // A value has no bound of its own in the spec: the body limit is its bound, stated so that the document shows one.
+  .object({ name: z.string().min(1).max(120), value: z.string().max(DEFAULT_BODY_LIMIT).nullable().optional(), protected: z.boolean().optional() })
   .strict();
 
 const NewFlow = z

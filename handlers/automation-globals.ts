@@ -10,7 +10,7 @@ const GLOBAL_VALUE_MAX_CHARS = 1_048_576;
  */
 const GLOBAL_BODY_LIMIT = 6 * GLOBAL_VALUE_MAX_CHARS + 64 * 1024;
 
-const Name = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'A global name is a letter or _, then up to 63 letters, digits or _');
+const Name = z.string().max(64).regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'A global name is a letter or _, then up to 63 letters, digits or _');
 
 const GlobalSummary = z
   .object({ name: z.string(), revision: z.int(), bytes: z.int(), updated_at: z.int() })

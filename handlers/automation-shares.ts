@@ -101,7 +101,7 @@ export const automationShareRoutes = [
     tag: 'Automation',
     summary: 'Import chosen items of a redeemed share as new flows',
     scopes: ['runtime:control', 'rpa:write'],
-    body: z.object({ ticket: z.string().regex(/^[a-f0-9-]{36}$/), ids: IdList }).strict(),
+    body: z.object({ ticket: z.string().length(36).regex(/^[a-f0-9-]{36}$/), ids: IdList }).strict(),
     response: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), is_template: z.boolean() })) }),
     audit: 'shares.import',
     errors: [

@@ -4,7 +4,7 @@ import { ApiError } from './errors/api-error';
 import { toApiError } from './errors/envelope';
 import type { HostPort } from './host/port';
 import { logAccess } from './pipeline/access-log';
-import { auditContext, auditFailure } from './pipeline/audit-failure';
+import { auditContext, auditFailure, requestSource } from './pipeline/audit-failure';
 import { authenticate } from './pipeline/authenticate';
 import { authorize } from './pipeline/authorize';
 import { readJsonBody } from './pipeline/body';
@@ -79,7 +79,7 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
   return async (request, { clientIp, waitUntil }) => {
     const startedAt = now();
     const ctx: RequestContext = {
-      requestId: crypto.randomUUID(), clientIp, principal: null, config: deps.config, store: deps.store, host: deps.host, waitUntil,
+      requestId: crypto.randomUUID(), source: requestSource(request), clientIp, principal: null, config: deps.config, store: deps.store, host: deps.host, waitUntil,
     };
     const response = await answer(request, ctx);
     logAccess(ctx, request, response, startedAt, now());

@@ -31,14 +31,21 @@ describe('GET /api/v1/openapi.json', () => {
     expect(put.requestBody.content['application/json'].schema).toEqual({
       type: 'object',
       properties: {
-        retention_days: { type: 'integer', minimum: 1, maximum: 365 },
-        kernel_retention_days: { type: 'integer', minimum: 1, maximum: 365 },
+        retention_days: { type: 'integer', format: 'int32', minimum: 1, maximum: 365 },
+        kernel_retention_days: { type: 'integer', format: 'int32', minimum: 1, maximum: 365 },
       },
       additionalProperties: false,
     });
     expect(Object.keys(put.responses).sort()).toEqual(['200', '400', '401', '403', '413', '415', '421', '429', '500']);
     expect(put.responses['403'].description).toContain('auth.scope_missing');
-    expect(put.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+    expect(put.responses['429'].headers['Retry-After'].schema).toEqual({ type: 'integer', format: 'int32', minimum: 1, maximum: 60 });
+    expect(put.responses['200'].headers).toHaveProperty('Access-Control-Allow-Origin');
+    expect(put.responses['400'].content['application/json'].schema).toEqual({
+      allOf: [
+        { $ref: '#/components/schemas/ErrorEnvelope' },
+        { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: ['request.invalid', 'request.malformed_json'] } } } } },
+      ],
+    });
     expect(doc.components.schemas.ErrorEnvelope.properties.request_id).toEqual({ type: 'string' });
     const revoke = doc.paths['/api/v1/tokens/{id}'].delete;
     expect(revoke.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } }]);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_PORT } from '../launcher/settings';
+import { CLIENT_HEADER } from '../pipeline/audit-failure';
 
 /** An error answer of the service, with its stable code. */
 export class ApiCallError extends Error {
@@ -71,6 +72,8 @@ export class ApiClient {
         method,
         headers: {
           authorization: `Bearer ${this.token}`,
+          // The audit log records requests of the command line with source 'cli'.
+          [CLIENT_HEADER]: 'cli',
           ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: options.body === undefined ? undefined : JSON.stringify(options.body),

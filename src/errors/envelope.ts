@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { ApiError } from './api-error';
-import { ERROR_CATALOG } from './catalog';
+import { ERROR_CATALOG, type ErrorCode } from './catalog';
 
 export const ErrorEnvelope = z
   .object({
     error: z.object({
-      code: z.string().meta({ description: 'Stable machine-readable code; see the catalogue.' }),
+      code: z
+        .enum(Object.keys(ERROR_CATALOG) as [ErrorCode, ...ErrorCode[]])
+        .meta({ id: 'ErrorCode', description: 'Stable machine-readable code; see the catalogue (`x-error-catalog`).' }),
       message: z.string().meta({ description: 'Text for people; do not branch on it.' }),
       details: z.record(z.string(), z.unknown()),
     }),

@@ -14,6 +14,19 @@ const STATUS_TEXT: Record<number, string> = {
   421: 'Misdirected request', 429: 'Too many requests', 500: 'Internal error', 503: 'Service unavailable',
 };
 
+/** Every answer, success or error, carries the CORS header when the request came from an allowed origin. */
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': {
+    description: 'The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin.',
+    schema: { type: 'string', format: 'uri', maxLength: 2048 },
+  },
+};
+
+const RETRY_AFTER = {
+  description: 'Seconds until the block of the client address is lifted (a block lasts one minute).',
+  schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 60 },
+};
+
 const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 function operationId(route: AnyRoute): string {
@@ -44,18 +57,28 @@ function parameters(route: AnyRoute, schemas: SchemaCollector): JsonSchema[] {
   return out;
 }
 
+/** The envelope, narrowed to the codes this answer can carry: a client (or the contract test) can rely on the list. */
+function errorSchema(codes: readonly string[]): JsonSchema {
+  return {
+    allOf: [
+      { $ref: '#/components/schemas/ErrorEnvelope' },
+      { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
+    ],
+  };
+}
+
 function operation(route: AnyRoute, schemas: SchemaCollector): JsonSchema {
   const status = route.status ?? 200;
   const responses: Record<string, JsonSchema> = {
     [status]: route.response
-      ? { description: STATUS_TEXT[status], content: { 'application/json': { schema: schemas.convert(route.response, 'output') } } }
-      : { description: STATUS_TEXT[status] },
+      ? { description: STATUS_TEXT[status], headers: CORS_HEADERS, content: { 'application/json': { schema: schemas.convert(route.response, 'output') } } }
+      : { description: STATUS_TEXT[status], headers: CORS_HEADERS },
   };
   for (const [code, codes] of byStatus(routeErrorCodes(route))) {
     responses[code] = {
       description: `${STATUS_TEXT[code] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
-      ...(code === 429 ? { headers: { 'Retry-After': { description: 'Seconds until the block is lifted.', schema: { type: 'integer' } } } } : {}),
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      headers: code === 429 ? { ...CORS_HEADERS, 'Retry-After': RETRY_AFTER } : CORS_HEADERS,
+      content: { 'application/json': { schema: errorSchema(codes) } },
     };
   }
   return {
@@ -93,15 +116,13 @@ export function openapiDocument(routes: readonly AnyRoute[], serverUrl: string):
         'Every failure is the ErrorEnvelope; `x-error-catalog` lists every error code with its HTTP status.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: serverUrl, description: 'The service on the loopback interface' }],
+    // x-internal: the service listens on the loopback interface of the user's own machine only.
+    servers: [{ url: serverUrl, description: 'The local service on the loopback interface', 'x-internal': true }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: `${name} routes` })),
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An LPA token (see POST /api/v1/tokens).' } },
-      schemas: {
-        ...schemas.components,
-        ErrorCode: { type: 'string', enum: Object.keys(ERROR_CATALOG), description: 'Every stable error code.' },
-      },
+      schemas: schemas.components,
     },
     'x-error-catalog': Object.entries(ERROR_CATALOG).map(([code, { status, message }]) => ({ code, status, message })),
   };

@@ -4,9 +4,21 @@ import type { AnyRoute, RequestContext } from '../routes/define';
 
 const DENIALS = new Set([401, 403, 429]);
 
+/** The header by which the `lpa` command identifies itself. */
+export const CLIENT_HEADER = 'x-lpa-client';
+
+/**
+ * Where a request comes from, for the audit log: 'cli' when the lpa command says so, 'api' for
+ * everything else. Informational only (the actor is still the token), and no other value is taken
+ * from the header, so a client cannot write what it likes into the log.
+ */
+export function requestSource(request: Request): string {
+  return request.headers.get(CLIENT_HEADER) === 'cli' ? 'cli' : 'api';
+}
+
 export function auditContext(ctx: RequestContext, action: AuditContext['action']): AuditContext {
   const actor: Actor = ctx.principal?.actor ?? { type: 'anonymous', id: null, label: 'anonymous' };
-  return { actor, source: 'api', request_id: ctx.requestId, action };
+  return { actor, source: ctx.source, request_id: ctx.requestId, action };
 }
 
 /**

@@ -20,6 +20,8 @@ export interface Principal {
 
 export interface RequestContext {
   requestId: string;
+  /** The audit source of the request: 'cli' when the lpa command sent it, 'api' otherwise. */
+  source: string;
   clientIp: string;
   principal: Principal | null;
   config: Config;

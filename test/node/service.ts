@@ -9,6 +9,7 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   json: any;
+  text: string;
 }
 
 /** A port that is free right now. */
@@ -32,7 +33,7 @@ export function raw(port: number, path: string, options: { method?: string; head
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : undefined });
+          resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : undefined, text });
         });
       },
     );

@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { action, intBetween, withJson, type JsonOption } from '../args';
 import type { Query } from '../client';
+import { verifyJsonlExport } from '../../../storage/audit/verify-export';
 import { keyValues, show, table } from '../output';
 
 const MAX_INT = Number.MAX_SAFE_INTEGER;
@@ -61,16 +62,34 @@ export function auditCommand(program: Command): void {
       .option('--out <file>', 'where to write it (default: the name the service gives)'),
   ).action(
     action(async (client, options: JsonOption & Filters & { format: string; out?: string }) => {
+      const kib = (bytes: number) => (bytes / 1024).toFixed(0);
       const raw = await client.download('/api/v1/audit/export', { ...filterQuery(options), format: options.format }, (received, total) => {
+        // Live progress where someone watches, or when the export is large enough to take a while.
         if (process.stderr.isTTY || total === null || total > 1024 * 1024) {
-          process.stderr.write(`\rreceived ${(received / 1024).toFixed(0)} KiB${total ? ` of ${(total / 1024).toFixed(0)} KiB` : ''}`);
+          process.stderr.write(`\rreceived ${kib(received)} KiB${total ? ` of ${kib(total)} KiB` : ''}`);
         }
       });
-      process.stderr.write('\n');
+      process.stderr.write(`\rreceived ${kib(raw.length)} KiB in total\n`);
       const answer = JSON.parse(raw.toString('utf8')) as { file_name: string; count: number; content_base64: string };
       const file = options.out ?? answer.file_name;
       writeFileSync(file, Buffer.from(answer.content_base64, 'base64'));
       show({ file, count: answer.count }, options.json, (a) => `wrote ${a.count} entries to ${a.file}`);
     }),
   );
+  // Offline: needs neither the service nor a token, only the file and the chain it carries.
+  withJson(
+    audit.command('verify-file').description('verify a JSONL export offline: hash chain, links and order of its lines').argument('<file>'),
+  ).action((file: string, options: JsonOption) => {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      process.stderr.write(`error: cli.file_unreadable: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    const result = verifyJsonlExport(text);
+    show(result, options.json, (r) => keyValues({ ...r }));
+    if (!result.ok) process.exitCode = 1;
+  });
 }

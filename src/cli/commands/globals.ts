@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { action, intBetween, withJson, type JsonOption } from '../args';
+import { ApiCallError } from '../client';
 import { keyValues, show } from '../output';
 
 const path = (name: string) => `/api/v1/automation/globals/${encodeURIComponent(name)}`;
@@ -24,7 +25,7 @@ export function globalsCommand(program: Command): void {
   ).action(
     action(async (client, name: string, value: string | undefined, options: JsonOption & { revision: number; file?: string }) => {
       const text = options.file ? readFileSync(options.file === '-' ? 0 : options.file, 'utf8') : value;
-      if (text === undefined) throw new Error('give a value or --file');
+      if (text === undefined) throw new ApiCallError(0, 'cli.value_missing', 'give a value or --file');
       const body = { value: text, expected_revision: options.revision };
       show(await client.call<Record<string, unknown>>('PUT', path(name), { body }), options.json, keyValues);
     }),

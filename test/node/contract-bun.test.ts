@@ -1,0 +1,30 @@
+import { afterAll } from 'vitest';
+import { contractSuite, type Transport } from '../support/contract';
+import { raw, startService } from './service';
+
+/**
+ * The same contract against the second runtime (`npm run start:bun`) over HTTP: the document it
+ * serves and every answer it gives agree, as they do under workerd (test/contract.test.ts).
+ */
+const service = await startService('bun');
+afterAll(async () => {
+  await service.stop();
+});
+
+let clients = 0;
+const transport: Transport = (path, { method = 'GET', token, body, headers = {}, fresh } = {}) => {
+  const sent: Record<string, string> = { ...headers };
+  const bearer = token === undefined ? service.token : token;
+  if (bearer !== null) sent.authorization ??= `Bearer ${bearer}`;
+  if (body !== undefined) sent['content-type'] ??= 'application/json';
+  clients += 1;
+  return raw(service.port, path, {
+    method,
+    headers: sent,
+    body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
+    // A loopback address of its own, so that the denials of this test never reach the throttle.
+    localAddress: fresh ? `127.0.${100 + Math.floor(clients / 250)}.${1 + (clients % 250)}` : undefined,
+  });
+};
+
+contractSuite('the OpenAPI document of the Bun runtime against that runtime', (await transport('/api/v1/openapi.json')).json, transport);

@@ -1,0 +1,162 @@
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { contractCases } from './contract-cases';
+
+/**
+ * The contract test, independent of how requests reach the service: inside workerd through SELF
+ * (test/contract.test.ts) or over HTTP to another runtime (test/node/contract-bun.test.ts).
+ */
+
+export interface Answer {
+  status: number;
+  text: string;
+  json: any;
+}
+
+export interface Call {
+  method?: string;
+  /** The admin token unless given; null for none. */
+  token?: string | null;
+  /** JSON, or a string sent as is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** From a client address of its own: denials count toward the throttle of their address. */
+  fresh?: boolean;
+}
+
+export type Transport = (path: string, call?: Call) => Promise<Answer>;
+
+/** One request of the contract test and the status it must answer. */
+export interface Case {
+  status: number;
+  path: string;
+  body?: unknown;
+  /** A raw body, sent as is (with `headers` saying what it is). */
+  raw?: string;
+  token?: string | null;
+  headers?: Record<string, string>;
+}
+
+type Doc = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+};
+export interface Operation {
+  security: { bearerAuth: string[] }[];
+  requestBody?: unknown;
+  'x-admin-only'?: boolean;
+  responses: Record<string, { content?: { 'application/json': { schema: unknown } } }>;
+}
+
+export async function expectStatus(answer: Promise<Answer>, status: number): Promise<Answer> {
+  const res = await answer;
+  if (res.status !== status) throw new Error(`setup failed: expected ${status}, got ${res.status} ${res.text}`);
+  return res;
+}
+
+export const tokenWith = async (t: Transport, scopes: string[]) =>
+  (await expectStatus(t('/api/v1/tokens', { method: 'POST', body: { name: `contract-${crypto.randomUUID()}`, scopes } }), 201)).json as { id: string; token: string };
+export const createProfile = async (t: Transport, body: Record<string, unknown>) =>
+  (await expectStatus(t('/api/v1/profiles', { method: 'POST', body }), 201)).json as { id: string };
+export const createAccount = async (t: Transport, profileId: string, body: Record<string, unknown>) =>
+  (await expectStatus(t(`/api/v1/profiles/${profileId}/accounts`, { method: 'POST', body }), 201)).json as { id: string };
+export const createFlow = async (t: Transport, body: Record<string, unknown>) =>
+  (await expectStatus(t('/api/v1/automation/flows', { method: 'POST', body }), 201)).json.id as string;
+
+/** Every operation of a document, keyed `METHOD /path` as the contract table is. */
+export function operations(doc: Doc): Map<string, Operation> {
+  return new Map(
+    Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as const)),
+  );
+}
+
+/**
+ * The answers every operation gives whatever its table says, derived from what the document says
+ * of it: no token, a token without the scope (or not an admin), an unknown query parameter, and for
+ * a body a wrong media type and malformed JSON. They run on the path of the operation's first case.
+ */
+async function genericCases(t: Transport, op: Operation, path: string): Promise<Case[]> {
+  const cases: Case[] = [{ status: 400, path: `${path}${path.includes('?') ? '&' : '?'}contract_unknown=1` }];
+  if (op.security.length) {
+    cases.push({ status: 401, path, token: null });
+    if (op.security[0]!.bearerAuth.length || op['x-admin-only']) cases.push({ status: 403, path, token: (await tokenWith(t, [])).token });
+  }
+  if (op.requestBody) {
+    cases.push({ status: 415, path, raw: '{}', headers: { 'content-type': 'text/plain' } });
+    cases.push({ status: 400, path, raw: '{"unterminated', headers: { 'content-type': 'application/json' } });
+  }
+  return cases;
+}
+
+/** Validates live answers against the response schemas of the document, compiled once each. */
+export class ContractValidator {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly compiled = new Map<unknown, ValidateFunction>();
+
+  constructor(private readonly doc: Doc) {
+    // The document's formats (int32, int64, uri) are checked too, not only noted.
+    addFormats(this.ajv);
+  }
+
+  /** Problems with one answer: an undocumented status, a body the schema refuses, a body where none is documented. */
+  check(op: Operation, status: number, text: string): string[] {
+    const response = op.responses[String(status)];
+    if (!response) return [`status ${status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`];
+    const schema = response.content?.['application/json'].schema;
+    if (!schema) return text ? [`a body where the document says none: ${text.slice(0, 200)}`] : [];
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return [`not JSON: ${text.slice(0, 200)}`];
+    }
+    let validate = this.compiled.get(schema);
+    if (!validate) {
+      // The references point into the document's components, which travel with each schema.
+      validate = this.ajv.compile({ ...(schema as object), components: this.doc.components });
+      this.compiled.set(schema, validate);
+    }
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}: ${text.slice(0, 300)}`);
+  }
+}
+
+/**
+ * The contract: every operation of the live document, called with valid setup data and with bad
+ * input, answers what the document says for that status. An operation of the document that the
+ * table does not know fails the test, so a new route cannot go unexercised.
+ */
+export function contractSuite(title: string, doc: Doc, t: Transport): void {
+  const documented = operations(doc);
+  const validator = new ContractValidator(doc);
+  const cases = contractCases(t);
+
+  describe(title, () => {
+    it('has a way to call every documented operation, and documents every operation called', () => {
+      expect([...documented.keys()].sort()).toEqual(Object.keys(cases).sort());
+    });
+
+    it('refuses an answer that the document does not describe', () => {
+      const op = documented.get('GET /api/v1/version')!;
+      expect(validator.check(op, 200, '{"unexpected":true}')).not.toEqual([]);
+      expect(validator.check(op, 418, '{}')).toEqual([expect.stringContaining('status 418 is not documented')]);
+      const wrongCode = JSON.stringify({ error: { code: 'files.exists', message: 'm', details: {} }, request_id: 'r' });
+      expect(validator.check(op, 409, wrongCode)).not.toEqual([]);
+    });
+
+    it.each([...documented.keys()])('%s answers as documented', async (key) => {
+      const op = documented.get(key)!;
+      const method = key.split(' ')[0]!;
+      const own = (await cases[key]?.()) ?? [];
+      expect(own.length, `no cases for ${key}`).toBeGreaterThan(0);
+      const problems: string[] = [];
+      for (const c of [...(await genericCases(t, op, own[0]!.path)), ...own]) {
+        const res = await t(c.path, { method, token: c.token, body: c.raw ?? c.body, headers: c.headers, fresh: c.status === 401 });
+        if (res.status !== c.status) problems.push(`${method} ${c.path}: expected ${c.status}, got ${res.status} ${res.text.slice(0, 300)}`);
+        problems.push(...validator.check(op, res.status, res.text).map((p) => `${method} ${c.path} (${res.status}): ${p}`));
+      }
+      expect(problems).toEqual([]);
+    });
+  });
+}
