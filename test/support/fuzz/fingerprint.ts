@@ -1,0 +1,36 @@
+import { env, runInDurableObject } from 'cloudflare:test';
+import { createHash } from 'node:crypto';
+import { storeStub } from '../../../src/env';
+import { call } from '../api';
+import { directFetcher } from '../direct-fetch';
+
+const cell = (value: unknown) => (value instanceof ArrayBuffer ? Buffer.from(value).toString('hex') : value);
+
+/**
+ * A digest of everything the service keeps, one per table (every table, so a new family is
+ * covered), plus the automation files on the host. Audit entries of denials and failures are left
+ * out: a refused request is meant to leave exactly those behind.
+ */
+export async function storageFingerprint(): Promise<Record<string, string>> {
+  const tables = await runInDurableObject(storeStub(env), (_, state) => {
+    const sql = state.storage.sql;
+    const names = sql
+      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+      .toArray()
+      .map((r) => r.name);
+    const out: Record<string, string> = {};
+    for (const name of names) {
+      const where = name === 'audit_log' ? " WHERE result = 'ok'" : '';
+      const hash = createHash('sha256');
+      let rows = 0;
+      for (const row of sql.exec(`SELECT * FROM "${name}"${where}`)) {
+        hash.update(JSON.stringify(Object.values(row).map(cell)));
+        rows += 1;
+      }
+      out[name] = `${rows} rows ${hash.digest('hex').slice(0, 16)}`;
+    }
+    return out;
+  });
+  const files = await call('/api/v1/automation/files', { fetcher: directFetcher });
+  return { ...tables, 'host: automation files': JSON.stringify(files.json.items) };
+}
