@@ -24,9 +24,11 @@ export async function seed(): Promise<{ knownIds: string[]; tokens: Record<Calle
   const share = await created('/api/v1/automation/shares', { ids: [flow.id], name: 'fuzz share', expires_in_minutes: 60, max_uses: 1000 });
   const preview = await created('/api/v1/automation/shares/redeem', { code: share.code });
   await created('/api/v1/automation/files', { name: 'fuzz.txt', base64: 'ZnV6eg==' });
+  // The callers' token is not among the known ids: a fuzzed DELETE would revoke it.
   const scopeless = await tokenWith([]);
+  const victim = await tokenWith(['audit:read']);
   return {
-    knownIds: [profile.id, account.id, flow.id, 'fuzz_global', share.id, share.code, preview.ticket, 'fuzz.txt', scopeless.id, 'core', 'api'],
+    knownIds: [profile.id, account.id, flow.id, 'fuzz_global', share.id, share.code, preview.ticket, 'fuzz.txt', victim.id, 'core', 'api'],
     tokens: { admin: TEST_ADMIN_TOKEN, none: null, garbage: 'lpa_not-a-token-of-this-service', scopeless: scopeless.token },
   };
 }
