@@ -38,12 +38,12 @@ export async function send(request: FuzzRequest, tokens: Record<Caller, string |
     } as RequestInit);
     return { status: response.status, headers: response.headers, text: await response.text() };
   })();
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: ReturnType<typeof setTimeout> | null = null;
   const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${HANG_MS} ms`)), HANG_MS)));
   try {
     return await Promise.race([answer, hang]);
   } finally {
-    clearTimeout(timer);
+    if (timer !== null) clearTimeout(timer);
   }
 }
 

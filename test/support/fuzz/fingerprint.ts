@@ -1,10 +1,11 @@
 import { env, runInDurableObject } from 'cloudflare:test';
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { storeStub } from '../../../src/env';
 import { call } from '../api';
 import { directFetcher } from '../direct-fetch';
 
-const cell = (value: unknown) => (value instanceof ArrayBuffer ? Buffer.from(value).toString('hex') : value);
+const cell = (value: unknown) => (value instanceof ArrayBuffer ? bytesToHex(new Uint8Array(value)) : value);
 
 /**
  * A digest of everything the service keeps, one per table (every table, so a new family is
@@ -21,13 +22,13 @@ export async function storageFingerprint(): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (const name of names) {
       const where = name === 'audit_log' ? " WHERE result = 'ok'" : '';
-      const hash = createHash('sha256');
+      const hash = sha256.create();
       let rows = 0;
       for (const row of sql.exec(`SELECT * FROM "${name}"${where}`)) {
-        hash.update(JSON.stringify(Object.values(row).map(cell)));
+        hash.update(utf8ToBytes(JSON.stringify(Object.values(row).map(cell))));
         rows += 1;
       }
-      out[name] = `${rows} rows ${hash.digest('hex').slice(0, 16)}`;
+      out[name] = `${rows} rows ${bytesToHex(hash.digest()).slice(0, 16)}`;
     }
     return out;
   });

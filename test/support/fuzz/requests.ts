@@ -71,12 +71,14 @@ function queryPairs(name: string, value: unknown): [string, string][] {
 }
 
 function queryString(parameters: Parameter[], ctx: SchemaContext): fc.Arbitrary<string> {
-  const declared = parameters.map((p) =>
-    fc.option(fuzzValue(p.schema, ctx), { nil: undefined, freq: 2 }).map((v) => (v === undefined ? [] : queryPairs(p.name, v))),
+  // As with a body: valid parameters with at most one of them wrong, or all of them fuzzed.
+  const object = { type: 'object', properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema])) };
+  const declared = fuzzValue(object, ctx).map((v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v).map(([name, value]) => queryPairs(name, value)) : [],
   );
   const unknown = fc.array(fc.tuple(fc.oneof(fc.constantFrom('x', 'limit', '__proto__', ''), rawUrlText()), rawUrlText()), { maxLength: 2 });
   return fc
-    .tuple(fc.tuple(...declared), fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: unknown }), fc.boolean())
+    .tuple(declared, fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: unknown }), fc.boolean())
     .map(([pairs, extra, encode]) => {
       const all = [...pairs.flat(), ...extra];
       const enc = (s: string) => (encode ? percentEncode(s) : s.replace(/[#\s]/g, encodeURIComponent));

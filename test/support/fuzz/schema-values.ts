@@ -20,7 +20,78 @@ const MAX_DEPTH = 4;
  */
 export function fuzzValue(schema: JsonSchema, ctx: SchemaContext, depth = 0): fc.Arbitrary<unknown> {
   if (depth > MAX_DEPTH) return anyJson();
-  return fc.oneof({ weight: 4, arbitrary: nearValid(schema, ctx, depth) }, { weight: 1, arbitrary: anyJson() });
+  return fc.oneof(
+    // A valid value with one thing wrong (or nothing): refusals deep in the handler, and successes.
+    { weight: 4, arbitrary: oneMutation(schema, ctx, depth) },
+    { weight: 2, arbitrary: nearValid(schema, ctx, depth) },
+    { weight: 1, arbitrary: anyJson() },
+  );
+}
+
+const resolved = (schema: JsonSchema, ctx: SchemaContext): JsonSchema => (typeof schema.$ref === 'string' ? resolved(ctx.resolve(schema.$ref), ctx) : schema);
+
+/** A value the schema accepts, as far as JSON Schema can say (refinements in code may still refuse it). */
+export function validValue(schema: JsonSchema, ctx: SchemaContext, depth = 0): fc.Arbitrary<unknown> {
+  schema = resolved(schema, ctx);
+  const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (branches) return fc.oneof(...branches.map((b) => validValue(b, ctx, depth)));
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
+  if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((type: string) => validValue({ ...schema, type }, ctx, depth)));
+  switch (schema.type) {
+    case 'string': {
+      const min: number = schema.minLength ?? 0;
+      const plain = schema.pattern ? fc.stringMatching(new RegExp(schema.pattern)) : fc.string({ minLength: Math.max(min, 1), maxLength: Math.max(min, Math.min(schema.maxLength ?? 24, 24)) });
+      const known = ctx.knownIds().filter((id) => id.length >= min && id.length <= (schema.maxLength ?? Infinity));
+      return known.length ? fc.oneof(plain, fc.constantFrom(...known)) : plain;
+    }
+    case 'integer':
+    case 'number':
+      return fc.integer({ min: Math.ceil(schema.minimum ?? 0), max: Math.floor(Math.min(schema.maximum ?? 1000, Number.MAX_SAFE_INTEGER)) });
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    case 'array': {
+      const item = depth > MAX_DEPTH ? fc.constant({}) : validValue(schema.items ?? {}, ctx, depth + 1);
+      const size = { minLength: schema.minItems ?? 0, maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 3, 3)) };
+      return fc.uniqueArray(item, { ...size, selector: (v) => JSON.stringify(v) });
+    }
+    case 'object': {
+      const required = new Set<string>(schema.required ?? []);
+      const fields = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) =>
+        (required.has(name) ? validValue(property, ctx, depth + 1) : fc.option(validValue(property, ctx, depth + 1), { nil: MISSING, freq: 2 })).map(
+          (v) => [name, v] as const,
+        ),
+      );
+      return fc.tuple(...fields).map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== MISSING)));
+    }
+    default:
+      return fc.oneof(fc.constant({}), fc.constant('x'), fc.constant(1));
+  }
+}
+
+/** A valid value, then at most one change: a field dropped, added or made wrong, or an item made wrong. */
+function oneMutation(schema: JsonSchema, ctx: SchemaContext, depth: number): fc.Arbitrary<unknown> {
+  schema = resolved(schema, ctx);
+  const names = Object.keys(schema.properties ?? {});
+  if (schema.type === 'object' && names.length) {
+    return fc.tuple(validValue(schema, ctx, depth), fc.nat(names.length + 1)).chain(([valid, at]) => {
+      const base = valid as Record<string, unknown>;
+      if (at === names.length + 1) return fc.constant(base);
+      if (at === names.length) return fc.constant({ ...base, unexpected_field: 1 });
+      const name = names[at]!;
+      return fc.option(fuzzValue(schema.properties[name], ctx, depth + 1), { nil: MISSING, freq: 4 }).map((wrong) => {
+        const { [name]: _, ...rest } = base;
+        return wrong === MISSING ? rest : { ...rest, [name]: wrong };
+      });
+    });
+  }
+  if (schema.type === 'array' && schema.items) {
+    return fc
+      .tuple(validValue(schema, ctx, depth) as fc.Arbitrary<unknown[]>, fuzzValue(schema.items, ctx, depth + 1))
+      .map(([valid, wrong]) => (valid.length ? valid.map((v, i) => (i === 0 ? wrong : v)) : [wrong]));
+  }
+  return fc.oneof(validValue(schema, ctx, depth), nearValid(schema, ctx, depth));
 }
 
 function nearValid(schema: JsonSchema, ctx: SchemaContext, depth: number): fc.Arbitrary<unknown> {
