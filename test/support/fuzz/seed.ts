@@ -6,8 +6,8 @@ import type { Caller } from './requests';
 /** Runs per property: FUZZ_RUNS when given, else the file's bounded default. */
 export const fuzzRuns = (fallback: number) => inject('fuzzRuns') || fallback;
 
-async function created(path: string, body: unknown): Promise<any> {
-  const res = await call(path, { method: path.includes('globals') ? 'PUT' : 'POST', body });
+async function created(path: string, body: unknown, method = 'POST'): Promise<any> {
+  const res = await call(path, { method, body });
   if (res.status >= 300) throw new Error(`seeding ${path} failed: ${res.text}`);
   return res.json;
 }
@@ -20,7 +20,7 @@ export async function seed(): Promise<{ knownIds: string[]; tokens: Record<Calle
   const profile = await created('/api/v1/profiles', { name: 'fuzz profile', tags: ['fuzz'] });
   const account = await created(`/api/v1/profiles/${profile.id}/accounts`, { platform_url: 'https://fuzz.example', password: 'pw', totp_secret: 'JBSWY3DPEHPK3PXP' });
   const flow = await created('/api/v1/automation/flows', { name: 'fuzz flow', steps: [{ op: 'noop' }], values: [{ name: 'v', value: 's', protected: true }] });
-  await created('/api/v1/automation/globals/fuzz_global', { value: 'fuzz', expected_revision: 0 });
+  await created('/api/v1/automation/globals/fuzz_global', { value: 'fuzz', expected_revision: 0 }, 'PUT');
   const share = await created('/api/v1/automation/shares', { ids: [flow.id], name: 'fuzz share', expires_in_minutes: 60, max_uses: 1000 });
   const preview = await created('/api/v1/automation/shares/redeem', { code: share.code });
   await created('/api/v1/automation/files', { name: 'fuzz.txt', base64: 'ZnV6eg==' });
