@@ -71,5 +71,34 @@ export async function checkRequest(request: FuzzRequest, tokens: Record<Caller, 
   expect(ERROR_CATALOG[error.code as ErrorCode].status, where).toBe(answer.status);
   expect(match ? routeErrorCodes(match.route) : UNROUTED, `${where}: a code the OpenAPI document does not list`).toContain(error.code);
   expect(answer.headers.get('x-request-id'), where).toBe(request_id);
-  expect(await storageFingerprint(), `${where}: a refused request changed storage`).toEqual(before);
+  const after = await storageFingerprint();
+  expect(after.tables, `${where}: a refused request changed storage`).toEqual(before.tables);
+  const named = stringsOf(request);
+  expect(after.files.filter((f) => !before.files.includes(f) && named.has(f)), `${where}: a refused request wrote a file`).toEqual([]);
+}
+
+/** Every string a request carries: its decoded path segments and query values, and its body's strings. */
+function stringsOf(request: FuzzRequest): Set<string> {
+  const out = new Set<string>();
+  const url = new URL(`${BASE_URL}${request.target}`);
+  for (const part of url.pathname.split('/')) out.add(safeDecode(part));
+  for (const [name, value] of url.searchParams) out.add(name).add(value);
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') out.add(value);
+    else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  try {
+    collect(JSON.parse(typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body)));
+  } catch {
+    // not JSON: it stored nothing by name
+  }
+  return out;
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }

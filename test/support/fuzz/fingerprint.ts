@@ -8,11 +8,12 @@ import { directFetcher } from '../direct-fetch';
 const cell = (value: unknown) => (value instanceof ArrayBuffer ? bytesToHex(new Uint8Array(value)) : value);
 
 /**
- * A digest of everything the service keeps, one per table (every table, so a new family is
- * covered), plus the automation files on the host. Audit entries of denials and failures are left
- * out: a refused request is meant to leave exactly those behind.
+ * A digest of everything the store keeps, one per table (every table, so a new family is covered).
+ * Audit entries of denials and failures are left out: a refused request is meant to leave exactly
+ * those behind. The automation files on the host come as a list of names: other test files write
+ * files into the same data root meanwhile, so only files a request names can be held against it.
  */
-export async function storageFingerprint(): Promise<Record<string, string>> {
+export async function storageFingerprint(): Promise<{ tables: Record<string, string>; files: string[] }> {
   const tables = await runInDurableObject(storeStub(env), (_, state) => {
     const sql = state.storage.sql;
     const names = sql
@@ -33,5 +34,5 @@ export async function storageFingerprint(): Promise<Record<string, string>> {
     return out;
   });
   const files = await call('/api/v1/automation/files', { fetcher: directFetcher });
-  return { ...tables, 'host: automation files': JSON.stringify(files.json.items) };
+  return { tables, files: (files.json.items as { name: string }[]).map((f) => f.name) };
 }

@@ -23,12 +23,14 @@ export async function seed(): Promise<{ knownIds: string[]; tokens: Record<Calle
   await created('/api/v1/automation/globals/fuzz_global', { value: 'fuzz', expected_revision: 0 }, 'PUT');
   const share = await created('/api/v1/automation/shares', { ids: [flow.id], name: 'fuzz share', expires_in_minutes: 60, max_uses: 1000 });
   const preview = await created('/api/v1/automation/shares/redeem', { code: share.code });
-  await created('/api/v1/automation/files', { name: 'fuzz.txt', base64: 'ZnV6eg==' });
+  // Automation files live in the data root that all test files share: a name of its own.
+  const file = `fuzz-${crypto.randomUUID()}.txt`;
+  await created('/api/v1/automation/files', { name: file, base64: 'ZnV6eg==' });
   // The callers' token is not among the known ids: a fuzzed DELETE would revoke it.
   const scopeless = await tokenWith([]);
   const victim = await tokenWith(['audit:read']);
   return {
-    knownIds: [profile.id, account.id, flow.id, 'fuzz_global', share.id, share.code, preview.ticket, 'fuzz.txt', victim.id, 'core', 'api'],
+    knownIds: [profile.id, account.id, flow.id, 'fuzz_global', share.id, share.code, preview.ticket, file, victim.id, 'core', 'api'],
     tokens: { admin: TEST_ADMIN_TOKEN, none: null, garbage: 'lpa_not-a-token-of-this-service', scopeless: scopeless.token },
   };
 }
