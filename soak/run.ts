@@ -3,6 +3,7 @@
  * `npm start` runs it. Passes when no request failed (no 5xx, no unexpected status, no connection
  * error), resident memory stayed flat, and the audit chain verifies afterwards.
  */
+import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { apiClient, type ApiClient } from '../test/node/api-client';
 import { processTree, rssBytes } from '../test/node/process-tree';
@@ -71,6 +72,7 @@ async function main(): Promise<number> {
     return ok ? 0 : 1;
   } finally {
     await service.stop();
+    rmSync(service.dataRoot, { recursive: true, force: true });
   }
 }
 

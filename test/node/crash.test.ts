@@ -96,7 +96,9 @@ async function crash(service: RunningService): Promise<void> {
 describe('a SIGKILL of the whole service mid-write', () => {
   let service: RunningService | undefined;
   afterAll(async () => {
-    if (service) await crash(service);
+    if (!service) return;
+    await crash(service);
+    rmSync(service.dataRoot, { recursive: true, force: true });
   });
 
   it('loses no acknowledged write and leaves an audit chain that verifies', { timeout: 60_000 + ROUNDS * 30_000 }, async () => {
