@@ -54,6 +54,8 @@ export default defineConfig({
           exclude: ['test/node/**'],
           // A real HTTP membership server on 127.0.0.1 (signed out unless a test switches it).
           globalSetup: ['test/node/membership-server.ts'],
+          // Runs per fuzz property; 0 lets each fuzz file keep its bounded default (FUZZ_RUNS=1000 for a long local run).
+          provide: { fuzzRuns: Number(process.env.FUZZ_RUNS) || 0 },
         },
       },
       {
