@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raw, startService, type RunningService, type Runtime } from './service';
+import { describe, expect, it } from 'vitest';
+import { raw, useService, type Runtime } from './service';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -16,35 +16,27 @@ async function lineWith(path: string, needle: string): Promise<string> {
 }
 
 describe.each<Runtime>(['workerd', 'bun'])('log files of the service on %s', (runtime) => {
-  let service: RunningService;
-  const auth = () => ({ authorization: `Bearer ${service.token}` });
-
-  beforeAll(async () => {
-    service = await startService(runtime);
-  });
-  afterAll(async () => {
-    await service?.stop();
-  });
+  const svc = useService(runtime);
 
   it('writes the api and core logs as private files under the data root, and serves them', async () => {
-    const answer = await raw(service.port, '/api/v1/version?password=hunter2-on-the-wire', { headers: auth() });
+    const answer = await raw(svc.current.port, '/api/v1/version?password=hunter2-on-the-wire', { headers: svc.auth() });
     expect(answer.status).toBe(400);
     const requestId = answer.headers['x-request-id'] as string;
-    const apiLog = join(service.dataRoot, 'logs', 'api', `api-${today()}.log`);
+    const apiLog = join(svc.current.dataRoot, 'logs', 'api', `api-${today()}.log`);
     const line = await lineWith(apiLog, requestId);
     expect(line).toMatch(new RegExp(`^\\S+Z INFO GET /api/v1/version\\?password=\\[redacted\\] status=400 duration_ms=\\d+ request_id=${requestId} actor=admin actor_id=- ip=127\\.0\\.0\\.1$`));
     expect(readFileSync(apiLog, 'utf8')).not.toContain('hunter2');
-    expect(readFileSync(apiLog, 'utf8')).not.toContain(service.token);
+    expect(readFileSync(apiLog, 'utf8')).not.toContain(svc.current.token);
     expect(statSync(apiLog).mode & 0o777).toBe(0o600);
-    expect(statSync(join(service.dataRoot, 'logs', 'api')).mode & 0o777).toBe(0o700);
-    expect(await lineWith(join(service.dataRoot, 'logs', 'core', `core-${today()}.log`), 'store opened')).toMatch(/ INFO store opened store_id=\S+ db_version=\d+ migrations_applied=\S+ vault=unlocked$/);
+    expect(statSync(join(svc.current.dataRoot, 'logs', 'api')).mode & 0o777).toBe(0o700);
+    expect(await lineWith(join(svc.current.dataRoot, 'logs', 'core', `core-${today()}.log`), 'store opened')).toMatch(/ INFO store opened store_id=\S+ db_version=\d+ migrations_applied=\S+ vault=unlocked$/);
 
-    const listing = await raw(service.port, '/api/v1/system/logs', { headers: auth() });
+    const listing = await raw(svc.current.port, '/api/v1/system/logs', { headers: svc.auth() });
     expect(listing.json.items).toContainEqual({ stream: 'api', file: `api-${today()}.log`, size: expect.any(Number), modified_at: expect.any(Number) });
-    const excerpt = await raw(service.port, `/api/v1/system/logs/api/api-${today()}.log`, { headers: auth() });
+    const excerpt = await raw(svc.current.port, `/api/v1/system/logs/api/api-${today()}.log`, { headers: svc.auth() });
     expect(excerpt.status).toBe(200);
     expect(excerpt.json.text).toContain(`request_id=${requestId}`);
-    const status = await raw(service.port, '/api/v1/system/status', { headers: auth() });
+    const status = await raw(svc.current.port, '/api/v1/system/status', { headers: svc.auth() });
     expect(status.json.warnings).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 import { execSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raw, startService, type RunningService, type Runtime } from './service';
+import { describe, expect, it } from 'vitest';
+import { raw, startService, useService, type Runtime } from './service';
 
 /** The workerd processes that a service started (its children). */
 const workerdChildren = (pid: number) =>
@@ -17,89 +17,81 @@ const alive = (pid: number) => {
 };
 
 describe.each<Runtime>(['workerd', 'bun'])('the service on %s', (runtime) => {
-  let service: RunningService;
-  const auth = () => ({ authorization: `Bearer ${service.token}` });
-
-  beforeAll(async () => {
-    service = await startService(runtime);
-  });
-  afterAll(async () => {
-    await service?.stop();
-  });
+  const svc = useService(runtime);
 
   it('prints the URL and where the admin token is, never the token', () => {
-    expect(service.output()).toContain(`listening on http://127.0.0.1:${service.port}`);
-    expect(service.output()).toContain(`admin token: in ${join(service.dataRoot, 'admin-token')}`);
-    expect(service.output()).not.toContain(service.token);
+    expect(svc.current.output()).toContain(`listening on http://127.0.0.1:${svc.current.port}`);
+    expect(svc.current.output()).toContain(`admin token: in ${join(svc.current.dataRoot, 'admin-token')}`);
+    expect(svc.current.output()).not.toContain(svc.current.token);
   });
 
   it('keeps its keys and token private to the user', () => {
     for (const file of ['admin-token', 'vault.key', 'audit.key']) {
-      expect(statSync(join(service.dataRoot, file)).mode & 0o777).toBe(0o600);
+      expect(statSync(join(svc.current.dataRoot, file)).mode & 0o777).toBe(0o600);
     }
   });
 
   it('serves the API behind the Host guard', async () => {
-    expect((await raw(service.port, '/status')).json).toEqual({ status: 'ok', version: expect.any(String) });
-    expect((await raw(service.port, '/status', { headers: { host: 'localhost.evil.example' } })).status).toBe(421);
-    const status = await raw(service.port, '/api/v1/system/status', { headers: auth() });
-    expect(status.json.api).toEqual({ url: `http://127.0.0.1:${service.port}`, port: service.port });
-    expect(status.json.data_root).toBe(service.dataRoot);
+    expect((await raw(svc.current.port, '/status')).json).toEqual({ status: 'ok', version: expect.any(String) });
+    expect((await raw(svc.current.port, '/status', { headers: { host: 'localhost.evil.example' } })).status).toBe(421);
+    const status = await raw(svc.current.port, '/api/v1/system/status', { headers: svc.auth() });
+    expect(status.json.api).toEqual({ url: `http://127.0.0.1:${svc.current.port}`, port: svc.current.port });
+    expect(status.json.data_root).toBe(svc.current.dataRoot);
     expect(status.json.vault).toEqual({ state: 'unlocked', reason: null });
   });
 
   it('throttles by the real peer address; CF-Connecting-IP and X-Forwarded-For change nothing', async () => {
     const spoof = { 'cf-connecting-ip': '127.0.0.99', 'x-forwarded-for': '127.0.0.99', 'x-real-ip': '127.0.0.99' };
     for (let i = 0; i < 20; i++) {
-      const res = await raw(service.port, '/api/v1/version', { headers: { authorization: 'Bearer lpa_wrong', ...spoof }, localAddress: '127.0.0.3' });
+      const res = await raw(svc.current.port, '/api/v1/version', { headers: { authorization: 'Bearer lpa_wrong', ...spoof }, localAddress: '127.0.0.3' });
       expect(res.status).toBe(401);
     }
-    const blocked = await raw(service.port, '/api/v1/version', { headers: auth(), localAddress: '127.0.0.3' });
+    const blocked = await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: '127.0.0.3' });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await raw(service.port, '/api/v1/version', { headers: auth(), localAddress: '127.0.0.99' })).status).toBe(200);
-    expect((await raw(service.port, '/api/v1/version', { headers: auth(), localAddress: '127.0.0.4' })).status).toBe(200);
+    expect((await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: '127.0.0.99' })).status).toBe(200);
+    expect((await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: '127.0.0.4' })).status).toBe(200);
   });
 
   it('checks revisions, scopes and errors the same way', async () => {
-    const created = await raw(service.port, '/api/v1/tokens', {
+    const created = await raw(svc.current.port, '/api/v1/tokens', {
       method: 'POST',
-      headers: { ...auth(), 'content-type': 'application/json' },
+      headers: { ...svc.auth(), 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'reader', scopes: ['audit:read'] }),
     });
     expect(created.status).toBe(201);
-    const denied = await raw(service.port, '/api/v1/settings/logs', {
+    const denied = await raw(svc.current.port, '/api/v1/settings/logs', {
       method: 'PUT',
       headers: { authorization: `Bearer ${created.json.token}`, 'content-type': 'application/json' },
       body: '{"retention_days":5}',
     });
     expect(denied.status).toBe(403);
     expect(denied.json.error).toEqual({ code: 'auth.scope_missing', message: expect.any(String), details: { missing: ['settings:write'] } });
-    const invalid = await raw(service.port, '/api/v1/settings/logs', { method: 'PUT', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"retention_days":"5"}' });
+    const invalid = await raw(svc.current.port, '/api/v1/settings/logs', { method: 'PUT', headers: { ...svc.auth(), 'content-type': 'application/json' }, body: '{"retention_days":"5"}' });
     expect(invalid.status).toBe(400);
     expect(invalid.json.error.code).toBe('request.invalid');
   });
 
   it('keeps its data across a restart and leaves no process behind on SIGTERM', async () => {
-    const put = await raw(service.port, '/api/v1/settings/logs', {
+    const put = await raw(svc.current.port, '/api/v1/settings/logs', {
       method: 'PUT',
-      headers: { ...auth(), 'content-type': 'application/json' },
+      headers: { ...svc.auth(), 'content-type': 'application/json' },
       body: JSON.stringify({ retention_days: 42 }),
     });
     expect(put.status).toBe(200);
-    const storeId = (await raw(service.port, '/api/v1/system/status', { headers: auth() })).json.store_id;
-    const children = workerdChildren(service.process.pid!);
+    const storeId = (await raw(svc.current.port, '/api/v1/system/status', { headers: svc.auth() })).json.store_id;
+    const children = workerdChildren(svc.current.process.pid!);
     expect(children).toHaveLength(runtime === 'workerd' ? 1 : 0);
-    expect(await service.stop('SIGTERM')).toBe(0);
+    expect(await svc.current.stop('SIGTERM')).toBe(0);
     expect(children.filter(alive)).toEqual([]);
-    const core = readFileSync(join(service.dataRoot, 'logs', 'core', `core-${new Date().toISOString().slice(0, 10)}.log`), 'utf8');
+    const core = readFileSync(join(svc.current.dataRoot, 'logs', 'core', `core-${new Date().toISOString().slice(0, 10)}.log`), 'utf8');
     expect(core).toMatch(/ INFO service started version=\S+ runtime=.+ url=http:\/\/127\.0\.0\.1:\d+ .*admin_from=file /);
     expect(core).toMatch(/ INFO service stopped reason=SIGTERM\n$/);
-    expect(core).not.toContain(service.token);
+    expect(core).not.toContain(svc.current.token);
 
-    service = await startService(runtime, service.dataRoot);
-    expect((await raw(service.port, '/api/v1/settings/logs', { headers: auth() })).json.retention_days).toBe(42);
-    expect((await raw(service.port, '/api/v1/system/status', { headers: auth() })).json.store_id).toBe(storeId);
+    svc.current = await startService(runtime, svc.current.dataRoot);
+    expect((await raw(svc.current.port, '/api/v1/settings/logs', { headers: svc.auth() })).json.retention_days).toBe(42);
+    expect((await raw(svc.current.port, '/api/v1/system/status', { headers: svc.auth() })).json.store_id).toBe(storeId);
   });
 
   it('takes the admin token from LPA_ADMIN_TOKEN when set', async () => {

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { afterAll, beforeAll } from 'vitest';
 import { join } from 'node:path';
 
 export interface RawResponse {
@@ -98,4 +99,22 @@ export async function startService(
         child.kill(signal);
       }),
   };
+}
+
+/**
+ * A service started before a describe block's tests and stopped after them. `current` may be
+ * replaced (a test that restarts it); `auth()` is the admin token's header for whichever runs.
+ */
+export function useService(runtime: Runtime) {
+  const held = {
+    current: undefined as unknown as RunningService,
+    auth: () => ({ authorization: `Bearer ${held.current.token}` }),
+  };
+  beforeAll(async () => {
+    held.current = await startService(runtime);
+  });
+  afterAll(async () => {
+    await held.current?.stop();
+  });
+  return held;
 }
