@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { Response as MiniflareResponse } from 'miniflare';
 import { defineConfig } from 'vitest/config';
-import { createHostHandler } from './src/host/node/handler';
+import { createHostHandler } from './src/host/node/host-handler';
 import { createFixtureHandler } from './test/node/fs-fixtures';
 import { TEST_ADMIN_TOKEN, TEST_ALLOWED_ORIGIN, TEST_PORT } from './test/support/constants';
 
@@ -30,7 +30,7 @@ export default defineConfig({
         // Request-level tests inside workerd, against the worker and its Durable Object.
         plugins: [
           cloudflareTest({
-            main: './src/index.ts',
+            main: './src/runtimes/workerd/worker.ts',
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
               bindings: {

@@ -52,7 +52,7 @@ export const profileAccountRoutes = [
     params: profileParams,
     response: z.object({ items: z.array(PlatformAccount) }),
     errors: ['resource.not_found'],
-    handler: async ({ ctx, params }) => ({ items: await ctx.store.accounts.list(params.id) }),
+    handler: async ({ ctx, params }) => ({ items: await ctx.store.profileAccounts.list(params.id) }),
   }),
   defineRoute({
     method: 'POST',
@@ -66,7 +66,7 @@ export const profileAccountRoutes = [
     response: PlatformAccount,
     audit: 'profile_accounts.create',
     errors: [...VAULT, 'profile_accounts.limit_reached'],
-    handler: ({ ctx, params, body, audit }) => ctx.store.accounts.create(audit, params.id, body),
+    handler: ({ ctx, params, body, audit }) => ctx.store.profileAccounts.create(audit, params.id, body),
   }),
   defineRoute({
     method: 'PATCH',
@@ -79,7 +79,7 @@ export const profileAccountRoutes = [
     response: PlatformAccount,
     audit: 'profile_accounts.update',
     errors: VAULT,
-    handler: ({ ctx, params, body, audit }) => ctx.store.accounts.update(audit, params.id, params.accountId, body),
+    handler: ({ ctx, params, body, audit }) => ctx.store.profileAccounts.update(audit, params.id, params.accountId, body),
   }),
   defineRoute({
     method: 'DELETE',
@@ -91,7 +91,7 @@ export const profileAccountRoutes = [
     status: 204,
     audit: 'profile_accounts.delete',
     errors: ['resource.not_found'],
-    handler: ({ ctx, params, audit }) => ctx.store.accounts.delete(audit, params.id, params.accountId).then(() => undefined),
+    handler: ({ ctx, params, audit }) => ctx.store.profileAccounts.delete(audit, params.id, params.accountId).then(() => undefined),
   }),
   defineRoute({
     method: 'GET',
@@ -103,7 +103,7 @@ export const profileAccountRoutes = [
     response: z.object({ password: z.string() }),
     audit: 'profile_accounts.password_read',
     errors: VAULT,
-    handler: ({ ctx, params, audit }) => ctx.store.accounts.password(audit, params.id, params.accountId),
+    handler: ({ ctx, params, audit }) => ctx.store.profileAccounts.password(audit, params.id, params.accountId),
   }),
   defineRoute({
     method: 'GET',
@@ -115,6 +115,6 @@ export const profileAccountRoutes = [
     response: z.object({ code: z.string(), remaining_s: z.int() }),
     audit: 'profile_accounts.totp_read',
     errors: VAULT,
-    handler: ({ ctx, params, audit }) => ctx.store.accounts.totp(audit, params.id, params.accountId),
+    handler: ({ ctx, params, audit }) => ctx.store.profileAccounts.totp(audit, params.id, params.accountId),
   }),
 ];

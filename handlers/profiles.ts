@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { accountStatus, profileQuota } from '../src/account/provider';
+import { accountStatus, profileQuota } from '../src/membership/provider';
 import { defineRoute } from '../src/routes/define';
 import { queryBool, queryInt } from '../src/schemas/query';
-import { PROFILE_SORTS } from '../storage/profile-list';
+import { PROFILE_SORTS } from '../storage/profiles/list';
 
 /** Bounds the spec leaves open (README: Profiles). */
 const PROFILE_BOUNDS = { name: 120, group: 120, tag: 64, tags: 50, notes: 10_000, q: 200, cursor: 2048, page: 1_000_000 } as const;

@@ -1,4 +1,4 @@
-import type { SqlDb } from './sql';
+import type { SqlDb } from './sql/sql';
 
 /**
  * A Durable Object row or value holds at most 2 MB, and a sealed global value, flow document or

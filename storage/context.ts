@@ -1,6 +1,6 @@
 import { AuditLog } from './audit/log';
 import type { AuditContext, AuditSubject } from './audit/entry';
-import type { SqlDb } from './sql';
+import type { SqlDb } from './sql/sql';
 import type { Vault } from './vault';
 
 /** What every storage module shares: the database, the clock, the audit chain and the vault. */

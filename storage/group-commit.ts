@@ -1,6 +1,6 @@
 import { ApiError } from '../src/errors/api-error';
 import { dispatch, type Invoke, type Reply } from './dispatch';
-import type { SqlDb } from './sql';
+import type { SqlDb } from './sql/sql';
 import type { Store } from './store';
 
 interface Pending {

@@ -1,18 +1,18 @@
-import { Audit } from './audit';
-import { AccountStatusCache } from './account-status';
-import { Accounts } from './accounts';
+import { Audit } from './audit/audit';
+import { MembershipCache } from './membership/membership';
+import { ProfileAccounts } from './profile-accounts/profile-accounts';
 import { SYSTEM_ACTOR } from './audit/entry';
 import { StoreContext } from './context';
-import { Flows } from './flows';
-import { Globals } from './globals';
-import { migrate } from './migrations';
-import { Profiles } from './profiles';
-import { MIGRATIONS } from './schema';
-import { Settings } from './settings';
-import { Shares } from './shares';
-import type { SqlDb } from './sql';
-import { System } from './system';
-import { Tokens } from './tokens';
+import { Flows } from './flows/flows';
+import { Globals } from './globals/globals';
+import { migrate } from './migrations/migrate';
+import { Profiles } from './profiles/profiles';
+import { MIGRATIONS } from './migrations/list';
+import { Settings } from './settings/settings';
+import { Shares } from './shares/shares';
+import type { SqlDb } from './sql/sql';
+import { System } from './system/system';
+import { Tokens } from './tokens/tokens';
 import { Vault } from './vault';
 
 /** Key material that lives outside the database, in the data root. */
@@ -39,8 +39,8 @@ export class Store {
   readonly shares: Shares;
   readonly audit: Audit;
   readonly profiles: Profiles;
-  readonly accounts: Accounts;
-  readonly accountStatus: AccountStatusCache;
+  readonly profileAccounts: ProfileAccounts;
+  readonly membership: MembershipCache;
 
   constructor(db: SqlDb, keys: StoreKeys, now: () => number = Date.now) {
     const vault = keys.vault ? Vault.unlocked(keys.vault) : new Vault(null, 'missing', keys.vaultReason ?? 'vault.key is missing');
@@ -55,8 +55,8 @@ export class Store {
     this.shares = new Shares(ctx);
     this.audit = new Audit(ctx);
     this.profiles = new Profiles(ctx);
-    this.accounts = new Accounts(ctx, this.profiles);
-    this.accountStatus = new AccountStatusCache(ctx);
+    this.profileAccounts = new ProfileAccounts(ctx, this.profiles);
+    this.membership = new MembershipCache(ctx);
     this.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', {
       details: { db_version: dbVersion, vault: vault.state },
     }, null);

@@ -1,12 +1,12 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it, vi } from 'vitest';
-import { storeStub } from '../src/env';
+import { storeStub } from '../src/runtimes/workerd/env';
 import { hostClient } from '../src/host/port';
 import { sealFinishedDays, sealMac } from '../storage/audit/anchors';
 import { chainHash } from '../storage/audit/chain';
 import { entryOf, type AuditRow } from '../storage/audit/record';
 import { verifyChain } from '../storage/audit/verify';
-import { durableSql } from '../storage/durable-sql';
+import { durableSql } from '../storage/sql/durable-sql';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
 import { MAX_DETAILS_CHARS } from '../storage/audit/log';
 import type { Store } from '../storage/store';

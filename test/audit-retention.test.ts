@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { storeStub } from '../src/env';
+import { storeStub } from '../src/runtimes/workerd/env';
 import { hostClient } from '../src/host/port';
 import { sealMac } from '../storage/audit/anchors';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';

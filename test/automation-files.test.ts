@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { WorkerEnv } from '../src/env';
+import type { WorkerEnv } from '../src/runtimes/workerd/env';
 import { toBase64 } from '../src/shared/base64';
 import { call, tokenWith } from './support/api';
 import { expectError, LARGE_TIMEOUT_MS } from './support/automation';

@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { describe, expect, it } from 'vitest';
-import { parseShareCode } from '../storage/share-code';
+import { parseShareCode } from '../storage/shares/share-code';
 import { Vault } from '../storage/vault';
 import { call } from './support/api';
 import { createFlow, expectError, LARGE_TIMEOUT_MS } from './support/automation';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { storeClient } from '../storage/dispatch';
 import { createApp } from '../src/app';
 import { configFrom } from '../src/config';
-import { storeStub } from '../src/env';
+import { storeStub } from '../src/runtimes/workerd/env';
 import type { HostPort } from '../src/host/port';
 import { ROUTES } from '../src/routes/table';
 import { call } from './support/api';

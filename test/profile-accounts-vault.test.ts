@@ -2,9 +2,9 @@ import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/errors/api-error';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
-import { durableSql } from '../storage/durable-sql';
+import { durableSql } from '../storage/sql/durable-sql';
 import { Store } from '../storage/store';
-import type { StoreObject } from '../storage/store-object';
+import type { StoreObject } from '../src/runtimes/workerd/store-object';
 import { call } from './support/api';
 import { createAccount, createProfile, rawRows, testStore } from './support/profiles';
 
@@ -46,10 +46,10 @@ describe('vault missing', () => {
       const before = count();
       return {
         state: locked.system.info().vault,
-        read: caught(() => locked.accounts.password(audit('profile_accounts.password_read'), p.id, a.id)),
-        write: caught(() => locked.accounts.create(audit('profile_accounts.create'), p.id, { platform_url: 'v', password: 'x' })),
+        read: caught(() => locked.profileAccounts.password(audit('profile_accounts.password_read'), p.id, a.id)),
+        write: caught(() => locked.profileAccounts.create(audit('profile_accounts.create'), p.id, { platform_url: 'v', password: 'x' })),
         written: count() - before,
-        listed: locked.accounts.list(p.id).map((x) => x.password_set),
+        listed: locked.profileAccounts.list(p.id).map((x) => x.password_set),
       };
     });
     const lockedError = { code: 'vault.locked', status: 503, details: { state: 'missing', reason: 'vault.key is missing' } };

@@ -1,9 +1,9 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { expect, it } from 'vitest';
-import { durableSql } from '../storage/durable-sql';
-import { CursorSigner } from '../storage/profile-cursor';
-import { listProfileRows, PROFILE_SORTS } from '../storage/profile-list';
-import type { SqlValue } from '../storage/sql';
+import { durableSql } from '../storage/sql/durable-sql';
+import { CursorSigner } from '../storage/profiles/cursor';
+import { listProfileRows, PROFILE_SORTS } from '../storage/profiles/list';
+import type { SqlValue } from '../storage/sql/sql';
 import { testStore } from './support/profiles';
 
 it('walks 100,000 profiles by index for every sort key: no sort step, no scan', { timeout: 120_000 }, async () => {

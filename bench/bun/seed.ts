@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import type { AuditAction } from '../../storage/audit/actions';
 import type { AuditContext } from '../../storage/audit/entry';
 import { AuditLog } from '../../storage/audit/log';
-import { bunSql } from '../../storage/bun-sql';
-import { hostKeys } from '../../storage/keys';
+import { bunSql } from '../../storage/sql/bun-sql';
+import { hostKeys } from '../../src/runtimes/store-keys';
 import { openStore } from '../../storage/store';
-import { createHostHandler } from '../../src/host/node/handler';
+import { createHostHandler } from '../../src/host/node/host-handler';
 import { hostClient } from '../../src/host/port';
 import { EXPORT_ACTIONS, SEED_GLOBALS } from '../seed-plan';
 

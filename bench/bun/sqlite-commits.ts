@@ -9,7 +9,7 @@
 import { Database } from 'bun:sqlite';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { bunSql } from '../../storage/bun-sql';
+import { bunSql } from '../../storage/sql/bun-sql';
 import { openStore } from '../../storage/store';
 
 const [dir, secondsArg, kind] = process.argv.slice(2);

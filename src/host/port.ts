@@ -1,8 +1,8 @@
-import { diskClient, type DiskPort } from './client/disk';
+import { diskClient, type DiskPort } from './client/disk-port';
 import type { HostFetcher } from './client/fetcher';
-import { filesClient, type FilesPort } from './client/files';
-import { keysClient, type KeysPort } from './client/keys';
-import { logsClient, type LogsPort } from './client/logs';
+import { filesClient, type FilesPort } from './client/files-port';
+import { keysClient, type KeysPort } from './client/keys-port';
+import { logsClient, type LogsPort } from './client/logs-port';
 
 export type { HostFetcher } from './client/fetcher';
 

@@ -1,7 +1,7 @@
 import { build, stop } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
-const ENTRY = fileURLToPath(new URL('../index.ts', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../runtimes/workerd/worker.ts', import.meta.url));
 
 /**
  * Bundles the worker into one ES module, as workerd loads it. The launcher bundles once, so

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { createHostHandler } from '../host/node/handler';
+import { createHostHandler } from '../host/node/host-handler';
 import { announceStart, announceStop } from './announce';
 import { bundleWorker } from './bundle';
 import { LaunchError, launchSettings } from './settings';

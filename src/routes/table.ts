@@ -1,4 +1,4 @@
-import { accountRoutes } from '../../handlers/account';
+import { membershipRoutes } from '../../handlers/membership';
 import { automationFileRoutes } from '../../handlers/automation-files';
 import { automationFlowRoutes } from '../../handlers/automation-flows';
 import { automationGlobalRoutes } from '../../handlers/automation-globals';
@@ -16,7 +16,7 @@ import type { AnyRoute } from './define';
 /** Every route of LPA. A family adds its list here and nowhere else. */
 export const ROUTES: readonly AnyRoute[] = [
   ...systemRoutes,
-  ...accountRoutes,
+  ...membershipRoutes,
   ...tokenRoutes,
   ...profileRoutes,
   ...profileAccountRoutes,

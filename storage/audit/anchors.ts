@@ -1,5 +1,5 @@
 import { hmacHex, timingSafeEqual } from '../../src/shared/crypto';
-import { first, type SqlDb } from '../sql';
+import { first, type SqlDb } from '../sql/sql';
 import { canonical } from './chain';
 import { DAY_MS, dayIndex, dayName } from './days';
 

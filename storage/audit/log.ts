@@ -1,4 +1,4 @@
-import { first, type SqlDb } from '../sql';
+import { first, type SqlDb } from '../sql/sql';
 import { categoryOf } from './actions';
 import { openFrom, sealFinishedDays } from './anchors';
 import { chainHash, GENESIS_HASH } from './chain';

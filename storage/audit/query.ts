@@ -1,4 +1,4 @@
-import { first, type SqlDb, type SqlValue } from '../sql';
+import { first, type SqlDb, type SqlValue } from '../sql/sql';
 import type { AuditCategory } from './actions';
 import type { AuditResult } from './entry';
 

@@ -1,5 +1,5 @@
 import type { StoreContext } from '../context';
-import { first } from '../sql';
+import { first } from '../sql/sql';
 import { sealMac } from './anchors';
 import { SYSTEM_ACTOR } from './entry';
 

@@ -1,4 +1,4 @@
-import type { SqlDb } from '../sql';
+import type { SqlDb } from '../sql/sql';
 import { sealMacValid, type Anchor, type Checkpoint } from './anchors';
 import { chainHash, GENESIS_HASH } from './chain';
 import { dayIndex, dayName } from './days';

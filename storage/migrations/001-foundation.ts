@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations';
+import type { Migration } from './migrate';
 
 export const foundationMigration: Migration = {
   id: 1,

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations';
+import type { Migration } from './migrate';
 
 export const auditMigration: Migration = {
   id: 2,

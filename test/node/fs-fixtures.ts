@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { createHostHandler, type HostHandler } from '../../src/host/node/handler';
+import { createHostHandler, type HostHandler } from '../../src/host/node/host-handler';
 import type { FixtureOp } from '../support/fixture-ops';
 
 /**

@@ -57,7 +57,7 @@ export type Runtime = 'workerd' | 'bun';
 /** How each runtime is started: what `npm start` and `npm run start:bun` run, without npm around it. */
 const COMMANDS: Record<Runtime, [string, string[]]> = {
   workerd: [process.execPath, ['--import', 'tsx', 'src/launcher/main.ts']],
-  bun: ['node_modules/.bin/bun', ['src/runtimes/bun.ts']],
+  bun: ['node_modules/.bin/bun', ['src/runtimes/bun/main.ts']],
 };
 
 /** Starts the service as its npm script does, on a free port and a data root of its own. */

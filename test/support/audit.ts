@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from 'cloudflare:test';
-import { storeStub } from '../../src/env';
-import type { SqlValue } from '../../storage/sql';
+import { storeStub } from '../../src/runtimes/workerd/env';
+import type { SqlValue } from '../../storage/sql/sql';
 import { call } from './api';
 
 export const DAY = 86_400_000;

@@ -1,5 +1,5 @@
 import { env, runInDurableObject } from 'cloudflare:test';
-import { storeStub, type WorkerEnv } from '../../src/env';
+import { storeStub, type WorkerEnv } from '../../src/runtimes/workerd/env';
 
 /** Runs `fn` on the store's raw SQLite storage, beside the service. */
 export function inStore<T>(fn: (sql: SqlStorage) => T): Promise<T> {

@@ -1,5 +1,5 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
-import worker from '../../src/index';
+import worker from '../../src/runtimes/workerd/worker';
 
 /**
  * The worker's own fetch handler, called in this isolate. SELF.fetch in vitest-pool-workers 0.15

@@ -1,4 +1,4 @@
-import type { WorkerEnv } from '../../src/env';
+import type { WorkerEnv } from '../../src/runtimes/workerd/env';
 
 declare global {
   namespace Cloudflare {

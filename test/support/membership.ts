@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { storeClient } from '../../storage/dispatch';
 import { createApp } from '../../src/app';
 import { configFrom } from '../../src/config';
-import { storeStub, type WorkerEnv } from '../../src/env';
+import { storeStub, type WorkerEnv } from '../../src/runtimes/workerd/env';
 import { hostClient } from '../../src/host/port';
 import { ROUTES } from '../../src/routes/table';
 import type { CallOptions } from './api';
@@ -11,7 +11,7 @@ import type { CallOptions } from './api';
 export const membershipUrl = () => inject('membershipUrl');
 
 /**
- * The service as `src/index.ts` builds it, on the same store, but configured with the test
+ * The service as `src/runtimes/workerd/worker.ts` builds it, on the same store, but configured with the test
  * membership server: the other test files keep running in local mode.
  */
 export function signedInService(accountUrl = membershipUrl()): NonNullable<CallOptions['fetcher']> {

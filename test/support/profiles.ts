@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from 'cloudflare:test';
-import { storeStub, type WorkerEnv } from '../../src/env';
-import type { Profile } from '../../storage/profiles';
+import { storeStub, type WorkerEnv } from '../../src/runtimes/workerd/env';
+import type { Profile } from '../../storage/profiles/profiles';
 import { call } from './api';
 
 /** The one store of the test service. */

@@ -1,5 +1,5 @@
 import { env, runInDurableObject } from 'cloudflare:test';
-import { storeStub } from '../../src/env';
+import { storeStub } from '../../src/runtimes/workerd/env';
 
 /** Raw rows of the store's SQLite database, read inside the Durable Object. */
 export function sqlRows<T = Record<string, unknown>>(query: string, ...params: unknown[]): Promise<T[]> {

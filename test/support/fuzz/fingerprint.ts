@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { storeStub } from '../../../src/env';
+import { storeStub } from '../../../src/runtimes/workerd/env';
 import { call } from '../api';
 import { directFetcher } from '../direct-fetch';
 

@@ -1,0 +1,15 @@
+import { statfsSync } from 'node:fs';
+import type { HostRoute } from './host-handler';
+
+export function diskHostRoutes(dataRoot: string): HostRoute[] {
+  return [
+    {
+      method: 'GET',
+      pattern: /^\/disk$/,
+      handle: () => {
+        const fs = statfsSync(dataRoot);
+        return Response.json({ free_bytes: fs.bavail * fs.bsize });
+      },
+    },
+  ];
+}

@@ -1,0 +1,43 @@
+import type { HostPort } from '../host/port';
+import { AUDIT_JOBS } from './audit-jobs';
+import { jobLogRecords } from './jobs-log';
+import { logRetentionJob } from './log-retention';
+import type { Store } from '../../storage/store';
+
+/** A job of the daily run; it reports what it did, for the jobs log. */
+export interface DailyJob {
+  name: string;
+  run(store: Store, host: HostPort, now: number): Promise<Record<string, unknown>> | Record<string, unknown>;
+}
+
+export interface JobReport {
+  name: string;
+  ok: boolean;
+  result: Record<string, unknown>;
+}
+
+/** Every job of the daily run, in order. A family adds its job here. */
+export const DAILY_JOBS: readonly DailyJob[] = [...AUDIT_JOBS, logRetentionJob];
+
+const DAY_MS = 86_400_000;
+/** A few seconds past UTC midnight, so the day that just ended is complete. */
+const AFTER_MIDNIGHT_MS = 5_000;
+
+export function nextDailyRun(now: number): number {
+  return Math.floor(now / DAY_MS) * DAY_MS + DAY_MS + AFTER_MIDNIGHT_MS;
+}
+
+/** Runs every job; one job's failure is reported and does not stop the others. What they did goes to the jobs log. */
+export async function runDailyJobs(store: Store, host: HostPort, now: number): Promise<JobReport[]> {
+  const startedAt = Date.now();
+  const reports: JobReport[] = [];
+  for (const job of DAILY_JOBS) {
+    try {
+      reports.push({ name: job.name, ok: true, result: await job.run(store, host, now) });
+    } catch (error) {
+      reports.push({ name: job.name, ok: false, result: { error: String(error) } });
+    }
+  }
+  await host.logs.append('jobs', jobLogRecords(reports, startedAt)).catch((error: unknown) => console.error('jobs log write failed:', String(error)));
+  return reports;
+}

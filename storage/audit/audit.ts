@@ -1,0 +1,63 @@
+import type { StoreContext } from '../context';
+import { sealFinishedDays } from './anchors';
+import { GENESIS_HASH } from './chain';
+import { DAY_MS, dayIndex } from './days';
+import { pageSql, whereClause, type AuditFilters, type PageStart } from './query';
+import { entryOf, type AuditRecord, type AuditRow } from './record';
+import { purgeBefore, type PurgeResult } from './retention';
+import { verifyChain, type VerifyResult } from './verify';
+import { first } from '../sql/sql';
+
+export interface AuditPage {
+  items: AuditRecord[];
+  /** The seq to continue from (as before_seq or after_seq), or null when this page is the last. */
+  next_seq: number | null;
+}
+
+export interface AuditStats {
+  entries: number;
+  oldest_ts: number | null;
+}
+
+/** Reading, verifying and maintaining the audit chain; appending is AuditLog's, inside every change. */
+export class Audit {
+  constructor(private readonly ctx: StoreContext) {}
+
+  /** One page of entries matching the filters: newest first from `before_seq`, oldest first from `after_seq`. */
+  list(filters: AuditFilters, start: PageStart, limit: number): AuditPage {
+    const where = whereClause(this.ctx.db, filters, start);
+    if (!where) return { items: [], next_seq: null };
+    const order = start.after_seq === undefined ? 'DESC' : 'ASC';
+    const rows = this.ctx.db.all<AuditRow & { prev_hash: string | null }>(pageSql(where, order), ...where.params, limit + 1);
+    const checkpoint = first<{ seq: number; hash: string }>(this.ctx.db, 'SELECT seq, hash FROM audit_checkpoint WHERE id = 1');
+    const items = rows.slice(0, limit).map((row): AuditRecord => ({
+      ...entryOf(row),
+      hash: row.hash,
+      prev_hash: row.prev_hash ?? (row.seq === (checkpoint?.seq ?? 0) + 1 ? (checkpoint?.hash ?? GENESIS_HASH) : null),
+    }));
+    return { items, next_seq: rows.length > limit ? items[items.length - 1]!.seq : null };
+  }
+
+  count(filters: AuditFilters): number {
+    const where = whereClause(this.ctx.db, filters);
+    return where ? first<{ n: number }>(this.ctx.db, `SELECT count(*) AS n FROM audit_log a ${where.sql}`, ...where.params)!.n : 0;
+  }
+
+  verify(): VerifyResult {
+    return verifyChain(this.ctx.db, this.ctx.auditKey, this.ctx.now());
+  }
+
+  stats(): AuditStats {
+    return first<AuditStats>(this.ctx.db, 'SELECT count(*) AS entries, min(ts) AS oldest_ts FROM audit_log')!;
+  }
+
+  /** Anchors every finished day (before the UTC day of `now`) not yet sealed; the daily job. */
+  seal(now: number): string[] {
+    return this.ctx.db.transaction(() => sealFinishedDays(this.ctx.db, this.ctx.auditKey, dayIndex(now) * DAY_MS, now));
+  }
+
+  /** Deletes entries older than the retention, keeping the hash at the cut; the daily job. */
+  purge(now: number, retentionDays: number): PurgeResult {
+    return purgeBefore(this.ctx, now - retentionDays * DAY_MS, retentionDays);
+  }
+}

@@ -1,0 +1,196 @@
+import { ApiError } from '../../src/errors/api-error';
+import { deleteChunks, getChunks, putChunks } from '../chunks';
+import type { StoreContext } from '../context';
+
+export type Step = Record<string, unknown>;
+
+export interface FlowValueInput {
+  name: string;
+  value?: string | null;
+  protected?: boolean;
+}
+
+export interface NewFlow {
+  name: string;
+  group?: string | null;
+  description?: string | null;
+  is_template?: boolean;
+  dependencies?: string[];
+  steps: Step[];
+  values?: FlowValueInput[];
+}
+
+export interface FlowSummary {
+  id: string;
+  name: string;
+  group: string | null;
+  description: string | null;
+  is_template: boolean;
+  dependencies: string[];
+  step_count: number;
+  value_count: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A value as a reader sees it: a protected value shows `value: null` and only whether one is set. */
+export interface FlowValue {
+  name: string;
+  value: string | null;
+  protected: boolean;
+  value_set: boolean;
+}
+
+export interface Flow extends Omit<FlowSummary, 'step_count' | 'value_count'> {
+  steps: Step[];
+  values: FlowValue[];
+}
+
+/** A flow as a share bundle carries it: protected values in plaintext, or null when left out. */
+export interface BundledFlow extends Omit<Flow, 'created_at' | 'updated_at' | 'values'> {
+  values: { name: string; value: string | null; protected: boolean }[];
+}
+
+/** What the chunk store holds for a flow; a protected value only as vault ciphertext. */
+interface FlowDocument {
+  steps: Step[];
+  values: { name: string; protected: boolean; value: string | null; sealed: string | null }[];
+}
+
+interface FlowRow {
+  id: string;
+  name: string;
+  group_name: string | null;
+  description: string | null;
+  is_template: number;
+  dependencies: string;
+  step_count: number;
+  value_count: number;
+  created_at: number;
+  updated_at: number;
+}
+
+const owner = (id: string) => `flow:${id}`;
+const valueAad = (id: string, name: string) => `flow:${id}:value:${name}`;
+
+function summary(row: FlowRow): FlowSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    group: row.group_name,
+    description: row.description,
+    is_template: row.is_template === 1,
+    dependencies: JSON.parse(row.dependencies) as string[],
+    step_count: row.step_count,
+    value_count: row.value_count,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** The ids of `ids` that name no flow. One bound parameter, however many ids. */
+export function unknownFlowIds(ctx: StoreContext, ids: readonly string[]): string[] {
+  return ctx.db
+    .all<{ value: string }>(
+      'SELECT value FROM json_each(?) WHERE value NOT IN (SELECT id FROM automation_flows) ORDER BY key',
+      JSON.stringify(ids),
+    )
+    .map((r) => r.value);
+}
+
+export function flowRows(ctx: StoreContext, ids?: readonly string[]): FlowSummary[] {
+  const rows = ids
+    ? ctx.db.all<FlowRow>('SELECT f.* FROM json_each(?) j JOIN automation_flows f ON f.id = j.value ORDER BY j.key', JSON.stringify(ids))
+    : ctx.db.all<FlowRow>('SELECT * FROM automation_flows ORDER BY created_at, id');
+  return rows.map(summary);
+}
+
+/** Writes a new flow; its dependencies must already be ids of flows (checked by the caller). */
+export function insertFlow(ctx: StoreContext, input: NewFlow, id: string = crypto.randomUUID()): FlowSummary {
+  const now = ctx.now();
+  const values = (input.values ?? []).map((v) => {
+    const isProtected = v.protected ?? false;
+    const value = v.value ?? null;
+    return {
+      name: v.name,
+      protected: isProtected,
+      value: isProtected ? null : value,
+      sealed: isProtected && value !== null ? ctx.vault.seal(value, valueAad(id, v.name)) : null,
+    };
+  });
+  const document: FlowDocument = { steps: input.steps, values };
+  const flow: FlowSummary = {
+    id,
+    name: input.name,
+    group: input.group ?? null,
+    description: input.description ?? null,
+    is_template: input.is_template ?? false,
+    dependencies: input.dependencies ?? [],
+    step_count: input.steps.length,
+    value_count: values.length,
+    created_at: now,
+    updated_at: now,
+  };
+  ctx.db.run(
+    `INSERT INTO automation_flows (id, name, group_name, description, is_template, dependencies, step_count, value_count,
+       created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    flow.id, flow.name, flow.group, flow.description, flow.is_template ? 1 : 0, JSON.stringify(flow.dependencies),
+    flow.step_count, flow.value_count, flow.created_at, flow.updated_at,
+  );
+  putChunks(ctx.db, owner(id), JSON.stringify(document));
+  return flow;
+}
+
+export function removeFlow(ctx: StoreContext, id: string): void {
+  deleteChunks(ctx.db, owner(id));
+  ctx.db.run('DELETE FROM automation_flows WHERE id = ?', id);
+}
+
+/** The ids of the flows that list `id` among their dependencies. */
+export function dependentsOf(ctx: StoreContext, id: string): string[] {
+  return ctx.db
+    .all<{ id: string }>('SELECT DISTINCT f.id FROM automation_flows f, json_each(f.dependencies) d WHERE d.value = ? ORDER BY f.id', id)
+    .map((r) => r.id);
+}
+
+function flowDocument(ctx: StoreContext, id: string): FlowDocument {
+  return JSON.parse(getChunks(ctx.db, owner(id))!) as FlowDocument;
+}
+
+function withoutCounts({ step_count: _s, value_count: _v, ...rest }: FlowSummary) {
+  return rest;
+}
+
+export function readFlow(ctx: StoreContext, summaryRow: FlowSummary): Flow {
+  const document = flowDocument(ctx, summaryRow.id);
+  return {
+    ...withoutCounts(summaryRow),
+    steps: document.steps,
+    values: document.values.map((v) => ({
+      name: v.name,
+      value: v.protected ? null : v.value,
+      protected: v.protected,
+      value_set: v.protected ? v.sealed !== null : v.value !== null,
+    })),
+  };
+}
+
+/** A flow for a share bundle; protected values are opened only when the share carries secrets. */
+export function bundleFlow(ctx: StoreContext, summaryRow: FlowSummary, includeSecrets: boolean): BundledFlow {
+  const document = flowDocument(ctx, summaryRow.id);
+  const { created_at: _c, updated_at: _u, ...fields } = withoutCounts(summaryRow);
+  return {
+    ...fields,
+    steps: document.steps,
+    values: document.values.map((v) => ({
+      name: v.name,
+      protected: v.protected,
+      value: !v.protected ? v.value : includeSecrets && v.sealed !== null ? ctx.vault.open(v.sealed, valueAad(summaryRow.id, v.name)) : null,
+    })),
+  };
+}
+
+export function assertFlowsExist(ctx: StoreContext, ids: readonly string[]): void {
+  const unknown = unknownFlowIds(ctx, ids);
+  if (unknown.length > 0) throw new ApiError('flows.unknown', { ids: unknown });
+}

@@ -1,0 +1,51 @@
+import { ApiError } from '../../src/errors/api-error';
+import type { AuditContext } from '../audit/entry';
+import type { StoreContext } from '../context';
+import {
+  assertFlowsExist, dependentsOf, flowRows, insertFlow, readFlow, removeFlow, type Flow, type FlowSummary, type NewFlow,
+} from './flow-records';
+
+/** Automation flows. A flow's dependencies always name existing flows: one cannot be deleted while another needs it. */
+export class Flows {
+  constructor(private readonly ctx: StoreContext) {}
+
+  create(audit: AuditContext, input: NewFlow): Flow {
+    const created = this.ctx.change(
+      audit,
+      () => {
+        assertFlowsExist(this.ctx, input.dependencies ?? []);
+        return insertFlow(this.ctx, input);
+      },
+      (flow) => ({ entity_type: 'flow', entity_id: flow.id, details: { name: flow.name, steps: flow.step_count, values: flow.value_count } }),
+    );
+    return readFlow(this.ctx, created);
+  }
+
+  list(): FlowSummary[] {
+    return flowRows(this.ctx);
+  }
+
+  get(id: string): Flow {
+    return readFlow(this.ctx, this.summary(id));
+  }
+
+  delete(audit: AuditContext, id: string): { ok: true } {
+    this.ctx.change(
+      audit,
+      () => {
+        this.summary(id);
+        const dependents = dependentsOf(this.ctx, id);
+        if (dependents.length > 0) throw new ApiError('flows.has_dependents', { dependents });
+        removeFlow(this.ctx, id);
+      },
+      () => ({ entity_type: 'flow', entity_id: id }),
+    );
+    return { ok: true };
+  }
+
+  private summary(id: string): FlowSummary {
+    const row = flowRows(this.ctx, [id])[0];
+    if (!row) throw new ApiError('resource.not_found', { resource: 'flow', id });
+    return row;
+  }
+}

@@ -1,0 +1,101 @@
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { ApiError } from '../../src/errors/api-error';
+import type { AuditContext } from '../audit/entry';
+import { deleteChunks, getChunks, putChunks } from '../chunks';
+import type { StoreContext } from '../context';
+import { first } from '../sql/sql';
+
+export interface GlobalSummary {
+  name: string;
+  revision: number;
+  bytes: number;
+  updated_at: number;
+}
+
+interface GlobalRow extends GlobalSummary {
+  deleted: number;
+}
+
+const owner = (name: string) => `global:${name}`;
+const aad = (name: string) => `global:${name}:value`;
+
+/**
+ * Automation globals: values sealed with the vault, every write checked against the revision the
+ * writer last saw. A deleted global keeps its row as a tombstone, so a writer holding a revision of
+ * the deleted value can never overwrite a new global of the same name that starts again at 1.
+ */
+export class Globals {
+  constructor(private readonly ctx: StoreContext) {}
+
+  list(): GlobalSummary[] {
+    return this.ctx.db.all<GlobalSummary>(
+      'SELECT name, revision, bytes, updated_at FROM automation_globals WHERE deleted = 0 ORDER BY name',
+    );
+  }
+
+  read(audit: AuditContext, name: string): { value: string; revision: number } {
+    return this.ctx.change(
+      audit,
+      () => {
+        const row = this.live(name);
+        if (!row) throw notFound(name);
+        return { value: this.ctx.vault.open(getChunks(this.ctx.db, owner(name))!, aad(name)), revision: row.revision };
+      },
+      (read) => ({ entity_type: 'global', entity_id: name, details: { revision: read.revision } }),
+    );
+  }
+
+  /** `expectedRevision` 0 creates; otherwise it must be the current revision. */
+  write(audit: AuditContext, name: string, value: string, expectedRevision: number): GlobalSummary {
+    return this.ctx.change(
+      audit,
+      () => {
+        const row = this.row(name);
+        const current = row && row.deleted === 0 ? row.revision : 0;
+        if (expectedRevision !== current) throw conflict(current);
+        const next: GlobalSummary = {
+          name,
+          revision: (row?.revision ?? 0) + 1,
+          bytes: utf8ToBytes(value).length,
+          updated_at: this.ctx.now(),
+        };
+        putChunks(this.ctx.db, owner(name), this.ctx.vault.seal(value, aad(name)));
+        this.ctx.db.run(
+          `INSERT INTO automation_globals (name, revision, bytes, updated_at, deleted) VALUES (?, ?, ?, ?, 0)
+           ON CONFLICT (name) DO UPDATE SET revision = excluded.revision, bytes = excluded.bytes,
+             updated_at = excluded.updated_at, deleted = 0`,
+          next.name, next.revision, next.bytes, next.updated_at,
+        );
+        return next;
+      },
+      (next) => ({ entity_type: 'global', entity_id: name, details: { revision: next.revision, bytes: next.bytes } }),
+    );
+  }
+
+  delete(audit: AuditContext, name: string, expectedRevision: number): { ok: true } {
+    this.ctx.change(
+      audit,
+      () => {
+        const row = this.live(name);
+        if (!row) throw notFound(name);
+        if (row.revision !== expectedRevision) throw conflict(row.revision);
+        deleteChunks(this.ctx.db, owner(name));
+        this.ctx.db.run('UPDATE automation_globals SET deleted = 1, bytes = 0, updated_at = ? WHERE name = ?', this.ctx.now(), name);
+      },
+      () => ({ entity_type: 'global', entity_id: name, details: { revision: expectedRevision } }),
+    );
+    return { ok: true };
+  }
+
+  private row(name: string): GlobalRow | undefined {
+    return first<GlobalRow>(this.ctx.db, 'SELECT * FROM automation_globals WHERE name = ?', name);
+  }
+
+  private live(name: string): GlobalRow | undefined {
+    const row = this.row(name);
+    return row && row.deleted === 0 ? row : undefined;
+  }
+}
+
+const notFound = (name: string) => new ApiError('resource.not_found', { resource: 'global', name });
+const conflict = (current: number) => new ApiError('state.revision_conflict', { current_revision: current });

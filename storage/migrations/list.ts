@@ -1,0 +1,11 @@
+import type { Migration } from './migrate';
+import { foundationMigration } from './001-foundation';
+import { auditMigration } from './002-audit';
+import { automationMigration } from './003-automation';
+import { profilesMigration } from './004-profiles';
+
+/**
+ * Every schema change, in order, one file each in storage/migrations/. A migration is never edited
+ * once landed: add a new one.
+ */
+export const MIGRATIONS: readonly Migration[] = [foundationMigration, auditMigration, automationMigration, profilesMigration];

@@ -1,0 +1,61 @@
+import type { AuditContext } from '../audit/entry';
+import type { StoreContext } from '../context';
+import { first } from '../sql/sql';
+
+export interface LogRetention {
+  retention_days: number;
+  kernel_retention_days: number;
+}
+
+export const LOG_RETENTION_DEFAULTS: LogRetention = { retention_days: 30, kernel_retention_days: 14 };
+
+export interface AuditRetention {
+  retention_days: number;
+}
+
+export const AUDIT_RETENTION_DEFAULTS: AuditRetention = { retention_days: 365 };
+
+/** Settings documents, stored as JSON under a key and merged over their defaults on read. */
+export class Settings {
+  constructor(private readonly ctx: StoreContext) {}
+
+  logRetention(): LogRetention {
+    return { ...LOG_RETENTION_DEFAULTS, ...this.read<LogRetention>('logs') };
+  }
+
+  setLogRetention(audit: AuditContext, patch: Partial<LogRetention>): LogRetention {
+    return this.ctx.change(
+      audit,
+      () => {
+        const next = { ...this.logRetention(), ...patch };
+        this.write('logs', next);
+        return next;
+      },
+      (next) => ({ entity_type: 'settings', entity_id: 'logs', details: { ...next } }),
+    );
+  }
+
+  auditRetention(): AuditRetention {
+    return { ...AUDIT_RETENTION_DEFAULTS, ...this.read<AuditRetention>('audit') };
+  }
+
+  setAuditRetention(audit: AuditContext, next: AuditRetention): AuditRetention {
+    const previous = this.auditRetention().retention_days;
+    this.ctx.change(audit, () => this.write('audit', next), () => ({
+      entity_type: 'settings', entity_id: 'audit', details: { retention_days: next.retention_days, previous },
+    }));
+    return next;
+  }
+
+  private read<T>(key: string): Partial<T> {
+    const row = first<{ value: string }>(this.ctx.db, 'SELECT value FROM settings WHERE key = ?', key);
+    return row ? (JSON.parse(row.value) as Partial<T>) : {};
+  }
+
+  private write(key: string, value: unknown): void {
+    this.ctx.db.run(
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      key, JSON.stringify(value),
+    );
+  }
+}

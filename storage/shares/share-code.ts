@@ -1,0 +1,22 @@
+import { fromBase64Url, toBase64Url } from '../../src/shared/base64url';
+
+/**
+ * A share code is `lpas1.<share id>.<key>`: the share's id and its 256-bit bundle key in base64url.
+ * The key is never stored, so the stored bundle cannot be read without the code.
+ */
+const CODE = /^lpas1\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/;
+
+export const SHARE_KEY_BYTES = 32;
+
+export function encodeShareCode(id: string, key: Uint8Array): string {
+  return `lpas1.${id}.${toBase64Url(key)}`;
+}
+
+export function parseShareCode(code: string): { id: string; key: Uint8Array } | null {
+  const match = CODE.exec(code);
+  if (!match) return null;
+  const key = fromBase64Url(match[2]!);
+  // 43 characters carry 258 bits; a code whose last two bits are not zero is not one we issued.
+  if (toBase64Url(key) !== match[2]) return null;
+  return { id: match[1]!, key };
+}
