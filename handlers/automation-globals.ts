@@ -1,20 +1,15 @@
 import { z } from 'zod';
+import { GLOBAL_VALUE_MAX_CHARS, GlobalDelete, GlobalName, GlobalSummary, GlobalValue, GlobalWrite } from '../storage/globals/schema';
 import { defineRoute } from '../src/routes/define';
-import { queryInt } from '../src/schemas/query';
-import { isWellFormed } from '../src/shared/unicode';
+import { Ok } from '../src/schemas/ok';
 
-const GLOBAL_VALUE_MAX_CHARS = 1_048_576;
 /**
  * The body limit fits the largest legal value however a JSON encoder writes it: a character can
  * take up to six bytes (`\u001f`), plus the field names, the revision and some white space.
  */
 const GLOBAL_BODY_LIMIT = 6 * GLOBAL_VALUE_MAX_CHARS + 64 * 1024;
 
-const Name = z.string().max(64).regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'A global name is a letter or _, then up to 63 letters, digits or _');
-
-const GlobalSummary = z
-  .object({ name: z.string(), revision: z.int(), bytes: z.int(), updated_at: z.int() })
-  .meta({ id: 'GlobalSummary' });
+const Named = z.object({ name: GlobalName });
 
 export const automationGlobalRoutes = [
   defineRoute({
@@ -32,8 +27,8 @@ export const automationGlobalRoutes = [
     tag: 'Automation',
     summary: 'The plaintext value of a global; the read is audited',
     scopes: ['runtime:control', 'secrets:read'],
-    params: z.object({ name: Name }),
-    response: z.object({ value: z.string(), revision: z.int() }),
+    params: Named,
+    response: GlobalValue,
     audit: 'globals.read',
     errors: ['resource.not_found', 'vault.locked'],
     handler: ({ ctx, params, audit }) => ctx.store.globals.read(audit, params.name),
@@ -44,18 +39,13 @@ export const automationGlobalRoutes = [
     tag: 'Automation',
     summary: 'Create (expected_revision 0) or change (expected_revision = current revision) a global',
     scopes: ['runtime:control', 'secrets:read', 'rpa:write'],
-    params: z.object({ name: Name }),
-    body: z
-      .object({
-        value: z.string().max(GLOBAL_VALUE_MAX_CHARS).refine(isWellFormed, 'The value must be valid Unicode (no lone surrogates)'),
-        expected_revision: z.int().min(0).max(Number.MAX_SAFE_INTEGER),
-      })
-      .strict(),
+    params: Named,
+    body: GlobalWrite,
     bodyLimit: GLOBAL_BODY_LIMIT,
     response: GlobalSummary,
     audit: 'globals.write',
     errors: ['state.revision_conflict', 'vault.locked'],
-    handler: ({ ctx, params, body, audit }) => ctx.store.globals.write(audit, params.name, body.value, body.expected_revision),
+    handler: ({ ctx, params, body, audit }) => ctx.store.globals.write(audit, params.name, body),
   }),
   defineRoute({
     method: 'DELETE',
@@ -63,11 +53,14 @@ export const automationGlobalRoutes = [
     tag: 'Automation',
     summary: 'Delete a global at the given revision',
     scopes: ['runtime:control', 'rpa:write'],
-    params: z.object({ name: Name }),
-    query: z.object({ expected_revision: queryInt(1) }).strict(),
-    response: z.object({ ok: z.literal(true) }),
+    params: Named,
+    query: GlobalDelete,
+    response: Ok,
     audit: 'globals.delete',
     errors: ['resource.not_found', 'state.revision_conflict'],
-    handler: ({ ctx, params, query, audit }) => ctx.store.globals.delete(audit, params.name, query.expected_revision),
+    handler: async ({ ctx, params, query, audit }) => {
+      await ctx.store.globals.delete(audit, params.name, query);
+      return { ok: true as const };
+    },
   }),
 ];

@@ -4,17 +4,9 @@ import type { AuditContext } from '../audit/entry';
 import { deleteChunks, getChunks, putChunks } from '../chunks';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
+import type { GlobalDelete, GlobalSummary, GlobalValue, GlobalWrite } from './schema';
 
-export interface GlobalSummary {
-  name: string;
-  revision: number;
-  bytes: number;
-  updated_at: number;
-}
-
-interface GlobalRow extends GlobalSummary {
-  deleted: number;
-}
+type GlobalRow = GlobalSummary & { deleted: number };
 
 const owner = (name: string) => `global:${name}`;
 const aad = (name: string) => `global:${name}:value`;
@@ -33,7 +25,7 @@ export class Globals {
     );
   }
 
-  read(audit: AuditContext, name: string): { value: string; revision: number } {
+  read(audit: AuditContext, name: string): GlobalValue {
     return this.ctx.change(
       audit,
       () => {
@@ -45,8 +37,7 @@ export class Globals {
     );
   }
 
-  /** `expectedRevision` 0 creates; otherwise it must be the current revision. */
-  write(audit: AuditContext, name: string, value: string, expectedRevision: number): GlobalSummary {
+  write(audit: AuditContext, name: string, { value, expected_revision: expectedRevision }: GlobalWrite): GlobalSummary {
     return this.ctx.change(
       audit,
       () => {
@@ -72,7 +63,7 @@ export class Globals {
     );
   }
 
-  delete(audit: AuditContext, name: string, expectedRevision: number): { ok: true } {
+  delete(audit: AuditContext, name: string, { expected_revision: expectedRevision }: GlobalDelete): void {
     this.ctx.change(
       audit,
       () => {
@@ -84,7 +75,6 @@ export class Globals {
       },
       () => ({ entity_type: 'global', entity_id: name, details: { revision: expectedRevision } }),
     );
-    return { ok: true };
   }
 
   private row(name: string): GlobalRow | undefined {

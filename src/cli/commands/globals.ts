@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { GlobalDelete, GlobalSummary, GlobalValue, GlobalWrite } from '../../../storage/globals/schema';
 import { action, intBetween, withJson, type JsonOption } from '../args';
 import { ApiCallError } from '../client';
 import { keyValues, show } from '../output';
@@ -11,7 +12,7 @@ export function globalsCommand(program: Command): void {
   const globals = program.command('globals').description('read and write global automation variables');
   withJson(globals.command('get').description('print a value and its revision').argument('<name>')).action(
     action(async (client, name: string, options: JsonOption) => {
-      show(await client.call<{ value: string; revision: number }>('GET', path(name)), options.json, (a) => `${a.value}\n(revision ${a.revision})`);
+      show(await client.call<GlobalValue>('GET', path(name)), options.json, (a) => `${a.value}\n(revision ${a.revision})`);
     }),
   );
   withJson(
@@ -26,8 +27,8 @@ export function globalsCommand(program: Command): void {
     action(async (client, name: string, value: string | undefined, options: JsonOption & { revision: number; file?: string }) => {
       const text = options.file ? readFileSync(options.file === '-' ? 0 : options.file, 'utf8') : value;
       if (text === undefined) throw new ApiCallError(0, 'cli.value_missing', 'give a value or --file');
-      const body = { value: text, expected_revision: options.revision };
-      show(await client.call<Record<string, unknown>>('PUT', path(name), { body }), options.json, keyValues);
+      const body: GlobalWrite = { value: text, expected_revision: options.revision };
+      show(await client.call<GlobalSummary>('PUT', path(name), { body }), options.json, keyValues);
     }),
   );
   withJson(
@@ -38,7 +39,8 @@ export function globalsCommand(program: Command): void {
       .requiredOption('--revision <n>', 'the expected current revision', intBetween(1, Number.MAX_SAFE_INTEGER)),
   ).action(
     action(async (client, name: string, options: JsonOption & { revision: number }) => {
-      await client.call('DELETE', path(name), { query: { expected_revision: options.revision } });
+      const query: GlobalDelete = { expected_revision: options.revision };
+      await client.call('DELETE', path(name), { query });
       show({ ok: true }, options.json, () => `deleted ${name}`);
     }),
   );
