@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ApiError } from '../src/errors/api-error';
+import { AutomationFileListing, AutomationFileName } from '../src/host/files-schema';
 import { defineRoute } from '../src/routes/define';
+import { Ok } from '../src/schemas/ok';
 import { fromBase64, toBase64 } from '../src/shared/base64';
-import { FILE_NAME_MAX_CHARS, fileNameProblem } from '../src/shared/file-name';
 import { isStrictBase64 } from '../src/shared/strict-base64';
 
 /** 4 MiB of file, as standard base64 with padding. */
@@ -13,17 +14,6 @@ const FILE_BASE64_MAX_CHARS = 5_592_408;
  */
 const FILE_BODY_LIMIT = 2 * FILE_BASE64_MAX_CHARS + 64 * 1024;
 
-const FileName = z
-  .string()
-  .max(FILE_NAME_MAX_CHARS)
-  .superRefine((name, check) => {
-    const problem = fileNameProblem(name);
-    if (problem) check.addIssue({ code: 'custom', message: `A file name ${problem}` });
-  })
-  .meta({ description: 'A plain file name: 1..200 characters, no separators, no "..", no leading dot, no control characters.' });
-
-const FileEntry = z.object({ name: z.string(), size_bytes: z.int() }).meta({ id: 'AutomationFileEntry' });
-
 export const automationFileRoutes = [
   defineRoute({
     method: 'GET',
@@ -31,7 +21,7 @@ export const automationFileRoutes = [
     tag: 'Automation',
     summary: 'The automation folder and its files',
     scopes: ['runtime:control'],
-    response: z.object({ directory: z.string(), items: z.array(FileEntry) }),
+    response: AutomationFileListing,
     handler: ({ ctx }) => ctx.host.files.list(),
   }),
   defineRoute({
@@ -42,12 +32,12 @@ export const automationFileRoutes = [
     scopes: ['runtime:control', 'rpa:write'],
     body: z
       .object({
-        name: FileName,
+        name: AutomationFileName,
         base64: z.string().max(FILE_BASE64_MAX_CHARS).refine(isStrictBase64, 'Expected standard base64 with padding'),
       })
       .strict(),
     bodyLimit: FILE_BODY_LIMIT,
-    response: z.object({ ok: z.literal(true) }),
+    response: Ok,
     audit: 'files.write',
     errors: ['files.exists'],
     handler: async ({ ctx, body, audit }) => {
@@ -63,7 +53,7 @@ export const automationFileRoutes = [
     tag: 'Automation',
     summary: 'A file as base64',
     scopes: ['runtime:control'],
-    query: z.object({ name: FileName }).strict(),
+    query: z.object({ name: AutomationFileName }).strict(),
     response: z.object({ base64: z.string() }),
     errors: ['resource.not_found'],
     handler: async ({ ctx, query }) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { GLOBAL_VALUE_MAX_CHARS, GlobalDelete, GlobalName, GlobalSummary, GlobalValue, GlobalWrite } from '../storage/globals/schema';
 import { defineRoute } from '../src/routes/define';
 import { Ok } from '../src/schemas/ok';
+import { GLOBAL_VALUE_MAX_CHARS, GlobalDelete, GlobalName, GlobalSummary, GlobalValue, GlobalWrite } from '../storage/globals/schema';
 
 /**
  * The body limit fits the largest legal value however a JSON encoder writes it: a character can

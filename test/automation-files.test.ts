@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { AutomationFileEntry } from '../src/host/files-schema';
 import type { WorkerEnv } from '../src/runtimes/workerd/env';
 import { toBase64 } from '../src/shared/base64';
 import { call, tokenWith } from './support/api';
@@ -21,7 +22,7 @@ describe('writing and reading files', () => {
     expect(list.status).toBe(200);
     expect(list.json.directory).toBe(`${(env as unknown as WorkerEnv).LPA_DATA_ROOT}/automation-files`);
     expect(list.json.items).toContainEqual({ name: 'all-bytes.bin', size_bytes: 256 });
-    expect(list.json.items.every((item: { name: string }) => !item.name.startsWith('.'))).toBe(true);
+    expect(list.json.items.every((item: AutomationFileEntry) => !item.name.startsWith('.'))).toBe(true);
     const read = await content('all-bytes.bin');
     expect(read.status).toBe(200);
     expect(read.json).toEqual({ base64: toBase64(bytes) });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FlowSummary } from '../storage/flows/schema';
 import { call, tokenWith } from './support/api';
 import { createFlow, expectError } from './support/automation';
 import { auditOf, tablesHolding } from './support/automation-store';
@@ -98,7 +99,7 @@ describe('listing, reading and deleting flows', () => {
     });
     const res = await call(FLOWS);
     expect(res.status).toBe(200);
-    expect(res.json.items.find((f: { id: string }) => f.id === id)).toEqual({
+    expect(res.json.items.find((f: FlowSummary) => f.id === id)).toEqual({
       id, name: 'listed', group: null, description: null, is_template: false, dependencies: [], step_count: 3, value_count: 1,
       created_at: expect.any(Number), updated_at: expect.any(Number),
     });

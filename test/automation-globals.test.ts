@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { GlobalSummary } from '../storage/globals/schema';
 import { call, tokenWith } from './support/api';
 import { expectError, LARGE_TIMEOUT_MS } from './support/automation';
 import { auditOf, inStore, tablesHolding } from './support/automation-store';
@@ -139,7 +140,7 @@ describe('reading and listing', () => {
     await put('g_list_a', { value: 'LIST-SECRET-A', expected_revision: 0 });
     const res = await call('/api/v1/automation/globals');
     expect(res.status).toBe(200);
-    const mine = res.json.items.filter((g: { name: string }) => g.name.startsWith('g_list_'));
+    const mine = res.json.items.filter((g: GlobalSummary) => g.name.startsWith('g_list_'));
     expect(mine).toEqual([
       { name: 'g_list_a', revision: 1, bytes: 13, updated_at: expect.any(Number) },
       { name: 'g_list_b', revision: 1, bytes: 13, updated_at: expect.any(Number) },
@@ -205,7 +206,7 @@ describe('deleting globals', () => {
     expect(res.json).toEqual({ ok: true });
     expectError(await call(url('g_delete')), 404, 'resource.not_found');
     const list = await call('/api/v1/automation/globals');
-    expect(list.json.items.map((g: { name: string }) => g.name)).not.toContain('g_delete');
+    expect(list.json.items.map((g: GlobalSummary) => g.name)).not.toContain('g_delete');
     expectError(await call(`${url('g_delete')}?expected_revision=2`, { method: 'DELETE' }), 404, 'resource.not_found');
     // A writer still holding revision 2 of the deleted value cannot overwrite the new one.
     expectError(await put('g_delete', { value: 'late', expected_revision: 2 }), 409, 'state.revision_conflict');

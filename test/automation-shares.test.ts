@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { describe, expect, it } from 'vitest';
+import type { ImportedFlow, PreviewItem, Share, ShareWithCode } from '../storage/shares/schema';
 import { parseShareCode } from '../storage/shares/share-code';
 import { Vault } from '../storage/vault';
 import { call } from './support/api';
@@ -23,7 +24,7 @@ async function shareOf(options: { max_uses?: number; include_secrets?: boolean; 
     ids: [flow], name: 'one flow', expires_in_minutes: 60, max_uses: options.max_uses ?? 5, include_secrets: options.include_secrets,
   });
   if (res.status !== 200) throw new Error(res.text);
-  return { flow, share: res.json as { id: string; code: string; sha256: string; size: number } };
+  return { flow, share: res.json as ShareWithCode };
 }
 
 /** Opens the stored bundle with the key of the code, as only a holder of the code can. */
@@ -112,7 +113,7 @@ describe('creating shares', () => {
     expect(await tablesHolding(code.split('.')[2])).toEqual([]);
 
     const list = await call(SHARES);
-    expect(list.json.items.find((s: { id: string }) => s.id === id)).toEqual({
+    expect(list.json.items.find((s: Share) => s.id === id)).toEqual({
       id, name: 'With secrets', expires_at: res.json.expires_at, max_uses: 3, uses: 0, size: res.json.size, sha256: res.json.sha256,
     });
     expect(list.text).not.toContain(code.split('.')[2]);
@@ -142,7 +143,7 @@ describe('creating shares', () => {
     const pieces = await inStore((sql) => sql.exec('SELECT count(*) AS n FROM automation_chunks WHERE owner = ?', `share:${created.json.id}`).one().n);
     expect(pieces).toBeGreaterThan(1);
     const preview = await redeem(created.json.code);
-    expect(preview.json.items.map((i: { name: string }) => i.name)).toEqual(ids.map((_, i) => `large-${i}`));
+    expect(preview.json.items.map((i: PreviewItem) => i.name)).toEqual(ids.map((_, i) => `large-${i}`));
     const imported = await importItems(preview.json.ticket, [ids[7]!]);
     const flow = await call(`/api/v1/automation/flows/${imported.json.items[0].id}`);
     expect(flow.json.steps[0].blob === '7'.repeat(1_000_000)).toBe(true);
@@ -177,7 +178,7 @@ describe('redeeming codes', () => {
     });
     expect(res.json.expires_at).toBeGreaterThanOrEqual(before + 30 * 60_000);
     expect(Date.parse(res.json.created_at)).toBeLessThanOrEqual(before);
-    const listed = (await call(SHARES)).json.items.find((s: { id: string }) => s.id === created.json.id);
+    const listed = (await call(SHARES)).json.items.find((s: Share) => s.id === created.json.id);
     expect(listed.uses).toBe(1);
     expect(await auditOf('shares.redeem', created.json.id)).toEqual([expect.objectContaining({ result: 'ok', details: { uses: 1, items: 2 } })]);
   });
@@ -195,7 +196,7 @@ describe('redeeming codes', () => {
     const refused = results.filter((r) => r.status !== 200);
     expect(refused).toHaveLength(7);
     for (const r of refused) expectError(r, 409, 'shares.exhausted');
-    expect((await call(SHARES)).json.items.find((s: { id: string }) => s.id === share.id).uses).toBe(1);
+    expect((await call(SHARES)).json.items.find((s: Share) => s.id === share.id).uses).toBe(1);
   });
 
   it.each([
@@ -227,7 +228,7 @@ describe('redeeming codes', () => {
     const key = share.code.split('.')[2]!;
     const altered = `lpas1.${share.id}.${key[0] === 'A' ? 'B' : 'A'}${key.slice(1)}`;
     expectError(await redeem(altered), 400, 'shares.code_invalid');
-    expect((await call(SHARES)).json.items.find((s: { id: string }) => s.id === share.id).uses).toBe(0);
+    expect((await call(SHARES)).json.items.find((s: Share) => s.id === share.id).uses).toBe(0);
     const otherId = share.code.replace(share.id, crypto.randomUUID());
     expectError(await redeem(otherId), 404, 'shares.code_unknown');
   });
@@ -266,7 +267,7 @@ describe('revoking shares', () => {
     const res = await call(`${SHARES}/${share.id}`, { method: 'DELETE' });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true });
-    expect((await call(SHARES)).json.items.map((s: { id: string }) => s.id)).not.toContain(share.id);
+    expect((await call(SHARES)).json.items.map((s: Share) => s.id)).not.toContain(share.id);
     expectError(await redeem(share.code), 409, 'shares.revoked');
     expectError(await importItems(preview.json.ticket, [flow]), 409, 'shares.revoked');
     expect(await inStore((sql) => sql.exec('SELECT count(*) AS n FROM automation_chunks WHERE owner = ?', `share:${share.id}`).one().n)).toBe(0);
@@ -301,7 +302,7 @@ describe('importing', () => {
         { id: expect.any(String), name: 'chain-a', is_template: false },
       ],
     });
-    const [newC, newB, newA] = res.json.items.map((i: { id: string }) => i.id);
+    const [newC, newB, newA] = res.json.items.map((i: ImportedFlow) => i.id);
     expect(new Set([newA, newB, newC, a, b, c]).size).toBe(6);
     expect((await call(`/api/v1/automation/flows/${newC}`)).json.dependencies).toEqual([newB]);
     expect((await call(`/api/v1/automation/flows/${newB}`)).json.dependencies).toEqual([newA]);

@@ -89,4 +89,4 @@ export function defineRoute<
   return spec as AnyRoute;
 }
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export { DEFAULT_BODY_LIMIT } from '../shared/body-limit';

@@ -1,55 +1,7 @@
 import { ApiError } from '../../src/errors/api-error';
 import { deleteChunks, getChunks, putChunks } from '../chunks';
 import type { StoreContext } from '../context';
-
-export type Step = Record<string, unknown>;
-
-export interface FlowValueInput {
-  name: string;
-  value?: string | null;
-  protected?: boolean;
-}
-
-export interface NewFlow {
-  name: string;
-  group?: string | null;
-  description?: string | null;
-  is_template?: boolean;
-  dependencies?: string[];
-  steps: Step[];
-  values?: FlowValueInput[];
-}
-
-export interface FlowSummary {
-  id: string;
-  name: string;
-  group: string | null;
-  description: string | null;
-  is_template: boolean;
-  dependencies: string[];
-  step_count: number;
-  value_count: number;
-  created_at: number;
-  updated_at: number;
-}
-
-/** A value as a reader sees it: a protected value shows `value: null` and only whether one is set. */
-export interface FlowValue {
-  name: string;
-  value: string | null;
-  protected: boolean;
-  value_set: boolean;
-}
-
-export interface Flow extends Omit<FlowSummary, 'step_count' | 'value_count'> {
-  steps: Step[];
-  values: FlowValue[];
-}
-
-/** A flow as a share bundle carries it: protected values in plaintext, or null when left out. */
-export interface BundledFlow extends Omit<Flow, 'created_at' | 'updated_at' | 'values'> {
-  values: { name: string; value: string | null; protected: boolean }[];
-}
+import type { BundledFlow, Flow, FlowSummary, NewFlow, Step } from './schema';
 
 /** What the chunk store holds for a flow; a protected value only as vault ciphertext. */
 interface FlowDocument {

@@ -1,9 +1,8 @@
 import { ApiError } from '../../src/errors/api-error';
 import type { AuditContext } from '../audit/entry';
 import type { StoreContext } from '../context';
-import {
-  assertFlowsExist, dependentsOf, flowRows, insertFlow, readFlow, removeFlow, type Flow, type FlowSummary, type NewFlow,
-} from './flow-records';
+import { assertFlowsExist, dependentsOf, flowRows, insertFlow, readFlow, removeFlow } from './flow-records';
+import type { Flow, FlowSummary, NewFlow } from './schema';
 
 /** Automation flows. A flow's dependencies always name existing flows: one cannot be deleted while another needs it. */
 export class Flows {
@@ -29,7 +28,7 @@ export class Flows {
     return readFlow(this.ctx, this.summary(id));
   }
 
-  delete(audit: AuditContext, id: string): { ok: true } {
+  delete(audit: AuditContext, id: string): void {
     this.ctx.change(
       audit,
       () => {
@@ -40,7 +39,6 @@ export class Flows {
       },
       () => ({ entity_type: 'flow', entity_id: id }),
     );
-    return { ok: true };
   }
 
   private summary(id: string): FlowSummary {

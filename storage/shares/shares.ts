@@ -4,61 +4,14 @@ import { ApiError } from '../../src/errors/api-error';
 import type { AuditContext } from '../audit/entry';
 import { deleteChunks, getChunks, putChunks } from '../chunks';
 import type { StoreContext } from '../context';
-import { assertFlowsExist, bundleFlow, flowRows, insertFlow, type BundledFlow } from '../flows/flow-records';
-import { encodeShareCode, parseShareCode, SHARE_KEY_BYTES } from './share-code';
+import { assertFlowsExist, bundleFlow, flowRows, insertFlow } from '../flows/flow-records';
+import type { BundledFlow } from '../flows/schema';
 import { first } from '../sql/sql';
 import { Vault } from '../vault';
+import type { ImportRequest, ImportResult, NewShare, PreviewItem, RedeemPreview, Share, ShareBundle, ShareWithCode } from './schema';
+import { encodeShareCode, parseShareCode, SHARE_KEY_BYTES } from './share-code';
 
-export interface Share {
-  id: string;
-  name: string;
-  expires_at: number;
-  max_uses: number;
-  uses: number;
-  size: number;
-  sha256: string;
-}
-
-export interface NewShare {
-  ids: string[];
-  name: string;
-  expires_in_minutes: number;
-  max_uses: number;
-  include_secrets?: boolean;
-}
-
-export interface PreviewItem {
-  id: string;
-  name: string;
-  dependencies: string[];
-  group: string | null;
-  description: string | null;
-  missing_values: number;
-  is_template: boolean;
-  steps: number;
-  protected_values: number;
-}
-
-export interface RedeemPreview {
-  sha256: string;
-  created_at: string;
-  ticket: string;
-  expires_at: number;
-  items: PreviewItem[];
-}
-
-interface Bundle {
-  format: 'lpa.share.v1';
-  created_at: number;
-  flows: BundledFlow[];
-}
-
-interface ShareRow extends Share {
-  created_at: number;
-  include_secrets: number;
-  key_check: string;
-  revoked_at: number | null;
-}
+type ShareRow = Share & { created_at: number; include_secrets: number; key_check: string; revoked_at: number | null };
 
 interface TicketRow {
   ticket: string;
@@ -95,7 +48,7 @@ export class Shares {
     return this.ctx.db.all<Share>(`SELECT ${SHARE_COLUMNS} FROM automation_shares WHERE revoked_at IS NULL ORDER BY created_at, id`);
   }
 
-  create(audit: AuditContext, input: NewShare): Share & { code: string } {
+  create(audit: AuditContext, input: NewShare): ShareWithCode {
     const id = crypto.randomUUID();
     const key = crypto.getRandomValues(new Uint8Array(SHARE_KEY_BYTES));
     const share = this.ctx.change(
@@ -107,7 +60,7 @@ export class Shares {
         const missing = rows.flatMap((f) => f.dependencies.filter((d) => !chosen.has(d)).map((dependency) => ({ id: f.id, dependency })));
         if (missing.length > 0) throw new ApiError('shares.dependencies_outside', { missing });
         const now = this.ctx.now();
-        const bundle: Bundle = {
+        const bundle: ShareBundle = {
           format: 'lpa.share.v1',
           created_at: now,
           flows: rows.map((row) => bundleFlow(this.ctx, row, input.include_secrets ?? false)),
@@ -139,7 +92,7 @@ export class Shares {
     return { ...share, code: encodeShareCode(id, key) };
   }
 
-  revoke(audit: AuditContext, id: string): { ok: true } {
+  revoke(audit: AuditContext, id: string): void {
     this.ctx.change(
       audit,
       () => {
@@ -151,7 +104,6 @@ export class Shares {
       },
       () => ({ entity_type: 'share', entity_id: id }),
     );
-    return { ok: true };
   }
 
   /** Spends one use of a share and hands out a ticket for importing from it. */
@@ -195,7 +147,7 @@ export class Shares {
   }
 
   /** Imports the chosen items of a redeemed share as new flows; the ticket is spent only if it succeeds. */
-  import(audit: AuditContext, ticket: string, ids: string[]): { items: { id: string; name: string; is_template: boolean }[] } {
+  import(audit: AuditContext, { ticket, ids }: ImportRequest): ImportResult {
     const imported = this.ctx.change(
       audit,
       () => {
@@ -230,11 +182,11 @@ export class Shares {
     return { items: imported.items };
   }
 
-  private openBundle(id: string, key: Uint8Array): Bundle {
+  private openBundle(id: string, key: Uint8Array): ShareBundle {
     const sealed = getChunks(this.ctx.db, owner(id));
     if (sealed === null) throw new ApiError('shares.revoked', { id });
     const plaintext = openOrRefuse(() => Vault.unlocked(key).openBytes(sealed, bundleAad(id)));
-    return JSON.parse(new TextDecoder().decode(plaintext)) as Bundle;
+    return JSON.parse(new TextDecoder().decode(plaintext)) as ShareBundle;
   }
 }
 

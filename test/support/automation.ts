@@ -1,4 +1,6 @@
 import { expect } from 'vitest';
+import type { z } from 'zod';
+import type { NewFlow } from '../../storage/flows/schema';
 import { call } from './api';
 
 /** Tests that move megabytes get longer than vitest's default five seconds, for a loaded machine. */
@@ -9,18 +11,8 @@ export function expectError(res: { status: number; json: any }, status: number, 
   expect(res.json).toMatchObject({ error: { code, message: expect.any(String), details: expect.any(Object) }, request_id: expect.any(String) });
 }
 
-export interface FlowInput {
-  name: string;
-  group?: string | null;
-  description?: string | null;
-  is_template?: boolean;
-  dependencies?: string[];
-  steps: Record<string, unknown>[];
-  values?: { name: string; value?: string | null; protected?: boolean }[];
-}
-
 /** Creates a flow through the API and returns its id. */
-export async function createFlow(input: FlowInput): Promise<string> {
+export async function createFlow(input: z.input<typeof NewFlow>): Promise<string> {
   const res = await call('/api/v1/automation/flows', { method: 'POST', body: input });
   if (res.status !== 201) throw new Error(`flow creation failed: ${res.text}`);
   return res.json.id as string;

@@ -1,13 +1,8 @@
+import type { AutomationFileListing } from '../files-schema';
 import { HOST_BASE, hostJson, type HostFetcher } from './fetcher';
 
-export interface FileEntry {
-  name: string;
-  size_bytes: number;
-}
-
 export interface FilesPort {
-  /** The automation folder (its real absolute path) and the files in it. */
-  list(): Promise<{ directory: string; items: FileEntry[] }>;
+  list(): Promise<AutomationFileListing>;
   /** Writes a new file; `exists` when the name is taken, which is never replaced. */
   write(name: string, bytes: Uint8Array): Promise<'created' | 'exists'>;
   /** A file's bytes, or null when there is no such file. */

@@ -4,6 +4,7 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileNameProblem } from '../../shared/file-name';
+import type { AutomationFileListing } from '../files-schema';
 import type { HostRoute } from './host-handler';
 
 const FOLDER = 'automation-files';
@@ -71,7 +72,7 @@ export function fileHostRoutes(dataRoot: string): HostRoute[] {
           .filter((entry) => entry.isFile() && fileNameProblem(entry.name) === null)
           .map((entry) => ({ name: entry.name, size_bytes: statSync(join(dir, entry.name)).size }))
           .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-        return Response.json({ directory: dir, items });
+        return Response.json({ directory: dir, items } satisfies AutomationFileListing);
       },
     },
     {

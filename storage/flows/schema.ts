@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { Id, unique } from '../../src/schemas/ids';
+import { DEFAULT_BODY_LIMIT } from '../../src/shared/body-limit';
+
+/** The name of a flow, of its group or of one of its values. */
+const Label = z.string().min(1).max(120);
+
+/** A step is the runner's business; the store keeps it as it came. */
+export const Step = z.record(z.string(), z.unknown());
+export type Step = z.output<typeof Step>;
+
+export const FlowValueInput = z
+  // A value has no bound of its own in the spec: the body limit is its bound, stated so that the document shows one.
+  .object({ name: Label, value: z.string().max(DEFAULT_BODY_LIMIT).nullable().optional(), protected: z.boolean().optional() })
+  .strict();
+
+export const NewFlow = z
+  .object({
+    name: Label,
+    group: Label.nullable().optional(),
+    description: z.string().max(4000).nullable().optional(),
+    is_template: z.boolean().optional(),
+    dependencies: z.array(Id).max(1000).refine(unique, 'Dependencies must be unique').optional(),
+    steps: z.array(Step).max(10_000),
+    values: z
+      .array(FlowValueInput)
+      .max(1000)
+      .refine((values) => unique(values.map((v) => v.name)), 'Value names must be unique')
+      .optional(),
+  })
+  .strict();
+export type NewFlow = z.output<typeof NewFlow>;
+
+const flowFields = {
+  id: z.string(),
+  name: z.string(),
+  group: z.string().nullable(),
+  description: z.string().nullable(),
+  is_template: z.boolean(),
+  dependencies: z.array(z.string()),
+  created_at: z.int(),
+  updated_at: z.int(),
+};
+
+export const FlowSummary = z
+  .object({ ...flowFields, step_count: z.int(), value_count: z.int() })
+  .meta({ id: 'FlowSummary' });
+export type FlowSummary = z.output<typeof FlowSummary>;
+
+/** A value as a share bundle carries it: a protected value in plaintext, or null when the share left it out. */
+export const BundledFlowValue = z.object({ name: z.string(), value: z.string().nullable(), protected: z.boolean() });
+
+/** A value as a reader sees it: a protected value shows `value: null` and only whether one is set. */
+export const FlowValue = BundledFlowValue.extend({
+  value: z.string().nullable().meta({ description: 'Always null for a protected value: those are never shown.' }),
+  value_set: z.boolean(),
+});
+
+export const Flow = z
+  .object({ ...flowFields, steps: z.array(Step), values: z.array(FlowValue) })
+  .meta({ id: 'Flow' });
+export type Flow = z.output<typeof Flow>;
+
+/** A flow as a share bundle carries it: no timestamps, its values as `BundledFlowValue`. */
+export const BundledFlow = Flow.omit({ created_at: true, updated_at: true }).extend({ values: z.array(BundledFlowValue) });
+export type BundledFlow = z.output<typeof BundledFlow>;
