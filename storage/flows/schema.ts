@@ -9,7 +9,7 @@ const Label = z.string().min(1).max(120);
 export const Step = z.record(z.string(), z.unknown());
 export type Step = z.output<typeof Step>;
 
-export const FlowValueInput = z
+const FlowValueInput = z
   // A value has no bound of its own in the spec: the body limit is its bound, stated so that the document shows one.
   .object({ name: Label, value: z.string().max(DEFAULT_BODY_LIMIT).nullable().optional(), protected: z.boolean().optional() })
   .strict();
@@ -48,10 +48,10 @@ export const FlowSummary = z
 export type FlowSummary = z.output<typeof FlowSummary>;
 
 /** A value as a share bundle carries it: a protected value in plaintext, or null when the share left it out. */
-export const BundledFlowValue = z.object({ name: z.string(), value: z.string().nullable(), protected: z.boolean() });
+const BundledFlowValue = z.object({ name: z.string(), value: z.string().nullable(), protected: z.boolean() });
 
 /** A value as a reader sees it: a protected value shows `value: null` and only whether one is set. */
-export const FlowValue = BundledFlowValue.extend({
+const FlowValue = BundledFlowValue.extend({
   value: z.string().nullable().meta({ description: 'Always null for a protected value: those are never shown.' }),
   value_set: z.boolean(),
 });
