@@ -1,7 +1,8 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { storeStub } from '../src/runtimes/workerd/env';
-import { pageSql, whereClause, type AuditFilters } from '../storage/audit/query';
+import type { AuditFilters } from '../storage/audit/filters';
+import { pageSql, whereClause } from '../storage/audit/query';
 import { durableSql } from '../storage/sql/durable-sql';
 import { call, tokenWith } from './support/api';
 import { sql } from './support/audit';
