@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id } from '../../src/schemas/ids';
 import { queryInt } from '../../src/schemas/query';
-import { AUDIT_CATEGORIES } from './actions';
+import { AuditCategory } from './actions';
 import { AuditResult, ExportFormat } from './schema';
 
 /**
@@ -10,7 +10,7 @@ import { AuditResult, ExportFormat } from './schema';
  * all come from here.
  */
 export const AUDIT_FILTERS = {
-  category: z.enum(AUDIT_CATEGORIES).optional(),
+  category: AuditCategory.optional(),
   from: queryInt(0).optional().meta({ description: 'Entries at or after this time (epoch ms).' }),
   to: queryInt(0).optional().meta({ description: 'Entries at or before this time (epoch ms).' }),
   action: z.string().min(1).max(100).optional().meta({ description: 'Exact action, e.g. `tokens.create`.' }),

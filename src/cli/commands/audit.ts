@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { action, intBetween, withJson, type JsonOption } from '../args';
 import type { Query } from '../client';
 import type { queryInt } from '../../schemas/query';
-import { AUDIT_CATEGORIES } from '../../../storage/audit/actions';
+import { AuditCategory } from '../../../storage/audit/actions';
 import { ACTOR_TYPES } from '../../../storage/audit/entry';
 import { AUDIT_FILTERS, AuditListQuery } from '../../../storage/audit/filters';
 import { AuditResult, ExportFormat, type AuditExport, type AuditList, type AuditVerification } from '../../../storage/audit/schema';
@@ -18,7 +18,7 @@ const oneOf = (values: readonly string[]) => `${values.slice(0, -1).join(', ')} 
 
 /** How each filter reads on the command line: its value's name and its help. */
 const FILTER_HELP: Record<FilterName, [value: string, help: string]> = {
-  category: ['<category>', oneOf(AUDIT_CATEGORIES)],
+  category: ['<category>', oneOf(AuditCategory.options)],
   from: ['<ms>', 'from this time (epoch ms)'],
   to: ['<ms>', 'up to this time (epoch ms)'],
   action: ['<action>', 'an action, e.g. globals.write'],
