@@ -1,5 +1,6 @@
-import type { AuditFilters } from '../storage/audit/query';
-import { exportHeader, exportLine, type ExportFormat } from '../storage/audit/export-format';
+import { exportHeader, exportLine } from '../storage/audit/export-format';
+import type { AuditFilters } from '../storage/audit/filters';
+import type { AuditExport, ExportFormat } from '../storage/audit/schema';
 import type { StoreClient } from '../storage/dispatch';
 import { ApiError } from '../src/errors/api-error';
 import { Base64Builder } from '../src/shared/base64-builder';
@@ -9,12 +10,6 @@ export const MAX_EXPORT_ENTRIES = 50_000;
 export const MAX_EXPORT_BYTES = 16 * 1024 * 1024;
 /** Entries fetched per store call: well inside the Durable Object RPC message limit. */
 const PAGE = 1000;
-
-export interface AuditExport {
-  file_name: string;
-  count: number;
-  content_base64: string;
-}
 
 /**
  * Builds the export file oldest entry first (the order the chain verifies in), fetching it from the

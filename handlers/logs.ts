@@ -1,23 +1,8 @@
 import { z } from 'zod';
 import { ApiError } from '../src/errors/api-error';
-import { EXCERPT_MAX_BYTES, EXCERPT_MAX_LINES, excerptOf } from '../src/logs/excerpt';
-import { LOG_FILE_PATTERN, LOG_STREAMS } from '../src/logs/streams';
+import { EXCERPT_MAX_BYTES, excerptOf, LogExcerpt } from '../src/logs/excerpt';
+import { LogFileList, LogFileName, LogStream } from '../src/logs/streams';
 import { defineRoute } from '../src/routes/define';
-
-const LogFileEntry = z
-  .object({
-    stream: z.enum(LOG_STREAMS),
-    file: z.string(),
-    size: z.int().min(0),
-    modified_at: z.int().meta({ description: 'Last modification, epoch milliseconds.' }),
-  })
-  .meta({ id: 'LogFileEntry' });
-
-const LogExcerpt = LogFileEntry.extend({
-  text: z.string().meta({ description: 'The end of the file, sanitized; it starts on a line boundary.' }),
-  lines: z.int().min(0).max(EXCERPT_MAX_LINES),
-  truncated: z.boolean().meta({ description: 'True when the file holds more than the excerpt.' }),
-}).meta({ id: 'LogExcerpt' });
 
 export const logRoutes = [
   defineRoute({
@@ -26,7 +11,7 @@ export const logRoutes = [
     tag: 'System',
     summary: 'Every log file of every stream',
     scopes: ['audit:read'],
-    response: z.object({ items: z.array(LogFileEntry) }),
+    response: LogFileList,
     handler: async ({ ctx }) => ({ items: await ctx.host.logs.list() }),
   }),
   defineRoute({
@@ -35,7 +20,7 @@ export const logRoutes = [
     tag: 'System',
     summary: 'The end of one log file (at most 256 KiB and 1000 lines), sanitized',
     scopes: ['audit:read'],
-    params: z.object({ stream: z.enum(LOG_STREAMS), file: z.string().min(1).max(155).regex(LOG_FILE_PATTERN) }),
+    params: z.object({ stream: LogStream, file: LogFileName }),
     response: LogExcerpt,
     errors: ['resource.not_found'],
     handler: async ({ ctx, params }) => {

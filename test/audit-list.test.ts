@@ -1,32 +1,20 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { storeStub } from '../src/runtimes/workerd/env';
-import { pageSql, whereClause, type AuditFilters } from '../storage/audit/query';
+import type { AuditFilters } from '../storage/audit/filters';
+import { pageSql, whereClause } from '../storage/audit/query';
+import { AuditEntry } from '../storage/audit/schema';
 import { durableSql } from '../storage/sql/durable-sql';
 import { call, tokenWith } from './support/api';
 import { sql } from './support/audit';
 
 const T1 = Date.UTC(2031, 2, 10, 9, 0, 0);
 const T2 = T1 + 3_600_000;
-const ENTRY_KEYS = [
-  'seq', 'id', 'ts', 'actor_type', 'actor_id', 'actor_label', 'source', 'action', 'entity_type', 'entity_id',
-  'entity_no', 'result', 'error_code', 'details', 'request_id',
-];
-
-interface Entry {
-  seq: number;
-  ts: number;
-  action: string;
-  result: string;
-  actor_type: string;
-  source: string;
-  entity_id: string | null;
-  [key: string]: unknown;
-}
+const ENTRY_KEYS = Object.keys(AuditEntry.shape);
 
 const list = async (query: string) => {
   const res = await call(`/api/v1/audit${query}`);
-  return { ...res, items: (res.json?.items ?? []) as Entry[] };
+  return { ...res, items: (res.json?.items ?? []) as AuditEntry[] };
 };
 
 let token: { id: string; token: string; name: string };

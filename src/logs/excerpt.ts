@@ -1,14 +1,21 @@
+import { z } from 'zod';
 import { sanitizeText } from './sanitize';
+import { LogFileEntry } from './streams';
 
 /** The spec's bounds of one excerpt. */
 export const EXCERPT_MAX_BYTES = 256 * 1024;
 export const EXCERPT_MAX_LINES = 1000;
 
-export interface Excerpt {
-  text: string;
-  lines: number;
-  truncated: boolean;
-}
+const Excerpt = z.object({
+  text: z.string().meta({ description: 'The end of the file, sanitized; it starts on a line boundary.' }),
+  lines: z.int().min(0).max(EXCERPT_MAX_LINES),
+  truncated: z.boolean().meta({ description: 'True when the file holds more than the excerpt.' }),
+});
+type Excerpt = z.output<typeof Excerpt>;
+
+/** A log file with the end of it, as `GET /api/v1/system/logs/:stream/:file` answers. */
+export const LogExcerpt = LogFileEntry.extend(Excerpt.shape).meta({ id: 'LogExcerpt' });
+export type LogExcerpt = z.output<typeof LogExcerpt>;
 
 const utf8Length = (text: string) => new TextEncoder().encode(text).length;
 

@@ -1,16 +1,19 @@
+import { z } from 'zod';
 import { isSecretKey, REDACTED, sanitizeText } from './sanitize';
 
-export type LogLevel = 'info' | 'warn' | 'error';
-export type LogFields = Record<string, unknown>;
+export const LogLevel = z.enum(['info', 'warn', 'error']);
+export type LogLevel = z.output<typeof LogLevel>;
 
-/** One line of a log, before it is formatted. */
-export interface LogRecord {
-  /** Epoch milliseconds; it also picks the daily file. */
-  ts: number;
-  level: LogLevel;
-  message: string;
-  fields?: LogFields;
-}
+/** One line of a log, before it is formatted; the host takes it so (POST /logs/:stream). */
+export const LogRecord = z.object({
+  /** Epoch milliseconds, within the range of a Date; it also picks the daily file. */
+  ts: z.int().min(0).max(8.64e15),
+  level: LogLevel,
+  message: z.string(),
+  fields: z.record(z.string(), z.unknown()).optional(),
+});
+export type LogRecord = z.output<typeof LogRecord>;
+export type LogFields = NonNullable<LogRecord['fields']>;
 
 /**
  * Longest message or field value kept; a log line is for people, not a place to dump payloads. Cut

@@ -1,6 +1,9 @@
+import { z } from 'zod';
+
 /** The log streams of the spec, one folder each under `<data root>/logs/`. */
 export const LOG_STREAMS = ['core', 'api', 'jobs', 'kernel', 'relay'] as const;
-export type LogStream = (typeof LOG_STREAMS)[number];
+export const LogStream = z.enum(LOG_STREAMS);
+export type LogStream = z.output<typeof LogStream>;
 
 /** The streams LPA itself writes; `kernel` and `relay` belong to other programs of the product. */
 export const WRITTEN_STREAMS = ['core', 'api', 'jobs'] as const satisfies readonly LogStream[];
@@ -8,6 +11,7 @@ export type WrittenStream = (typeof WRITTEN_STREAMS)[number];
 
 /** The spec's file name rule; it also bounds the length (1 + 150 + 4 = 155 characters). */
 export const LOG_FILE_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,150}\.log$/;
+export const LogFileName = z.string().min(1).max(155).regex(LOG_FILE_PATTERN);
 
 export function isLogStream(value: string): value is LogStream {
   return (LOG_STREAMS as readonly string[]).includes(value);
@@ -27,10 +31,16 @@ export function dailyLogFile(stream: LogStream, ts: number): string {
 }
 
 /** A log file as the listing shows it. */
-export interface LogFileEntry {
-  stream: LogStream;
-  file: string;
-  size: number;
-  /** Last modification, epoch milliseconds. */
-  modified_at: number;
-}
+export const LogFileEntry = z
+  .object({
+    stream: LogStream,
+    file: z.string(),
+    size: z.int().min(0),
+    modified_at: z.int().meta({ description: 'Last modification, epoch milliseconds.' }),
+  })
+  .meta({ id: 'LogFileEntry' });
+export type LogFileEntry = z.output<typeof LogFileEntry>;
+
+/** Every log file of every stream, by stream and then file name (code points). */
+export const LogFileList = z.object({ items: z.array(LogFileEntry) });
+export type LogFileList = z.output<typeof LogFileList>;

@@ -1,9 +1,13 @@
+import { z } from 'zod';
+
+/** The filter categories of the spec. */
+export const AuditCategory = z.enum(['account', 'profile', 'startup', 'proxy', 'team']);
+export type AuditCategory = z.output<typeof AuditCategory>;
+
 /**
  * Every audit action, with the filter category it belongs to. Actions are dotted and stable; the
  * README's table is generated from here.
  */
-export const AUDIT_CATEGORIES = ['account', 'profile', 'startup', 'proxy', 'team'] as const;
-export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
 
 export const AUDIT_ACTIONS = {
   'service.start': { category: 'startup', description: 'The service started and opened its store.' },

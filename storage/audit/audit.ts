@@ -2,22 +2,13 @@ import type { StoreContext } from '../context';
 import { sealFinishedDays } from './anchors';
 import { GENESIS_HASH } from './chain';
 import { DAY_MS, dayIndex } from './days';
-import { pageSql, whereClause, type AuditFilters, type PageStart } from './query';
-import { entryOf, type AuditRecord, type AuditRow } from './record';
-import { purgeBefore, type PurgeResult } from './retention';
-import { verifyChain, type VerifyResult } from './verify';
+import type { AuditFilters } from './filters';
+import { pageSql, whereClause, type PageStart } from './query';
+import { entryOf, type AuditRow } from './record';
+import { purgeBefore } from './retention';
+import type { AuditPage, AuditRecord, AuditStats, AuditVerification, PurgeResult } from './schema';
+import { verifyChain } from './verify';
 import { first } from '../sql/sql';
-
-export interface AuditPage {
-  items: AuditRecord[];
-  /** The seq to continue from (as before_seq or after_seq), or null when this page is the last. */
-  next_seq: number | null;
-}
-
-export interface AuditStats {
-  entries: number;
-  oldest_ts: number | null;
-}
 
 /** Reading, verifying and maintaining the audit chain; appending is AuditLog's, inside every change. */
 export class Audit {
@@ -43,7 +34,7 @@ export class Audit {
     return where ? first<{ n: number }>(this.ctx.db, `SELECT count(*) AS n FROM audit_log a ${where.sql}`, ...where.params)!.n : 0;
   }
 
-  verify(): VerifyResult {
+  verify(): AuditVerification {
     return verifyChain(this.ctx.db, this.ctx.auditKey, this.ctx.now());
   }
 

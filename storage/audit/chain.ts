@@ -1,5 +1,5 @@
 import { sha256Hex } from '../../src/shared/crypto';
-import type { AuditEntry } from './entry';
+import type { AuditEntry } from './schema';
 
 /** The `prev_hash` of the first entry ever written. */
 export const GENESIS_HASH = '0'.repeat(64);

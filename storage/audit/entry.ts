@@ -1,7 +1,8 @@
 import type { AuditAction } from './actions';
 
-export type ActorType = 'token' | 'admin' | 'system' | 'anonymous';
-export type AuditResult = 'ok' | 'denied' | 'error';
+/** Who can act; an entry records it as `actor_type`. */
+export const ACTOR_TYPES = ['token', 'admin', 'system', 'anonymous'] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
 
 export interface Actor {
   type: ActorType;
@@ -22,25 +23,6 @@ export interface AuditSubject {
   entity_id?: string | null;
   entity_no?: number | null;
   details?: Record<string, unknown> | null;
-}
-
-/** An audit entry as the spec defines it, plus the chain hash that the JSONL export carries. */
-export interface AuditEntry {
-  seq: number;
-  id: string;
-  ts: number;
-  actor_type: ActorType;
-  actor_id: string | null;
-  actor_label: string;
-  source: string;
-  action: string;
-  entity_type: string | null;
-  entity_id: string | null;
-  entity_no: number | null;
-  result: AuditResult;
-  error_code: string | null;
-  details: Record<string, unknown> | null;
-  request_id: string | null;
 }
 
 export const SYSTEM_ACTOR: Actor = { type: 'system', id: null, label: 'system' };

@@ -1,6 +1,4 @@
-import type { AuditRecord } from './record';
-
-export type ExportFormat = 'csv' | 'jsonl';
+import type { AuditRecord, ExportFormat } from './schema';
 
 /** The columns of the CSV export: the spec's entry fields, then the chain links. */
 const COLUMNS = [

@@ -3,7 +3,8 @@ import { categoryOf } from './actions';
 import { openFrom, sealFinishedDays } from './anchors';
 import { chainHash, GENESIS_HASH } from './chain';
 import { DAY_MS, dayIndex } from './days';
-import type { AuditContext, AuditEntry, AuditResult, AuditSubject } from './entry';
+import type { AuditContext, AuditSubject } from './entry';
+import type { AuditEntry, AuditResult } from './schema';
 
 /**
  * Largest details kept, as JSON characters. It bounds every entry, so a page of 1000 entries stays

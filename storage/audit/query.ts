@@ -1,20 +1,5 @@
 import { first, type SqlDb, type SqlValue } from '../sql/sql';
-import type { AuditCategory } from './actions';
-import type { AuditResult } from './entry';
-
-/** The filters shared by the list and the export, already validated against the spec's bounds. */
-export interface AuditFilters {
-  category?: AuditCategory;
-  from?: number;
-  to?: number;
-  action?: string;
-  source?: string;
-  actor_type?: string;
-  entity_id?: string;
-  entity_no?: number;
-  result?: AuditResult;
-  search?: string;
-}
+import type { AuditFilters } from './filters';
 
 /** Where a page starts: before a seq (newest first, the list) or after one (oldest first, the export). */
 export type PageStart = { before_seq?: number; after_seq?: number };

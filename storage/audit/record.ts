@@ -1,4 +1,4 @@
-import type { ActorType, AuditEntry, AuditResult } from './entry';
+import type { AuditEntry, AuditRecord, AuditResult } from './schema';
 
 /** A row of audit_log as SQLite returns it. */
 export interface AuditRow {
@@ -21,20 +21,13 @@ export interface AuditRow {
   hash: string;
 }
 
-/** An entry with its chain links, as the export writes it. */
-export interface AuditRecord extends AuditEntry {
-  hash: string;
-  /** The hash this entry was chained to (the previous entry's, the checkpoint's or genesis); null if that row is gone. */
-  prev_hash: string | null;
-}
-
 /** The entry exactly as it was hashed: the spec's fields and nothing else. */
 export function entryOf(row: AuditRow): AuditEntry {
   return {
     seq: row.seq,
     id: row.id,
     ts: row.ts,
-    actor_type: row.actor_type as ActorType,
+    actor_type: row.actor_type,
     actor_id: row.actor_id,
     actor_label: row.actor_label,
     source: row.source,

@@ -2,12 +2,7 @@ import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
 import { sealMac } from './anchors';
 import { SYSTEM_ACTOR } from './entry';
-
-export interface PurgeResult {
-  deleted: number;
-  /** The seq the chain now continues from; null when nothing was old enough. */
-  checkpoint_seq: number | null;
-}
+import type { PurgeResult } from './schema';
 
 /** Rows deleted per transaction, so that a first purge of millions of rows never becomes one huge write. */
 const CHUNK = 10_000;

@@ -1,20 +1,5 @@
 import { chainHash, GENESIS_HASH } from './chain';
-import type { AuditEntry } from './entry';
-
-export interface ExportVerification {
-  ok: boolean;
-  /** Lines whose hash was recomputed. */
-  checked: number;
-  /** Seq of the first line whose hash, link or order is wrong; null when all are right. */
-  first_bad_seq: number | null;
-  /** 1-based line number of that line (or of a line that is not an entry at all). */
-  first_bad_line: number | null;
-  reason: string | null;
-  first_seq: number | null;
-  last_seq: number | null;
-  /** Places where seqs jump, as in a filtered export; links across them cannot be checked. */
-  gaps: number;
-}
+import type { AuditEntry, ExportVerification } from './schema';
 
 interface Line {
   seq: number;

@@ -3,16 +3,7 @@ import { sealMacValid, type Anchor, type Checkpoint } from './anchors';
 import { chainHash, GENESIS_HASH } from './chain';
 import { dayIndex, dayName } from './days';
 import { entryOf, type AuditRow } from './record';
-
-export interface VerifyResult {
-  ok: boolean;
-  /** Entries whose hash was recomputed. */
-  checked: number;
-  /** Anchors that verified: MAC, seq and hash all match the stored chain. */
-  anchors: number;
-  first_bad_seq: number | null;
-  missing_anchor: string | null;
-}
+import type { AuditVerification } from './schema';
 
 /** Rows are read in pages so that no single read holds the whole log. */
 const PAGE = 1000;
@@ -32,7 +23,7 @@ function hashMatches(prevHash: string, row: AuditRow): boolean {
  * after it bad. `missing_anchor` is the first finished UTC day with entries (before the day of `now`)
  * whose anchor is missing or does not match, or the first day of an anchor that does not verify.
  */
-export function verifyChain(db: SqlDb, key: Uint8Array | null, now: number): VerifyResult {
+export function verifyChain(db: SqlDb, key: Uint8Array | null, now: number): AuditVerification {
   const checkpoint = db.all<Checkpoint & { mac: string | null }>('SELECT seq, hash, mac FROM audit_checkpoint WHERE id = 1')[0];
   const base = checkpoint?.seq ?? 0;
   let firstBad: number | null = checkpoint && key !== null && !sealMacValid(key, checkpoint, checkpoint.mac) ? base + 1 : null;

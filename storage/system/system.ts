@@ -1,4 +1,5 @@
-import type { AuditContext, AuditResult, AuditSubject } from '../audit/entry';
+import type { AuditContext, AuditSubject } from '../audit/entry';
+import type { AuditResult } from '../audit/schema';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
 

@@ -1,5 +1,6 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { storeStub } from '../../src/runtimes/workerd/env';
+import type { AuditVerification } from '../../storage/audit/schema';
 import type { SqlValue } from '../../storage/sql/sql';
 import { call } from './api';
 
@@ -13,7 +14,7 @@ export function sql<T = Record<string, SqlValue>>(query: string, ...params: SqlV
 export async function verify() {
   const res = await call('/api/v1/audit/verify');
   if (res.status !== 200) throw new Error(`verify failed: ${res.text}`);
-  return res.json as { ok: boolean; checked: number; anchors: number; first_bad_seq: number | null; missing_anchor: string | null };
+  return res.json as AuditVerification;
 }
 
 /** One audited change through the API (a log-retention write); returns the seq of its entry. */

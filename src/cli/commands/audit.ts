@@ -1,49 +1,77 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { action, intBetween, withJson, type JsonOption } from '../args';
 import type { Query } from '../client';
+import type { queryInt } from '../../schemas/query';
+import { AuditCategory } from '../../../storage/audit/actions';
+import { ACTOR_TYPES } from '../../../storage/audit/entry';
+import { AUDIT_FILTERS, AuditListQuery } from '../../../storage/audit/filters';
+import { AuditResult, ExportFormat, type AuditExport, type AuditList, type AuditVerification } from '../../../storage/audit/schema';
 import { verifyJsonlExport } from '../../../storage/audit/verify-export';
 import { keyValues, show, table } from '../output';
 
-const MAX_INT = Number.MAX_SAFE_INTEGER;
+type FilterName = keyof typeof AUDIT_FILTERS;
 
-/** The spec's audit filters, shared by `list` and `export`; the service checks their bounds. */
+/** `a, b or c`. */
+const oneOf = (values: readonly string[]) => `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+
+/** How each filter reads on the command line: its value's name and its help. */
+const FILTER_HELP: Record<FilterName, [value: string, help: string]> = {
+  category: ['<category>', oneOf(AuditCategory.options)],
+  from: ['<ms>', 'from this time (epoch ms)'],
+  to: ['<ms>', 'up to this time (epoch ms)'],
+  action: ['<action>', 'an action, e.g. globals.write'],
+  source: ['<source>', 'api, cli, system…'],
+  actor_type: ['<type>', oneOf(ACTOR_TYPES)],
+  entity_id: ['<id>', 'the entity id'],
+  entity_no: ['<n>', "the profile's serial number"],
+  result: ['<result>', oneOf(AuditResult.options)],
+  search: ['<text>', 'free text'],
+};
+
+/** The key commander gives an option's value: `actor_type` is `--actor-type`, read as `actorType`. */
+const optionKey = (name: string) => name.replace(/_(.)/g, (_, c: string) => c.toUpperCase());
+
+type QueryInt = ReturnType<typeof queryInt>;
+const isQueryInt = (field: z.ZodType): field is QueryInt => field instanceof z.ZodPipe && field.out instanceof z.ZodNumber;
+/** An integer parameter's bounds, read from its schema, so that the CLI refuses what the service would. */
+const boundsOf = (field: QueryInt) => [field.out.minValue ?? 0, field.out.maxValue ?? Number.MAX_SAFE_INTEGER] as const;
+
+/** The service's audit filters, shared by `list` and `export`; the service checks the bounds of the text ones. */
 function withFilters(command: Command): Command {
-  return command
-    .option('--category <category>', 'account, profile, startup, proxy or team')
-    .option('--from <ms>', 'from this time (epoch ms)', intBetween(0, MAX_INT))
-    .option('--to <ms>', 'up to this time (epoch ms)', intBetween(0, MAX_INT))
-    .option('--action <action>', 'an action, e.g. globals.write')
-    .option('--source <source>', 'api, cli, system…')
-    .option('--actor-type <type>', 'token, admin, system or anonymous')
-    .option('--entity-id <id>', 'the entity id')
-    .option('--entity-no <n>', "the profile's serial number", intBetween(1, MAX_INT))
-    .option('--result <result>', 'ok, denied or error')
-    .option('--search <text>', 'free text');
+  for (const [name, field] of Object.entries(AUDIT_FILTERS)) {
+    const [value, help] = FILTER_HELP[name as FilterName];
+    const flags = `--${name.replaceAll('_', '-')} ${value}`;
+    const inner = field.unwrap();
+    if (isQueryInt(inner)) command.option(flags, help, intBetween(...boundsOf(inner)));
+    else command.option(flags, help);
+  }
+  return command;
 }
 
 type Filters = Record<string, string | number | undefined>;
 
-function filterQuery(o: Filters): Query {
-  return {
-    category: o.category, from: o.from, to: o.to, action: o.action, source: o.source, actor_type: o.actorType,
-    entity_id: o.entityId, entity_no: o.entityNo, result: o.result, search: o.search,
-  };
+function filterQuery(options: Filters): Query {
+  return Object.fromEntries(Object.keys(AUDIT_FILTERS).map((name) => [name, options[optionKey(name)]]));
 }
+
+const LIMIT = boundsOf(AuditListQuery.shape.limit.unwrap());
+const BEFORE_SEQ = boundsOf(AuditListQuery.shape.before_seq.unwrap());
 
 export function auditCommand(program: Command): void {
   const audit = program.command('audit').description('the tamper-evident audit log');
   withJson(
     withFilters(audit.command('list').description('entries, newest first'))
-      .option('--limit <n>', 'entries per page, 1..1000', intBetween(1, 1000), 50)
-      .option('--before-seq <seq>', 'page onward from here', intBetween(1, MAX_INT)),
+      .option('--limit <n>', `entries per page, ${LIMIT.join('..')}`, intBetween(...LIMIT), 50)
+      .option('--before-seq <seq>', 'page onward from here', intBetween(...BEFORE_SEQ)),
   ).action(
     action(async (client, options: JsonOption & Filters & { limit: number; beforeSeq?: number }) => {
-      const answer = await client.call<{ items: Record<string, unknown>[]; next_before_seq: number | null }>('GET', '/api/v1/audit', {
+      const answer = await client.call<AuditList>('GET', '/api/v1/audit', {
         query: { ...filterQuery(options), limit: options.limit, before_seq: options.beforeSeq },
       });
       show(answer, options.json, (a) => {
-        const rows = a.items.map((e) => ({ ...e, ts: new Date(e.ts as number).toISOString() }));
+        const rows = a.items.map((e) => ({ ...e, ts: new Date(e.ts).toISOString() }));
         const more = a.next_before_seq ? `\nmore: --before-seq ${a.next_before_seq}` : '';
         return table(rows, ['seq', 'ts', 'actor_label', 'action', 'result', 'entity_id', 'error_code']) + more;
       });
@@ -51,14 +79,14 @@ export function auditCommand(program: Command): void {
   );
   withJson(audit.command('verify').description('check the hash chain and the daily anchors')).action(
     action(async (client, options: JsonOption) => {
-      const answer = await client.call<{ ok: boolean }>('GET', '/api/v1/audit/verify');
+      const answer = await client.call<AuditVerification>('GET', '/api/v1/audit/verify');
       show(answer, options.json, (a) => keyValues(a));
       if (!answer.ok) process.exitCode = 1;
     }),
   );
   withJson(
     withFilters(audit.command('export').description('write an export file (CSV or JSONL)'))
-      .requiredOption('--format <format>', 'csv or jsonl')
+      .requiredOption('--format <format>', oneOf(ExportFormat.options))
       .option('--out <file>', 'where to write it (default: the name the service gives)'),
   ).action(
     action(async (client, options: JsonOption & Filters & { format: string; out?: string }) => {
@@ -70,7 +98,7 @@ export function auditCommand(program: Command): void {
         }
       });
       process.stderr.write(`\rreceived ${kib(raw.length)} KiB in total\n`);
-      const answer = JSON.parse(raw.toString('utf8')) as { file_name: string; count: number; content_base64: string };
+      const answer = JSON.parse(raw.toString('utf8')) as AuditExport;
       const file = options.out ?? answer.file_name;
       writeFileSync(file, Buffer.from(answer.content_base64, 'base64'));
       show({ file, count: answer.count }, options.json, (a) => `wrote ${a.count} entries to ${a.file}`);

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import type { LogExcerpt } from '../../logs/excerpt';
+import type { LogFileList } from '../../logs/streams';
 import { action, withJson, type JsonOption } from '../args';
 import { show, table } from '../output';
 
@@ -6,13 +8,13 @@ export function logsCommand(program: Command): void {
   const logs = program.command('logs').description('technical log files of the service');
   withJson(logs.command('list').description('every log file of every stream')).action(
     action(async (client, options: JsonOption) => {
-      const answer = await client.call<{ items: Record<string, unknown>[] }>('GET', '/api/v1/system/logs');
+      const answer = await client.call<LogFileList>('GET', '/api/v1/system/logs');
       show(answer, options.json, (a) => table(a.items, ['stream', 'file', 'size', 'modified_at']));
     }),
   );
   withJson(logs.command('show').description('the end of one log file, sanitized').argument('<stream>').argument('<file>')).action(
     action(async (client, stream: string, file: string, options: JsonOption) => {
-      const answer = await client.call<{ text: string; lines: number; truncated: boolean }>(
+      const answer = await client.call<LogExcerpt>(
         'GET',
         `/api/v1/system/logs/${encodeURIComponent(stream)}/${encodeURIComponent(file)}`,
       );

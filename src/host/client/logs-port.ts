@@ -1,11 +1,14 @@
+import { z } from 'zod';
 import type { LogRecord } from '../../logs/line';
-import type { LogFileEntry, LogStream, WrittenStream } from '../../logs/streams';
+import { LogFileEntry, LogStream, type LogFileList, type WrittenStream } from '../../logs/streams';
 import { HOST_BASE, hostJson, type HostFetcher } from './fetcher';
 
-export interface CleanupResult {
-  removed: LogFileEntry[];
-  failed: { stream: LogStream; file: string; error: string }[];
-}
+/** What the host's log cleanup removed, and what it could not. */
+export const CleanupResult = z.object({
+  removed: z.array(LogFileEntry),
+  failed: z.array(z.object({ stream: LogStream, file: z.string(), error: z.string() })),
+});
+export type CleanupResult = z.output<typeof CleanupResult>;
 
 /** The end of one log file, as raw bytes; `offset` > 0 means the file holds more before them. */
 export interface LogTail {
@@ -36,7 +39,7 @@ export function logsClient(fetcher: HostFetcher): LogsPort {
     async append(stream, records) {
       await hostJson(fetcher, `/logs/${stream}`, post({ records }));
     },
-    list: async () => (await hostJson<{ items: LogFileEntry[] }>(fetcher, '/logs')).items,
+    list: async () => (await hostJson<LogFileList>(fetcher, '/logs')).items,
     async tail(stream, file, maxBytes) {
       const path = `/logs/${encodeURIComponent(stream)}/${encodeURIComponent(file)}?max_bytes=${maxBytes}`;
       const response = await fetcher.fetch(`${HOST_BASE}${path}`);

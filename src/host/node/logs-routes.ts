@@ -1,8 +1,8 @@
 import { appendFileSync, closeSync, constants, mkdirSync, readSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { formatLogLine, type LogFields, type LogLevel, type LogRecord } from '../../logs/line';
-import { dailyLogFile, LOG_STREAMS, WRITTEN_STREAMS, type LogStream, type WrittenStream } from '../../logs/streams';
+import { formatLogLine, LogRecord, type LogFields, type LogLevel } from '../../logs/line';
+import { dailyLogFile, LOG_STREAMS, LogStream, WRITTEN_STREAMS, type WrittenStream } from '../../logs/streams';
 import type { CleanupResult } from '../client/logs-port';
 import type { HostRoute } from './host-handler';
 import { ensureLogFolders, listLogFiles, logFolderProblems, LogNameError, logsRoot, openLogFile } from './log-files';
@@ -88,15 +88,8 @@ function cleanup(dataRoot: string, maxAgeDays: Partial<Record<LogStream, number>
   return result;
 }
 
-const Level = z.enum(['info', 'warn', 'error']);
-const AppendBody = z.object({
-  records: z
-    .array(z.object({ ts: z.int().min(0).max(8.64e15), level: Level, message: z.string(), fields: z.record(z.string(), z.unknown()).optional() }))
-    .max(10_000),
-});
-const CleanupBody = z.object({
-  max_age_days: z.partialRecord(z.enum(LOG_STREAMS), z.int().min(1)),
-});
+const AppendBody = z.object({ records: z.array(LogRecord).max(10_000) });
+const CleanupBody = z.object({ max_age_days: z.partialRecord(LogStream, z.int().min(1)) });
 
 function decodeSegment(segment: string): string {
   try {
