@@ -3,6 +3,7 @@ import { defineRoute } from '../src/routes/define';
 import { queryInt } from '../src/schemas/query';
 import { AUDIT_CATEGORIES } from '../storage/audit/actions';
 import { withoutLinks } from '../storage/audit/record';
+import { AuditRetention } from '../storage/settings/schema';
 import { buildExport } from './audit-export';
 
 /** Entries per list page when `limit` is not given. */
@@ -67,7 +68,7 @@ const AuditVerification = z
   })
   .meta({ id: 'AuditVerification' });
 
-const RetentionDays = z.int().min(30).max(1095);
+const RetentionDays = AuditRetention.shape.retention_days;
 
 export const auditRoutes = [
   defineRoute({
