@@ -53,5 +53,7 @@ const RECORD_KEYS = Object.keys(Profile.shape).map((key) => [key, storedAs(key)]
 
 /** The record of a row, its properties in the schema's order. */
 export function toProfile(row: ProfileRow): Profile {
-  return Object.fromEntries(RECORD_KEYS.map(([key, stored]) => [key, stored.read(row[stored.column]!)])) as Profile;
+  const profile: Record<string, unknown> = {};
+  for (const [key, stored] of RECORD_KEYS) profile[key] = stored.read(row[stored.column]!);
+  return profile as Profile;
 }
