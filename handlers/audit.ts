@@ -3,9 +3,10 @@ import { defineRoute } from '../src/routes/define';
 import { AuditExportQuery, AuditListQuery, DEFAULT_LIST_LIMIT } from '../storage/audit/filters';
 import { withoutLinks } from '../storage/audit/record';
 import { AuditExport, AuditList, AuditStats, AuditVerification } from '../storage/audit/schema';
+import { AuditRetention } from '../storage/settings/schema';
 import { buildExport } from './audit-export';
 
-const RetentionDays = z.int().min(30).max(1095);
+const RetentionDays = AuditRetention.shape.retention_days;
 
 export const auditRoutes = [
   defineRoute({

@@ -1,5 +1,5 @@
 import { accountStatus } from '../src/membership/provider';
-import { AccountStatus } from '../src/membership/status';
+import { AccountStatus } from '../storage/membership/schema';
 import { defineRoute } from '../src/routes/define';
 
 export const membershipRoutes = [

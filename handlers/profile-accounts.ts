@@ -1,44 +1,10 @@
 import { z } from 'zod';
 import { defineRoute } from '../src/routes/define';
-import { totpProblem } from '../src/shared/totp';
-import { ProfileId } from './profiles';
+import { Id } from '../src/schemas/ids';
+import { AccountInput, AccountPatch, PlatformAccount, PlatformPassword, TotpCode } from '../storage/profile-accounts/schema';
 
-const AccountId = z.string().min(1).max(64);
-
-const PlatformAccount = z
-  .object({
-    id: z.string(),
-    profile_id: z.string(),
-    platform_url: z.string(),
-    username: z.string().nullable(),
-    password_set: z.boolean(),
-    totp_set: z.boolean(),
-    notes: z.string().nullable(),
-    sort_order: z.int(),
-    created_at: z.int(),
-    updated_at: z.int(),
-  })
-  .meta({ id: 'PlatformAccount' });
-
-const TotpSecret = z
-  .string()
-  .max(1024)
-  .superRefine((secret, issues) => {
-    const problem = totpProblem(secret);
-    if (problem) issues.addIssue({ code: 'custom', message: `Unusable 2FA secret: ${problem}` });
-  });
-
-const fields = {
-  platform_url: z.string().min(1).max(256),
-  username: z.string().max(256).nullable().optional(),
-  password: z.string().max(1024).nullable().optional(),
-  totp_secret: TotpSecret.nullable().optional(),
-  notes: z.string().max(1024).nullable().optional(),
-  sort_order: z.int().min(0).optional(),
-};
-
-const profileParams = z.object({ id: ProfileId });
-const accountParams = z.object({ id: ProfileId, accountId: AccountId });
+const profileParams = z.object({ id: Id });
+const accountParams = z.object({ id: Id, accountId: Id });
 const BASE = '/api/v1/profiles/:id/accounts';
 const VAULT = ['resource.not_found', 'vault.locked', 'vault.unreadable'] as const;
 
@@ -61,7 +27,7 @@ export const profileAccountRoutes = [
     summary: 'Add a platform account; a password or 2FA secret is sealed by the vault',
     scopes: ['profiles:write'],
     params: profileParams,
-    body: z.object(fields).strict(),
+    body: AccountInput,
     status: 201,
     response: PlatformAccount,
     audit: 'profile_accounts.create',
@@ -75,7 +41,7 @@ export const profileAccountRoutes = [
     summary: 'Change the given fields; null for password or totp_secret removes it',
     scopes: ['profiles:write'],
     params: accountParams,
-    body: z.object({ ...fields, platform_url: fields.platform_url.optional() }).strict(),
+    body: AccountPatch,
     response: PlatformAccount,
     audit: 'profile_accounts.update',
     errors: VAULT,
@@ -100,7 +66,7 @@ export const profileAccountRoutes = [
     summary: 'The plaintext password; every read is audited (404 when none is set)',
     scopes: ['secrets:read'],
     params: accountParams,
-    response: z.object({ password: z.string() }),
+    response: PlatformPassword,
     audit: 'profile_accounts.password_read',
     errors: VAULT,
     handler: ({ ctx, params, audit }) => ctx.store.profileAccounts.password(audit, params.id, params.accountId),
@@ -112,7 +78,7 @@ export const profileAccountRoutes = [
     summary: 'The current RFC 6238 code of the 2FA secret and the seconds it stays valid; every read is audited',
     scopes: ['secrets:totp'],
     params: accountParams,
-    response: z.object({ code: z.string(), remaining_s: z.int() }),
+    response: TotpCode,
     audit: 'profile_accounts.totp_read',
     errors: VAULT,
     handler: ({ ctx, params, audit }) => ctx.store.profileAccounts.totp(audit, params.id, params.accountId),

@@ -1,28 +1,10 @@
-import { z } from 'zod';
 import { defineRoute } from '../src/routes/define';
+import { LogRetention, LogRetentionPatch } from '../storage/settings/schema';
+import { CoreStatus, Reachability, Versions } from '../storage/system/schema';
 
 const API_VERSION = 1;
 /** Below this much free space on the data root's file system, status reports the disk as low. */
 const LOW_DISK_BYTES = 1024 ** 3;
-
-const LogRetention = z
-  .object({ retention_days: z.int().min(1).max(365), kernel_retention_days: z.int().min(1).max(365) })
-  .meta({ id: 'LogRetention' });
-
-const CoreStatus = z
-  .object({
-    mode: z.string(),
-    reason: z.string().nullable(),
-    warnings: z.array(z.string()),
-    data_root: z.string(),
-    store_id: z.string(),
-    disk: z.string(),
-    disk_free_bytes: z.int().nullable(),
-    db_version: z.int(),
-    vault: z.object({ state: z.string(), reason: z.string().nullable() }),
-    api: z.object({ url: z.string(), port: z.int() }),
-  })
-  .meta({ id: 'CoreStatus' });
 
 export const systemRoutes = [
   defineRoute({
@@ -31,7 +13,7 @@ export const systemRoutes = [
     tag: 'System',
     summary: 'Reachability check; needs no token',
     access: 'public',
-    response: z.object({ status: z.enum(['ok']), version: z.string() }),
+    response: Reachability,
     handler: ({ ctx }) => ({ status: 'ok' as const, version: ctx.config.appVersion }),
   }),
   defineRoute({
@@ -39,7 +21,7 @@ export const systemRoutes = [
     path: '/api/v1/version',
     tag: 'System',
     summary: 'Application, API and database versions',
-    response: z.object({ app_version: z.string(), api_version: z.int(), db_version: z.int() }),
+    response: Versions,
     handler: async ({ ctx }) => ({
       app_version: ctx.config.appVersion,
       api_version: API_VERSION,
@@ -92,7 +74,7 @@ export const systemRoutes = [
     tag: 'Settings',
     summary: 'Change log retention; a field left out keeps its value',
     scopes: ['settings:write'],
-    body: LogRetention.partial().strict(),
+    body: LogRetentionPatch,
     response: LogRetention,
     audit: 'settings.logs_write',
     handler: ({ ctx, body, audit }) => ctx.store.settings.setLogRetention(audit, body),

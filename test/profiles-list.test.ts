@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, tokenWith } from './support/api';
-import { createProfile, type ProfileBody } from './support/profiles';
-
-interface Page {
-  items: ProfileBody[];
-  next_cursor: string | null;
-  total: number;
-}
+import type { Profile, ProfilePage, ProfileSort } from '../storage/profiles/schema';
+import { createProfile } from './support/profiles';
 
 type Query = Record<string, string | number | boolean | undefined>;
 
@@ -15,24 +10,23 @@ const list = async (query: Query) => {
   return call(`/api/v1/profiles?${qs}`);
 };
 
-async function page(query: Query): Promise<Page> {
+async function page(query: Query): Promise<ProfilePage> {
   const res = await list(query);
   if (res.status !== 200) throw new Error(`list failed: ${res.status} ${res.text}`);
-  return res.json as Page;
+  return res.json as ProfilePage;
 }
 
 /** Profiles of a group of their own, so a test sees only what it made. */
-async function seed(group: string, specs: Array<Record<string, unknown>>): Promise<ProfileBody[]> {
-  const out: ProfileBody[] = [];
+async function seed(group: string, specs: Array<Record<string, unknown>>): Promise<Profile[]> {
+  const out: Profile[] = [];
   for (const spec of specs) out.push(await createProfile({ name: `${group}-${out.length}`, group, ...spec }));
   return out;
 }
 
-type Sort = 'no' | 'name' | 'created_at' | 'updated_at';
-const sortValue = (p: ProfileBody, sort: Sort) => (sort === 'name' ? p.name.toLowerCase() : p[sort]);
+const sortValue = (p: Profile, sort: ProfileSort) => (sort === 'name' ? p.name.toLowerCase() : p[sort]);
 
 /** The order the service promises: the sort key, then `no`, both in the given direction. */
-function expectedOrder(profiles: ProfileBody[], sort: Sort, order: 'asc' | 'desc'): string[] {
+function expectedOrder(profiles: Profile[], sort: ProfileSort, order: 'asc' | 'desc'): string[] {
   const sign = order === 'asc' ? 1 : -1;
   return [...profiles]
     .sort((a, b) => {
@@ -110,7 +104,7 @@ describe('profile list: sorting, filters, pages', () => {
       const ids: string[] = [];
       let cursor: string | null = null;
       do {
-        const p: Page = await page({ group, sort, order, limit: 2, ...(cursor ? { cursor } : {}) });
+        const p: ProfilePage = await page({ group, sort, order, limit: 2, ...(cursor ? { cursor } : {}) });
         ids.push(...p.items.map((i) => i.id));
         cursor = p.next_cursor;
       } while (cursor);
@@ -147,7 +141,7 @@ describe('profile list: sorting, filters, pages', () => {
       { name: 'filter Ünïcode', tags: [], pinned: true },
     ]);
     await seed('list-filter-other', [{ name: 'zebra elsewhere', tags: ['red'] }]);
-    const ids = (p: Page) => p.items.map((i) => i.id);
+    const ids = (p: ProfilePage) => p.items.map((i) => i.id);
     expect(ids(await page({ group, tag: 'blue' }))).toEqual([mine[0]!.id, mine[1]!.id]);
     expect(ids(await page({ group, tag: 'red' }))).toEqual([mine[0]!.id]);
     expect(ids(await page({ group, pinned: true }))).toEqual([mine[1]!.id, mine[2]!.id]);
@@ -172,7 +166,7 @@ describe('profile list: cursors', () => {
     let cursor: string | null = null;
     let round = 0;
     do {
-      const p: Page = await page({ group, sort, order, limit: 3, ...(cursor ? { cursor } : {}) });
+      const p: ProfilePage = await page({ group, sort, order, limit: 3, ...(cursor ? { cursor } : {}) });
       seen.push(...p.items.map((i) => i.id));
       cursor = p.next_cursor;
       // Between pages: a newcomer on either side of the cursor, and one of the doomed goes.

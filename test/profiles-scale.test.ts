@@ -2,7 +2,8 @@ import { runInDurableObject } from 'cloudflare:test';
 import { expect, it } from 'vitest';
 import { durableSql } from '../storage/sql/durable-sql';
 import { CursorSigner } from '../storage/profiles/cursor';
-import { listProfileRows, PROFILE_SORTS } from '../storage/profiles/list';
+import { listProfileRows } from '../storage/profiles/list';
+import { PROFILE_SORTS } from '../storage/profiles/schema';
 import type { SqlValue } from '../storage/sql/sql';
 import { testStore } from './support/profiles';
 

@@ -1,6 +1,6 @@
+import { AccountStatus } from '../../storage/membership/schema';
 import type { ProfileQuota } from '../../storage/profiles/profiles';
 import type { RequestContext } from '../routes/define';
-import { AccountStatus } from './status';
 
 /** How long LPA waits for the membership server before it treats it as unreachable. */
 const FETCH_TIMEOUT_MS = 5000;
@@ -26,9 +26,8 @@ export async function accountStatus(ctx: RequestContext): Promise<AccountStatus>
   }
   const now = Date.now();
   const cached = await ctx.store.membership.read(url);
-  const status = cached ? AccountStatus.safeParse(cached.status) : null;
-  if (cached && status?.success && cached.verified_until > now) {
-    return withTrueUsage(ctx, { ...status.data, offline: true, validForMs: cached.verified_until - now });
+  if (cached?.status && cached.verified_until > now) {
+    return withTrueUsage(ctx, { ...cached.status, offline: true, validForMs: cached.verified_until - now });
   }
   return {
     authenticated: false,

@@ -5,11 +5,6 @@ const DIGITS = { min: 6, max: 10 };
 const PERIOD_S = { min: 1, max: 3600 };
 const ALGORITHMS = new Set(['SHA1', 'SHA256', 'SHA512']);
 
-export interface TotpCode {
-  code: string;
-  remaining_s: number;
-}
-
 /**
  * A 2FA secret as users paste it: a base32 key (spaces and lower case tolerated; RFC 6238 defaults
  * SHA-1, 30 s, 6 digits) or an `otpauth://totp/…` URI whose digits, period and algorithm are honoured.
@@ -42,7 +37,7 @@ export function totpProblem(secret: string): string | null {
 }
 
 /** The code for `timeMs` (epoch milliseconds) and the whole seconds it stays valid. Pure: no clock. */
-export function totpAt(secret: string, timeMs: number): TotpCode {
+export function totpAt(secret: string, timeMs: number) {
   const totp = parseTotp(secret);
   const periodMs = totp.period * 1000;
   return { code: totp.generate({ timestamp: timeMs }), remaining_s: Math.ceil((periodMs - (timeMs % periodMs)) / 1000) };

@@ -1,11 +1,6 @@
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
-
-export interface CachedAccountStatus {
-  /** The status exactly as the membership server confirmed it (validated before it was saved). */
-  status: unknown;
-  verified_until: number;
-}
+import { AccountStatus, type CachedAccountStatus } from './schema';
 
 /**
  * The last account status the membership server confirmed, kept so that LPA knows the account while
@@ -20,10 +15,13 @@ export class MembershipCache {
     const row = first<{ status: string; verified_until: number }>(
       this.ctx.db, 'SELECT status, verified_until FROM account_status_cache WHERE id = 1 AND url = ?', url,
     );
-    return row ? { status: JSON.parse(row.status), verified_until: row.verified_until } : null;
+    if (!row) return null;
+    const status = AccountStatus.safeParse(JSON.parse(row.status));
+    return { status: status.success ? status.data : null, verified_until: row.verified_until };
   }
 
-  save(url: string, status: unknown, verifiedUntil: number): void {
+  /** Saves the status exactly as the membership server confirmed it. */
+  save(url: string, status: AccountStatus, verifiedUntil: number): void {
     this.ctx.db.run(
       `INSERT INTO account_status_cache (id, url, status, verified_until, saved_at) VALUES (1, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET url = excluded.url, status = excluded.status,

@@ -1,34 +1,14 @@
 import { ApiError } from '../../src/errors/api-error';
-import { totpAt, type TotpCode } from '../../src/shared/totp';
+import { totpAt } from '../../src/shared/totp';
 import type { AuditContext, AuditSubject } from '../audit/entry';
 import type { StoreContext } from '../context';
-import type { Profile, Profiles } from '../profiles/profiles';
+import type { Profiles } from '../profiles/profiles';
+import type { Profile } from '../profiles/schema';
 import { first } from '../sql/sql';
+import type { AccountInput, AccountPatch, PlatformAccount, PlatformPassword, TotpCode } from './schema';
 
 /** The most platform accounts one profile holds; they are listed unpaged. */
 export const MAX_ACCOUNTS_PER_PROFILE = 500;
-
-export interface PlatformAccount {
-  id: string;
-  profile_id: string;
-  platform_url: string;
-  username: string | null;
-  password_set: boolean;
-  totp_set: boolean;
-  notes: string | null;
-  sort_order: number;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface AccountInput {
-  platform_url: string;
-  username?: string | null;
-  password?: string | null;
-  totp_secret?: string | null;
-  notes?: string | null;
-  sort_order?: number;
-}
 
 interface AccountRow {
   id: string;
@@ -103,10 +83,10 @@ export class ProfileAccounts {
   }
 
   /** Applies the given fields; `null` for password or totp_secret removes it, absent leaves it. */
-  update(audit: AuditContext, profileId: string, accountId: string, patch: Partial<AccountInput>): PlatformAccount {
+  update(audit: AuditContext, profileId: string, accountId: string, patch: AccountPatch): PlatformAccount {
     return this.write(audit, profileId, patch, (profile) => {
       const row = this.requireRow(profile, accountId);
-      const keep = <K extends keyof AccountRow & keyof AccountInput>(field: K) => (patch[field] === undefined ? row[field] : patch[field]);
+      const keep = <K extends keyof AccountRow & keyof AccountPatch>(field: K) => (patch[field] === undefined ? row[field] : patch[field]);
       const secret = (field: SecretField) => (patch[field] === undefined ? row[field] : this.seal(accountId, field, patch[field]));
       this.ctx.db.run(
         `UPDATE profile_accounts SET platform_url = ?, username = ?, password = ?, totp_secret = ?, notes = ?, sort_order = ?, updated_at = ?
@@ -132,7 +112,7 @@ export class ProfileAccounts {
   }
 
   /** The plaintext password; the read is audited in the same transaction and fails without its entry. */
-  password(audit: AuditContext, profileId: string, accountId: string): { password: string } {
+  password(audit: AuditContext, profileId: string, accountId: string): PlatformPassword {
     const { profile, sealed } = this.sealedSecret(profileId, accountId, 'password');
     return this.ctx.change(
       audit,
@@ -152,7 +132,7 @@ export class ProfileAccounts {
   }
 
   /** Runs one write on an account of the profile, audited with the names of the fields it set. */
-  private write(audit: AuditContext, profileId: string, fields: Partial<AccountInput>, fn: (profile: Profile) => string): PlatformAccount {
+  private write(audit: AuditContext, profileId: string, fields: AccountPatch, fn: (profile: Profile) => string): PlatformAccount {
     return this.ctx.change(
       audit,
       () => {
@@ -192,4 +172,4 @@ export class ProfileAccounts {
 }
 
 /** Names of the fields a request set; a secret field appears by name only. */
-const fieldsOf = (input: Partial<AccountInput>) => Object.keys(input).sort();
+const fieldsOf = (input: AccountPatch) => Object.keys(input).sort();

@@ -1,37 +1,10 @@
 import type { SqlDb, SqlValue } from '../sql/sql';
+import type { ProfileRow, SortColumns } from './columns';
 import type { CursorSigner, Keyset } from './cursor';
-
-export const PROFILE_SORTS = ['no', 'name', 'created_at', 'updated_at'] as const;
-export type ProfileSort = (typeof PROFILE_SORTS)[number];
-
-export interface ProfileQuery {
-  page?: number;
-  limit: number;
-  cursor?: string;
-  sort: ProfileSort;
-  order: 'asc' | 'desc';
-  pinned_first: boolean;
-  group?: string;
-  tag?: string;
-  pinned?: boolean;
-  q?: string;
-}
-
-export interface ProfileRow {
-  no: number;
-  id: string;
-  name: string;
-  name_lc: string;
-  grp: string | null;
-  tags: string;
-  pinned: number;
-  notes: string | null;
-  created_at: number;
-  updated_at: number;
-}
+import type { ProfileQuery, ProfileSort } from './schema';
 
 /** The indexed column of each sort; `no` is the rowid, so each index is (column, no). */
-const SORT_COLUMN: Record<ProfileSort, { column: keyof ProfileRow; type: 'string' | 'number' }> = {
+const SORT_COLUMN: Record<ProfileSort, { column: keyof SortColumns; type: 'string' | 'number' }> = {
   no: { column: 'no', type: 'number' },
   // Case-folded so that "alice" and "Bob" sort as people expect, for every script.
   name: { column: 'name_lc', type: 'string' },
@@ -74,7 +47,7 @@ export function listProfileRows(db: SqlDb, signer: CursorSigner, query: ProfileQ
   return { rows: page, next_cursor, total };
 }
 
-const keysetOf = (row: ProfileRow, column: keyof ProfileRow): Keyset => ({ value: row[column] as string | number, no: row.no });
+const keysetOf = (row: ProfileRow, column: keyof SortColumns): Keyset => ({ value: row[column], no: row.no });
 
 const whereSql = (clauses: string[]) => (clauses.length ? `WHERE ${clauses.join(' AND ')}` : '');
 

@@ -3,28 +3,10 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { AuditContext, AuditSubject } from '../audit/entry';
 import type { StoreContext } from '../context';
 import { CursorSigner } from './cursor';
-import { listProfileRows, type ProfileQuery, type ProfileRow } from './list';
+import { FIELD_COLUMNS, fieldValues, toProfile, type ProfileRow } from './columns';
+import { listProfileRows } from './list';
+import type { Profile, ProfileInput, ProfilePage, ProfilePatch, ProfileQuery } from './schema';
 import { first } from '../sql/sql';
-
-export interface Profile {
-  id: string;
-  no: number;
-  name: string;
-  group: string | null;
-  tags: string[];
-  pinned: boolean;
-  notes: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface ProfileInput {
-  name: string;
-  group?: string | null;
-  tags?: string[];
-  pinned?: boolean;
-  notes?: string | null;
-}
 
 /** What a signed-in account allows; null when nobody is signed in (local mode: no limits). */
 export interface ProfileQuota {
@@ -32,17 +14,9 @@ export interface ProfileQuota {
   limit: number | null;
 }
 
-const toProfile = (row: ProfileRow): Profile => ({
-  id: row.id,
-  no: row.no,
-  name: row.name,
-  group: row.grp,
-  tags: JSON.parse(row.tags) as string[],
-  pinned: row.pinned === 1,
-  notes: row.notes,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
+const INSERTED = ['id', ...FIELD_COLUMNS, 'created_at', 'updated_at'];
+const INSERT = `INSERT INTO profiles (${INSERTED.join(', ')}) VALUES (${INSERTED.map(() => '?').join(', ')})`;
+const UPDATE = `UPDATE profiles SET ${FIELD_COLUMNS.map((column) => `${column} = ?`).join(', ')}, updated_at = ? WHERE no = ?`;
 
 const subject = (p: Profile): AuditSubject => ({ entity_type: 'profile', entity_id: p.id, entity_no: p.no, details: { name: p.name } });
 
@@ -64,16 +38,9 @@ export class Profiles {
         if (quota) this.assertQuota(quota);
         const now = this.ctx.now();
         const id = crypto.randomUUID();
-        const tags = input.tags ?? [];
-        const notes = input.notes ?? null;
-        this.ctx.db.run(
-          `INSERT INTO profiles (id, name, name_lc, grp, tags, pinned, notes, notes_lc, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          id, input.name, input.name.toLowerCase(), input.group ?? null, JSON.stringify(tags), input.pinned ? 1 : 0,
-          notes, notes?.toLowerCase() ?? null, now, now,
-        );
+        this.ctx.db.run(INSERT, id, ...fieldValues(input), now, now);
         const profile = this.require(id);
-        this.writeTags(profile.no, tags);
+        this.writeTags(profile.no, profile.tags);
         return profile;
       },
       subject,
@@ -84,17 +51,13 @@ export class Profiles {
     return this.require(id);
   }
 
-  update(audit: AuditContext, id: string, patch: Partial<ProfileInput>): Profile {
+  update(audit: AuditContext, id: string, patch: ProfilePatch): Profile {
     return this.ctx.change(
       audit,
       () => {
-        const next = { ...this.require(id), ...patch, updated_at: this.ctx.now() };
-        this.ctx.db.run(
-          `UPDATE profiles SET name = ?, name_lc = ?, grp = ?, tags = ?, pinned = ?, notes = ?, notes_lc = ?, updated_at = ? WHERE no = ?`,
-          next.name, next.name.toLowerCase(), next.group ?? null, JSON.stringify(next.tags), next.pinned ? 1 : 0,
-          next.notes ?? null, next.notes?.toLowerCase() ?? null, next.updated_at, next.no,
-        );
-        if (patch.tags) this.writeTags(next.no, patch.tags);
+        const current = this.require(id);
+        this.ctx.db.run(UPDATE, ...fieldValues({ ...current, ...patch }), this.ctx.now(), current.no);
+        if (patch.tags) this.writeTags(current.no, patch.tags);
         return this.require(id);
       },
       (p) => ({ ...subject(p), details: { name: p.name, fields: Object.keys(patch).sort() } }),
@@ -116,7 +79,7 @@ export class Profiles {
     );
   }
 
-  list(query: ProfileQuery): { items: Profile[]; next_cursor: string | null; total: number } {
+  list(query: ProfileQuery): ProfilePage {
     const { rows, next_cursor, total } = listProfileRows(this.ctx.db, this.cursors, query);
     return { items: rows.map(toProfile), next_cursor, total };
   }

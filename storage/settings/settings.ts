@@ -1,19 +1,7 @@
 import type { AuditContext } from '../audit/entry';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
-
-export interface LogRetention {
-  retention_days: number;
-  kernel_retention_days: number;
-}
-
-export const LOG_RETENTION_DEFAULTS: LogRetention = { retention_days: 30, kernel_retention_days: 14 };
-
-export interface AuditRetention {
-  retention_days: number;
-}
-
-export const AUDIT_RETENTION_DEFAULTS: AuditRetention = { retention_days: 365 };
+import { AUDIT_RETENTION_DEFAULTS, LOG_RETENTION_DEFAULTS, type AuditRetention, type LogRetention, type LogRetentionPatch } from './schema';
 
 /** Settings documents, stored as JSON under a key and merged over their defaults on read. */
 export class Settings {
@@ -23,7 +11,7 @@ export class Settings {
     return { ...LOG_RETENTION_DEFAULTS, ...this.read<LogRetention>('logs') };
   }
 
-  setLogRetention(audit: AuditContext, patch: Partial<LogRetention>): LogRetention {
+  setLogRetention(audit: AuditContext, patch: LogRetentionPatch): LogRetention {
     return this.ctx.change(
       audit,
       () => {

@@ -2,12 +2,7 @@ import type { AuditContext, AuditSubject } from '../audit/entry';
 import type { AuditResult } from '../audit/schema';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
-
-export interface StoreInfo {
-  store_id: string;
-  db_version: number;
-  vault: { state: string; reason: string | null };
-}
+import type { StoreInfo } from './schema';
 
 /** Facts about the store itself, and audit entries that record no change of their own. */
 export class System {

@@ -4,22 +4,7 @@ import type { Scope } from '../../src/shared/scopes';
 import type { AuditContext } from '../audit/entry';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
-
-export interface TokenRecord {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  admin: boolean;
-  created_at: number;
-  expires_at: number | null;
-}
-
-export interface NewToken {
-  name: string;
-  scopes: Scope[];
-  admin?: boolean;
-  expires_in_minutes?: number;
-}
+import type { CreatedToken, Token, TokenInput } from './schema';
 
 interface TokenRow {
   id: string;
@@ -30,7 +15,7 @@ interface TokenRow {
   expires_at: number | null;
 }
 
-const toRecord = (row: TokenRow): TokenRecord => ({
+const toToken = (row: TokenRow): Token => ({
   id: row.id,
   name: row.name,
   scopes: JSON.parse(row.scopes) as Scope[],
@@ -43,10 +28,10 @@ const toRecord = (row: TokenRow): TokenRecord => ({
 export class Tokens {
   constructor(private readonly ctx: StoreContext) {}
 
-  create(audit: AuditContext, input: NewToken): TokenRecord & { token: string } {
+  create(audit: AuditContext, input: TokenInput): CreatedToken {
     const token = randomToken('lpa_');
     const now = this.ctx.now();
-    const record: TokenRecord = {
+    const record: Token = {
       id: crypto.randomUUID(),
       name: input.name,
       scopes: input.scopes,
@@ -67,13 +52,13 @@ export class Tokens {
     return { ...record, token };
   }
 
-  list(): TokenRecord[] {
+  list(): Token[] {
     return this.ctx.db
       .all<TokenRow>('SELECT * FROM tokens WHERE revoked_at IS NULL ORDER BY created_at, id')
-      .map(toRecord);
+      .map(toToken);
   }
 
-  revoke(audit: AuditContext, id: string): { ok: true } {
+  revoke(audit: AuditContext, id: string): void {
     this.ctx.change(
       audit,
       () => {
@@ -83,16 +68,15 @@ export class Tokens {
       },
       () => ({ entity_type: 'token', entity_id: id }),
     );
-    return { ok: true };
   }
 
   /** The live token with this hash: not revoked and not expired. */
-  findActive(hash: string): TokenRecord | null {
+  findActive(hash: string): Token | null {
     const row = first<TokenRow>(
       this.ctx.db,
       'SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)',
       hash, this.ctx.now(),
     );
-    return row ? toRecord(row) : null;
+    return row ? toToken(row) : null;
   }
 }

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { inject } from 'vitest';
 import { storeClient } from '../../storage/dispatch';
+import type { AccountStatus } from '../../storage/membership/schema';
 import { createApp } from '../../src/app';
 import { configFrom } from '../../src/config';
 import { storeStub, type WorkerEnv } from '../../src/runtimes/workerd/env';
@@ -55,5 +56,5 @@ export function confirmed(overrides: { profiles?: number | null; entitled?: bool
       validUntil: verifiedUntil,
     },
     error: null,
-  };
+  } satisfies AccountStatus;
 }

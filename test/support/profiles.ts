@@ -1,25 +1,23 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { storeStub, type WorkerEnv } from '../../src/runtimes/workerd/env';
-import type { Profile } from '../../storage/profiles/profiles';
+import type { PlatformAccount } from '../../storage/profile-accounts/schema';
+import type { Profile } from '../../storage/profiles/schema';
 import { call } from './api';
 
 /** The one store of the test service. */
 export const testStore = () => storeStub(env as unknown as WorkerEnv);
 
-/** A profile as the API answers it: the store's record, as JSON. */
-export type ProfileBody = Profile;
-
 /** Creates a profile through the API and fails the test unless it was created. */
-export async function createProfile(body: Record<string, unknown>): Promise<ProfileBody> {
+export async function createProfile(body: Record<string, unknown>): Promise<Profile> {
   const res = await call('/api/v1/profiles', { method: 'POST', body });
   if (res.status !== 201) throw new Error(`profile creation failed: ${res.status} ${res.text}`);
-  return res.json as ProfileBody;
+  return res.json as Profile;
 }
 
 export async function createAccount(profileId: string, body: Record<string, unknown>) {
   const res = await call(`/api/v1/profiles/${profileId}/accounts`, { method: 'POST', body });
   if (res.status !== 201) throw new Error(`account creation failed: ${res.status} ${res.text}`);
-  return res.json as { id: string; password_set: boolean; totp_set: boolean };
+  return res.json as PlatformAccount;
 }
 
 /** Every row of a table, raw, as the Durable Object's SQLite holds it. */

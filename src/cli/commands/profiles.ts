@@ -1,12 +1,7 @@
 import type { Command } from 'commander';
 import { action, intBetween, withJson, type JsonOption } from '../args';
+import type { ProfilePage } from '../../../storage/profiles/schema';
 import { show, table } from '../output';
-
-interface ProfilePage {
-  items: Record<string, unknown>[];
-  next_cursor: string | null;
-  total: number;
-}
 
 export function profilesCommand(program: Command): void {
   withJson(

@@ -37,3 +37,7 @@ export const AccountStatus = z
   .meta({ id: 'AccountStatus' });
 
 export type AccountStatus = z.output<typeof AccountStatus>;
+
+/** The last confirmation saved; `status` is null when what was saved is not an account status (an older version's). */
+export const CachedAccountStatus = z.object({ status: AccountStatus.nullable(), verified_until: z.number() });
+export type CachedAccountStatus = z.output<typeof CachedAccountStatus>;

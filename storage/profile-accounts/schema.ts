@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { totpProblem } from '../../src/shared/totp';
+
+/** A platform account as the API shows it: its password and 2FA secret only as whether they are set. */
+export const PlatformAccount = z
+  .object({
+    id: z.string(),
+    profile_id: z.string(),
+    platform_url: z.string(),
+    username: z.string().nullable(),
+    password_set: z.boolean(),
+    totp_set: z.boolean(),
+    notes: z.string().nullable(),
+    sort_order: z.int(),
+    created_at: z.int(),
+    updated_at: z.int(),
+  })
+  .meta({ id: 'PlatformAccount' });
+export type PlatformAccount = z.output<typeof PlatformAccount>;
+
+const TotpSecret = z
+  .string()
+  .max(1024)
+  .superRefine((secret, issues) => {
+    const problem = totpProblem(secret);
+    if (problem) issues.addIssue({ code: 'custom', message: `Unusable 2FA secret: ${problem}` });
+  });
+
+export const AccountInput = z
+  .object({
+    platform_url: z.string().min(1).max(256),
+    username: z.string().max(256).nullable().optional(),
+    password: z.string().max(1024).nullable().optional(),
+    totp_secret: TotpSecret.nullable().optional(),
+    notes: z.string().max(1024).nullable().optional(),
+    sort_order: z.int().min(0).optional(),
+  })
+  .strict();
+export type AccountInput = z.output<typeof AccountInput>;
+
+/** The fields to change; null for password or totp_secret removes it, absent leaves it. */
+export const AccountPatch = AccountInput.partial();
+export type AccountPatch = z.output<typeof AccountPatch>;
+
+export const PlatformPassword = z.object({ password: z.string() });
+export type PlatformPassword = z.output<typeof PlatformPassword>;
+
+/** The current code of a 2FA secret and the whole seconds it stays valid. */
+export const TotpCode = z.object({ code: z.string(), remaining_s: z.int() });
+export type TotpCode = z.output<typeof TotpCode>;

@@ -1,0 +1,59 @@
+import type { SqlValue } from '../sql/sql';
+import { Profile, PROFILE_DEFAULTS, ProfileFields } from './schema';
+
+/** The columns a listing sorts by; `no` is the rowid. */
+export interface SortColumns {
+  no: number;
+  name_lc: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A `profiles` row: the sort columns, the id and the columns of the fields (below). */
+export type ProfileRow = SortColumns & Record<string, SqlValue>;
+
+interface Stored {
+  column: string;
+  write: (value: unknown) => SqlValue;
+  read: (value: SqlValue) => unknown;
+}
+
+const asIs = (value: unknown) => value as SqlValue;
+
+/**
+ * A field is stored as is in the column of its name, except these. So a new text or number field
+ * needs only its schema entry and the migration that adds its column.
+ */
+const STORED_AS: Partial<Record<keyof ProfileFields, Stored>> = {
+  // `group` is an SQL keyword.
+  group: { column: 'grp', write: asIs, read: asIs },
+  tags: { column: 'tags', write: (tags) => JSON.stringify(tags), read: (text) => JSON.parse(text as string) },
+  pinned: { column: 'pinned', write: (pinned) => (pinned ? 1 : 0), read: (flag) => flag === 1 },
+};
+
+/** Text fields with a lower-cased copy in `<field>_lc`, for the name sort and for `q`. */
+const CASE_FOLDED = ['name', 'notes'] as const;
+
+const FIELDS = Object.keys(ProfileFields.shape) as (keyof ProfileFields)[];
+const storedAs = (field: string): Stored => STORED_AS[field as keyof ProfileFields] ?? { column: field, write: asIs, read: asIs };
+
+/** The columns that hold a profile's fields, in the order of `fieldValues`. */
+export const FIELD_COLUMNS = [...FIELDS.map((field) => storedAs(field).column), ...CASE_FOLDED.map((field) => `${field}_lc`)];
+
+/** The column values of these fields, in the order of `FIELD_COLUMNS`; a field not given gets its default. */
+export function fieldValues(fields: Partial<ProfileFields>): SqlValue[] {
+  const value = (field: keyof ProfileFields) => fields[field] ?? PROFILE_DEFAULTS[field] ?? null;
+  return [
+    ...FIELDS.map((field) => storedAs(field).write(value(field))),
+    ...CASE_FOLDED.map((field) => (value(field) as string | null)?.toLowerCase() ?? null),
+  ];
+}
+
+const RECORD_KEYS = Object.keys(Profile.shape).map((key) => [key, storedAs(key)] as const);
+
+/** The record of a row, its properties in the schema's order. */
+export function toProfile(row: ProfileRow): Profile {
+  const profile: Record<string, unknown> = {};
+  for (const [key, stored] of RECORD_KEYS) profile[key] = stored.read(row[stored.column]!);
+  return profile as Profile;
+}

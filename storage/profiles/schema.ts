@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { unique } from '../../src/schemas/ids';
+import { queryBool, queryInt } from '../../src/schemas/query';
+
+/** Bounds the spec leaves open (README: Profiles). */
+export const PROFILE_BOUNDS = { name: 120, group: 120, tag: 64, tags: 50, notes: 10_000, q: 200, cursor: 2048, page: 1_000_000 } as const;
+
+export const PROFILE_SORTS = ['no', 'name', 'created_at', 'updated_at'] as const;
+export type ProfileSort = (typeof PROFILE_SORTS)[number];
+
+const Tag = z.string().min(1).max(PROFILE_BOUNDS.tag);
+
+/**
+ * The fields a client sets. A profile holds exactly these besides its id, `no` and times: the create
+ * and change bodies, the record and its row (./columns.ts) all follow this object.
+ */
+export const ProfileFields = z.object({
+  name: z.string().min(1).max(PROFILE_BOUNDS.name),
+  group: z.string().min(1).max(PROFILE_BOUNDS.group).nullable(),
+  tags: z.array(Tag).max(PROFILE_BOUNDS.tags).refine(unique, 'Tags must be unique'),
+  pinned: z.boolean(),
+  notes: z.string().max(PROFILE_BOUNDS.notes).nullable(),
+});
+export type ProfileFields = z.output<typeof ProfileFields>;
+
+/** What a new profile holds for a field it was not given; any other field it was not given is null. */
+export const PROFILE_DEFAULTS: Partial<ProfileFields> = { tags: [], pinned: false };
+
+export const ProfileInput = ProfileFields.partial().required({ name: true }).strict();
+export type ProfileInput = z.output<typeof ProfileInput>;
+
+export const ProfilePatch = ProfileFields.partial().strict();
+export type ProfilePatch = z.output<typeof ProfilePatch>;
+
+export const Profile = z
+  .object({ id: z.string(), no: z.int(), ...ProfileFields.shape, created_at: z.int(), updated_at: z.int() })
+  .meta({ id: 'Profile' });
+export type Profile = z.output<typeof Profile>;
+
+export const ProfileQuery = z
+  .object({
+    page: queryInt(1, PROFILE_BOUNDS.page).optional(),
+    limit: queryInt(1, 1000).default(50),
+    cursor: z.string().min(1).max(PROFILE_BOUNDS.cursor).optional(),
+    sort: z.enum(PROFILE_SORTS).default('no'),
+    order: z.enum(['asc', 'desc']).default('asc'),
+    pinned_first: queryBool().default(false),
+    group: ProfileFields.shape.group.unwrap().optional(),
+    tag: Tag.optional(),
+    pinned: queryBool().optional(),
+    q: z.string().min(1).max(PROFILE_BOUNDS.q).optional(),
+  })
+  .strict()
+  .superRefine((query, issues) => {
+    if (query.cursor === undefined) return;
+    if (query.pinned_first) issues.addIssue({ code: 'custom', path: ['pinned_first'], message: 'A cursor cannot be combined with pinned_first=true' });
+    if (query.page !== undefined) issues.addIssue({ code: 'custom', path: ['page'], message: 'Use either page or cursor, not both' });
+  });
+export type ProfileQuery = z.output<typeof ProfileQuery>;
+
+/** One page of a listing, the cursor after it (null when done) and the count of all matches. */
+export const ProfilePage = z.object({ items: z.array(Profile), next_cursor: z.string().nullable(), total: z.int() });
+export type ProfilePage = z.output<typeof ProfilePage>;

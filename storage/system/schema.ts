@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** Facts about the store itself. */
+export const StoreInfo = z.object({
+  store_id: z.string(),
+  db_version: z.int(),
+  vault: z.object({ state: z.string(), reason: z.string().nullable() }),
+});
+export type StoreInfo = z.output<typeof StoreInfo>;
+
+/** The answer of the reachability check. */
+export const Reachability = z.object({ status: z.enum(['ok']), version: z.string() });
+
+export const Versions = z.object({ app_version: z.string(), api_version: z.int(), db_version: StoreInfo.shape.db_version });
+
+/** The store's facts, with the disk, the vault and the address the API is served on. */
+export const CoreStatus = z
+  .object({
+    mode: z.string(),
+    reason: z.string().nullable(),
+    warnings: z.array(z.string()),
+    data_root: z.string(),
+    store_id: StoreInfo.shape.store_id,
+    disk: z.string(),
+    disk_free_bytes: z.int().nullable(),
+    db_version: StoreInfo.shape.db_version,
+    vault: StoreInfo.shape.vault,
+    api: z.object({ url: z.string(), port: z.int() }),
+  })
+  .meta({ id: 'CoreStatus' });
+export type CoreStatus = z.output<typeof CoreStatus>;

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { unique } from '../../src/schemas/ids';
+import { SCOPES } from '../../src/shared/scopes';
+
+/** A token as listed: never its secret, which only its creator sees, once. */
+export const Token = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scopes: z.array(z.enum(SCOPES)),
+    admin: z.boolean(),
+    created_at: z.int(),
+    expires_at: z.int().nullable(),
+  })
+  .meta({ id: 'Token' });
+export type Token = z.output<typeof Token>;
+
+/** A token just issued, with its secret. */
+export const CreatedToken = Token.extend({ token: z.string() });
+export type CreatedToken = z.output<typeof CreatedToken>;
+
+export const TokenInput = z
+  .object({
+    name: z.string().min(1).max(120),
+    scopes: z.array(z.enum(SCOPES)).max(SCOPES.length).refine(unique, 'Scopes must be unique'),
+    admin: z.boolean().optional(),
+    expires_in_minutes: z.int().min(1).max(5_256_000).optional(),
+  })
+  .strict();
+export type TokenInput = z.output<typeof TokenInput>;
