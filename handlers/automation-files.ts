@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ApiError } from '../src/errors/api-error';
 import { defineRoute } from '../src/routes/define';
-import { fromBase64, toBase64 } from '../src/shared/base64';
+import { fromBase64, isStrictBase64, toBase64 } from '../src/shared/base64';
 import { FILE_NAME_MAX_CHARS, fileNameProblem } from '../src/shared/file-name';
-import { isStrictBase64 } from '../src/shared/strict-base64';
 
 /** 4 MiB of file, as standard base64 with padding. */
 const FILE_BASE64_MAX_CHARS = 5_592_408;
