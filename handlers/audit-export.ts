@@ -3,7 +3,7 @@ import type { AuditFilters } from '../storage/audit/filters';
 import type { AuditExport, ExportFormat } from '../storage/audit/schema';
 import type { StoreClient } from '../storage/dispatch';
 import { ApiError } from '../src/errors/api-error';
-import { Base64Builder } from '../src/shared/base64-builder';
+import { Base64Builder } from '../src/shared/base64';
 
 /** The largest export served in one response; beyond either bound the answer is a 413 with the count. */
 export const MAX_EXPORT_ENTRIES = 50_000;

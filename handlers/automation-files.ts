@@ -3,8 +3,7 @@ import { ApiError } from '../src/errors/api-error';
 import { AutomationFileListing, AutomationFileName } from '../src/host/files-schema';
 import { defineRoute } from '../src/routes/define';
 import { Ok } from '../src/schemas/ok';
-import { fromBase64, toBase64 } from '../src/shared/base64';
-import { isStrictBase64 } from '../src/shared/strict-base64';
+import { fromBase64, isStrictBase64, toBase64 } from '../src/shared/base64';
 
 /** 4 MiB of file, as standard base64 with padding. */
 const FILE_BASE64_MAX_CHARS = 5_592_408;

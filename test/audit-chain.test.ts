@@ -1,6 +1,5 @@
-import { env, runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it, vi } from 'vitest';
-import { storeStub } from '../src/runtimes/workerd/env';
 import { hostClient } from '../src/host/port';
 import { sealFinishedDays, sealMac } from '../storage/audit/anchors';
 import { chainHash } from '../storage/audit/chain';
@@ -9,9 +8,9 @@ import { verifyChain } from '../storage/audit/verify';
 import { durableSql } from '../storage/sql/durable-sql';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
 import { MAX_DETAILS_CHARS } from '../storage/audit/log';
-import type { Store } from '../storage/store';
 import { call } from './support/api';
-import { auditedWrite, DAY, restore, runDaily, snapshot, sql, verify } from './support/audit';
+import { auditedWrite, DAY, restore, runDaily, snapshot, verify } from './support/audit';
+import { inStore, sql } from './support/store';
 
 const D1 = Date.UTC(2031, 4, 1);
 const D2 = D1 + DAY;
@@ -121,22 +120,20 @@ describe('tampering, each undone afterwards', () => {
   });
 
   it('a day rewritten with freshly computed hashes fails at its anchor', async () => {
-    await runInDurableObject(storeStub(env), (_instance, state) => {
-      state.storage.sql.exec(`UPDATE audit_log SET actor_label = 'forged' WHERE seq = 3`);
-      const rows = state.storage.sql.exec('SELECT * FROM audit_log ORDER BY seq').toArray() as unknown as AuditRow[];
+    await inStore(({ sql }) => {
+      sql.exec(`UPDATE audit_log SET actor_label = 'forged' WHERE seq = 3`);
+      const rows = sql.exec('SELECT * FROM audit_log ORDER BY seq').toArray() as unknown as AuditRow[];
       let prev = rows[1]!.hash;
       for (const row of rows.slice(2)) {
         prev = chainHash(prev, entryOf(row));
-        state.storage.sql.exec('UPDATE audit_log SET hash = ? WHERE seq = ?', prev, row.seq);
+        sql.exec('UPDATE audit_log SET hash = ? WHERE seq = ?', prev, row.seq);
       }
     });
     expect(await verify()).toEqual({ ok: false, checked: 10, anchors: 0, first_bad_seq: null, missing_anchor: DAY1 });
   });
 
   it('entries appended into a sealed day are caught by its anchor', async () => {
-    await runInDurableObject(storeStub(env), (_instance, state) => {
-      state.storage.sql.exec('UPDATE audit_log SET ts = ? WHERE seq = 8', D2 + 23 * 3_600_000);
-    });
+    await sql('UPDATE audit_log SET ts = ? WHERE seq = 8', D2 + 23 * 3_600_000);
     expect(await verify()).toMatchObject({ ok: false, first_bad_seq: 8, missing_anchor: DAY2 });
   });
 
@@ -148,8 +145,8 @@ describe('tampering, each undone afterwards', () => {
   });
 
   it('without an audit key nothing is sealed and the first finished day is reported', async () => {
-    const result = await runInDurableObject(storeStub(env), (_instance, state) => {
-      const db = durableSql(state.storage);
+    const result = await inStore(({ storage }) => {
+      const db = durableSql(storage);
       return { sealed: sealFinishedDays(db, null, D4, D4), verified: verifyChain(db, null, D3 + 1) };
     });
     expect(result).toEqual({ sealed: [], verified: { ok: false, checked: 10, anchors: 0, first_bad_seq: null, missing_anchor: DAY1 } });
@@ -178,8 +175,8 @@ describe('the daily job and the clock', () => {
 
 describe('oversized details', () => {
   it('are kept as a note of their size, and the chain still verifies', async () => {
-    await runInDurableObject(storeStub(env), (instance) =>
-      (instance as unknown as { store: Store }).store.system.record(
+    await inStore(({ store }) =>
+      store.system.record(
         { actor: SYSTEM_ACTOR, source: 'system', request_id: 'big-details', action: 'service.start' }, 'ok',
         { details: { blob: 'b'.repeat(MAX_DETAILS_CHARS) } }, null,
       ));

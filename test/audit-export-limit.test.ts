@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { MAX_EXPORT_BYTES, MAX_EXPORT_ENTRIES } from '../handlers/audit-export';
 import { MAX_DETAILS_CHARS } from '../storage/audit/log';
 import { call } from './support/api';
-import { sql } from './support/audit';
+import { sql } from './support/store';
 
 /** Rows written straight into the table (their hashes are not a chain; this file never verifies). */
 async function insertRows(count: number, category: string, details: string, ts: number) {

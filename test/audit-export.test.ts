@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chainHash } from '../storage/audit/chain';
 import { verifyJsonlExport } from '../storage/audit/verify-export';
 import { call, tokenWith } from './support/api';
-import { auditedWrite, sql } from './support/audit';
+import { auditedWrite } from './support/audit';
+import { sql } from './support/store';
 import { decodeBase64Text, parseCsv } from './support/csv';
 
 const T = Date.UTC(2031, 6, 1, 8);

@@ -1,12 +1,10 @@
-import { env, runInDurableObject } from 'cloudflare:test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { storeStub } from '../src/runtimes/workerd/env';
 import type { AuditFilters } from '../storage/audit/filters';
 import { pageSql, whereClause } from '../storage/audit/query';
 import { AuditEntry } from '../storage/audit/schema';
 import { durableSql } from '../storage/sql/durable-sql';
 import { call, tokenWith } from './support/api';
-import { sql } from './support/audit';
+import { inStore, sql } from './support/store';
 
 const T1 = Date.UTC(2031, 2, 10, 9, 0, 0);
 const T2 = T1 + 3_600_000;
@@ -167,8 +165,8 @@ describe('GET /api/v1/audit/verify', () => {
 
 describe('indexes', () => {
   const plan = (filters: AuditFilters, start = {}) =>
-    runInDurableObject(storeStub(env), (_instance, state) => {
-      const db = durableSql(state.storage);
+    inStore(({ storage }) => {
+      const db = durableSql(storage);
       const where = whereClause(db, filters, start)!;
       const query = `EXPLAIN QUERY PLAN ${pageSql(where, 'DESC')}`;
       return db.all<{ detail: string }>(query, ...where.params, 101).map((r) => r.detail);

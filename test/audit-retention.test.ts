@@ -1,12 +1,11 @@
-import { env, runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { storeStub } from '../src/runtimes/workerd/env';
 import { hostClient } from '../src/host/port';
 import { sealMac } from '../storage/audit/anchors';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
-import type { Store } from '../storage/store';
 import { call, tokenWith } from './support/api';
-import { auditedWrite, DAY, restore, runDaily, snapshot, sql, verify } from './support/audit';
+import { auditedWrite, DAY, restore, runDaily, snapshot, verify } from './support/audit';
+import { inStore, sql } from './support/store';
 
 const R0 = Date.UTC(2032, 0, 1);
 const HOUR = 3_600_000;
@@ -100,8 +99,7 @@ describe('a tampered checkpoint', () => {
 describe('a large purge', () => {
   it('deletes in chunks and the chain still verifies', async () => {
     vi.setSystemTime(R0 + 50 * DAY);
-    const appended = await runInDurableObject(storeStub(env), (instance) => {
-      const store = (instance as unknown as { store: Store }).store;
+    const appended = await inStore(({ store }) => {
       for (let i = 0; i < 12_345; i++) {
         store.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', { details: { i } }, null);
       }

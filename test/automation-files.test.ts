@@ -1,7 +1,6 @@
-import { env } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { AutomationFileEntry } from '../src/host/files-schema';
-import type { WorkerEnv } from '../src/runtimes/workerd/env';
 import { toBase64 } from '../src/shared/base64';
 import { call, tokenWith } from './support/api';
 import { expectError, LARGE_TIMEOUT_MS } from './support/automation';
@@ -10,7 +9,7 @@ import { auditOf } from './support/automation-store';
 const FILES = '/api/v1/automation/files';
 const upload = (body: unknown) => call(FILES, { method: 'POST', body });
 const content = (name: string) => call(`${FILES}/content?name=${encodeURIComponent(name)}`);
-const host = (env as unknown as WorkerEnv).HOST;
+const host = env.HOST;
 
 describe('writing and reading files', () => {
   it('writes a new file, lists it under the data root and reads it back', async () => {
@@ -20,7 +19,7 @@ describe('writing and reading files', () => {
     expect(res.json).toEqual({ ok: true });
     const list = await call(FILES);
     expect(list.status).toBe(200);
-    expect(list.json.directory).toBe(`${(env as unknown as WorkerEnv).LPA_DATA_ROOT}/automation-files`);
+    expect(list.json.directory).toBe(`${env.LPA_DATA_ROOT}/automation-files`);
     expect(list.json.items).toContainEqual({ name: 'all-bytes.bin', size_bytes: 256 });
     expect(list.json.items.every((item: AutomationFileEntry) => !item.name.startsWith('.'))).toBe(true);
     const read = await content('all-bytes.bin');

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { GlobalSummary } from '../storage/globals/schema';
 import { call, tokenWith } from './support/api';
 import { expectError, LARGE_TIMEOUT_MS } from './support/automation';
-import { auditOf, inStore, tablesHolding } from './support/automation-store';
+import { auditOf, tablesHolding } from './support/automation-store';
+import { inStore } from './support/store';
 
 const url = (name: string) => `/api/v1/automation/globals/${name}`;
 const put = (name: string, body: unknown) => call(url(name), { method: 'PUT', body });
@@ -118,7 +119,7 @@ describe('large values', () => {
     const read = await call(url('g_big_utf8'));
     expect(read.json.revision).toBe(1);
     expect(read.json.value === value).toBe(true);
-    const pieces = await inStore((sql) => sql.exec(`SELECT count(*) AS n FROM automation_chunks WHERE owner = 'global:g_big_utf8'`).one().n);
+    const pieces = await inStore(({ sql }) => sql.exec(`SELECT count(*) AS n FROM automation_chunks WHERE owner = 'global:g_big_utf8'`).one().n);
     expect(pieces).toBeGreaterThan(1);
   }, LARGE_TIMEOUT_MS);
 

@@ -6,7 +6,8 @@ import { parseShareCode } from '../storage/shares/share-code';
 import { Vault } from '../storage/vault';
 import { call } from './support/api';
 import { createFlow, expectError, LARGE_TIMEOUT_MS } from './support/automation';
-import { auditOf, inStore, tablesHolding } from './support/automation-store';
+import { auditOf, tablesHolding } from './support/automation-store';
+import { inStore } from './support/store';
 
 const SHARES = '/api/v1/automation/shares';
 const createShare = (body: unknown) => call(SHARES, { method: 'POST', body });
@@ -30,7 +31,7 @@ async function shareOf(options: { max_uses?: number; include_secrets?: boolean; 
 /** Opens the stored bundle with the key of the code, as only a holder of the code can. */
 async function storedBundle(code: string): Promise<Uint8Array> {
   const { id, key } = parseShareCode(code)!;
-  const sealed = await inStore((sql) =>
+  const sealed = await inStore(({ sql }) =>
     sql.exec<{ data: string }>('SELECT data FROM automation_chunks WHERE owner = ? ORDER BY seq', `share:${id}`).toArray().map((r) => r.data).join(''),
   );
   return Vault.unlocked(key).openBytes(sealed, `share:${id}:bundle`);
@@ -140,7 +141,7 @@ describe('creating shares', () => {
     const created = await createShare({ ids, name: 'large', expires_in_minutes: 1, max_uses: 1 });
     expect(created.status).toBe(200);
     expect(created.json.size).toBeGreaterThan(8_000_000);
-    const pieces = await inStore((sql) => sql.exec('SELECT count(*) AS n FROM automation_chunks WHERE owner = ?', `share:${created.json.id}`).one().n);
+    const pieces = await inStore(({ sql }) => sql.exec('SELECT count(*) AS n FROM automation_chunks WHERE owner = ?', `share:${created.json.id}`).one().n);
     expect(pieces).toBeGreaterThan(1);
     const preview = await redeem(created.json.code);
     expect(preview.json.items.map((i: PreviewItem) => i.name)).toEqual(ids.map((_, i) => `large-${i}`));
@@ -235,7 +236,7 @@ describe('redeeming codes', () => {
 
   it('answers a share whose stored bundle was altered as an invalid code, not a server error', async () => {
     const { share } = await shareOf();
-    await inStore((sql) => {
+    await inStore(({ sql }) => {
       const data = sql.exec<{ data: string }>(`SELECT data FROM automation_chunks WHERE owner = ? AND seq = 0`, `share:${share.id}`).one().data;
       const at = data.length - 5;
       const flipped = data.slice(0, at) + (data[at] === 'A' ? 'B' : 'A') + data.slice(at + 1);
@@ -246,7 +247,7 @@ describe('redeeming codes', () => {
 
   it('answers an expired share as expired', async () => {
     const { share } = await shareOf();
-    await inStore((sql) => sql.exec('UPDATE automation_shares SET expires_at = ? WHERE id = ?', Date.now() - 1, share.id));
+    await inStore(({ sql }) => sql.exec('UPDATE automation_shares SET expires_at = ? WHERE id = ?', Date.now() - 1, share.id));
     expectError(await redeem(share.code), 409, 'shares.expired');
   });
 
@@ -270,7 +271,7 @@ describe('revoking shares', () => {
     expect((await call(SHARES)).json.items.map((s: Share) => s.id)).not.toContain(share.id);
     expectError(await redeem(share.code), 409, 'shares.revoked');
     expectError(await importItems(preview.json.ticket, [flow]), 409, 'shares.revoked');
-    expect(await inStore((sql) => sql.exec('SELECT count(*) AS n FROM automation_chunks WHERE owner = ?', `share:${share.id}`).one().n)).toBe(0);
+    expect(await inStore(({ sql }) => sql.exec('SELECT count(*) AS n FROM automation_chunks WHERE owner = ?', `share:${share.id}`).one().n)).toBe(0);
     expectError(await call(`${SHARES}/${share.id}`, { method: 'DELETE' }), 404, 'resource.not_found');
     expect(await auditOf('shares.revoke', share.id)).toEqual([expect.objectContaining({ result: 'ok' })]);
   });
@@ -341,7 +342,7 @@ describe('importing', () => {
   it('answers unknown and expired tickets', async () => {
     expectError(await importItems(crypto.randomUUID(), ['x']), 404, 'shares.ticket_unknown');
     const { a, ticket } = await redeemedChain(false);
-    await inStore((sql) => sql.exec('UPDATE automation_share_tickets SET expires_at = ? WHERE ticket = ?', Date.now() - 1, ticket));
+    await inStore(({ sql }) => sql.exec('UPDATE automation_share_tickets SET expires_at = ? WHERE ticket = ?', Date.now() - 1, ticket));
     expectError(await importItems(ticket, [a]), 409, 'shares.ticket_expired');
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, freshIp, tokenWith } from './support/api';
-import { sqlRows, sqlRun } from './support/storage';
+import { sql } from './support/store';
 
 const envelope = (code: string, details: Record<string, unknown> = {}) => ({
   error: { code, message: expect.any(String), details },
@@ -45,7 +45,7 @@ describe('bearer authentication', () => {
     expect(res.status).toBe(201);
     expect(res.json.expires_at).toBe(res.json.created_at + 60_000);
     expect((await call('/api/v1/version', { token: res.json.token })).status).toBe(200);
-    await sqlRun('UPDATE tokens SET expires_at = ? WHERE id = ?', Date.now() - 1, res.json.id);
+    await sql('UPDATE tokens SET expires_at = ? WHERE id = ?', Date.now() - 1, res.json.id);
     expect((await call('/api/v1/version', { token: res.json.token, clientIp: freshIp() })).status).toBe(401);
   });
 });
@@ -75,7 +75,7 @@ describe('scopes', () => {
   it('audits every denial with its code and the caller', async () => {
     const { id, token } = await tokenWith([]);
     const denied = await call('/api/v1/settings/logs', { method: 'PUT', token, body: { retention_days: 9 } });
-    const rows = await sqlRows<{ action: string; result: string; error_code: string; actor_id: string; request_id: string }>(
+    const rows = await sql<{ action: string; result: string; error_code: string; actor_id: string; request_id: string }>(
       'SELECT action, result, error_code, actor_id, request_id FROM audit_log WHERE request_id = ?',
       denied.json.request_id,
     );

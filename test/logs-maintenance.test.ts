@@ -1,14 +1,13 @@
-import { env, runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { storeClient } from '../storage/dispatch';
 import { createApp } from '../src/app';
 import { configFrom } from '../src/config';
-import { storeStub } from '../src/runtimes/workerd/env';
 import type { HostPort } from '../src/host/port';
 import { ROUTES } from '../src/routes/table';
 import { call } from './support/api';
 import { BASE_URL, TEST_ADMIN_TOKEN } from './support/constants';
 import { DAY_MS, logLineWith, plant, plantSymlink, privateHost, readDataFile, removePath, secondsAgo, todaysLog } from './support/log-files';
+import { inStore, storeOverRpc } from './support/store';
 
 const tag = `ret-${crypto.randomUUID().slice(0, 8)}`;
 const ISO = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`;
@@ -26,7 +25,7 @@ describe('the daily log cleanup', () => {
     await plant(`${tag}-outside.log`, 'outside\n', { mtime: secondsAgo(40 * DAY_MS) });
     await plantSymlink(`logs/api/${tag}-link.log`, `../../${tag}-outside.log`);
 
-    const reports = await runInDurableObject(storeStub(env), (instance) => instance.runDaily());
+    const reports = await inStore(({ instance }) => instance.runDaily());
     const report = reports.find((r) => r.name === 'logs.retention');
     expect(report).toEqual({
       name: 'logs.retention',
@@ -65,7 +64,7 @@ describe('the core log', () => {
  */
 function serviceOver(root: string, host: HostPort) {
   const config = configFrom({ ...env, LPA_DATA_ROOT: `${env.LPA_DATA_ROOT}/${root}` });
-  const app = createApp(ROUTES, { config, store: storeClient((family, method, args) => storeStub(env).invoke(family, method, args)), host });
+  const app = createApp(ROUTES, { config, store: storeOverRpc(), host });
   return async (path: string) => {
     const headers = { host: new URL(BASE_URL).host, authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
     const res = await app(new Request(`${BASE_URL}${path}`, { headers }), { clientIp: '127.0.0.1', waitUntil: () => {} });

@@ -1,4 +1,4 @@
-import { env } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { call, tokenWith } from './support/api';
 import { plant, plantFifo, plantHardLink, plantSymlink, secondsAgo } from './support/log-files';

@@ -1,4 +1,4 @@
-import { SELF } from 'cloudflare:test';
+import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { call } from './support/api';
 import { BASE_URL, TEST_ADMIN_TOKEN } from './support/constants';
@@ -11,7 +11,7 @@ describe('request bodies', () => {
     'refuses Content-Type %s with 415',
     async (contentType) => {
       const headers: Record<string, string> = contentType ? { 'content-type': contentType } : {};
-      const res = await SELF.fetch(`${BASE_URL}${path}`, {
+      const res = await exports.default.fetch(`${BASE_URL}${path}`, {
         method: 'PUT',
         headers: { host: new URL(BASE_URL).host, authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...headers },
         body: '{"retention_days":5}',
@@ -41,7 +41,7 @@ describe('request bodies', () => {
         else controller.close();
       },
     });
-    const res = await SELF.fetch(`${BASE_URL}${path}`, {
+    const res = await exports.default.fetch(`${BASE_URL}${path}`, {
       method: 'PUT',
       headers: { host: new URL(BASE_URL).host, authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
       body,

@@ -1,12 +1,11 @@
-import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/errors/api-error';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
 import { durableSql } from '../storage/sql/durable-sql';
 import { Store } from '../storage/store';
-import type { StoreObject } from '../src/runtimes/workerd/store-object';
 import { call } from './support/api';
-import { createAccount, createProfile, rawRows, testStore } from './support/profiles';
+import { createAccount, createProfile, rawRows } from './support/profiles';
+import { inStore } from './support/store';
 
 const audit = (action: 'profile_accounts.create' | 'profile_accounts.password_read') => ({ actor: SYSTEM_ACTOR, source: 'test', request_id: null, action });
 const NO_KEYS = { vault: null, vaultReason: 'vault.key is missing', audit: null };
@@ -15,14 +14,14 @@ type Holder = { store: Store };
 
 /** Serves the next requests from a store that has no vault key, as after losing vault.key; `restore` undoes it. */
 async function lockVault(): Promise<{ restore: () => Promise<void> }> {
-  const original = await runInDurableObject(testStore(), (instance: StoreObject, state) => {
+  const original = await inStore(({ instance, storage }) => {
     const holder = instance as unknown as Holder;
     const kept = holder.store;
-    holder.store = new Store(durableSql(state.storage), NO_KEYS);
+    holder.store = new Store(durableSql(storage), NO_KEYS);
     return kept;
   });
   return {
-    restore: () => runInDurableObject(testStore(), (instance: StoreObject) => {
+    restore: () => inStore(({ instance }) => {
       (instance as unknown as Holder).store = original;
     }),
   };
@@ -32,8 +31,8 @@ describe('vault missing', () => {
   it('a store without its key refuses to seal or open, and writes nothing', async () => {
     const p = await createProfile({ name: 'vault-direct' });
     const a = await createAccount(p.id, { platform_url: 'u', password: 'vault-direct-pw' });
-    const outcome = await runInDurableObject(testStore(), (_instance, state) => {
-      const locked = new Store(durableSql(state.storage), NO_KEYS);
+    const outcome = await inStore(({ storage, sql }) => {
+      const locked = new Store(durableSql(storage), NO_KEYS);
       const caught = (fn: () => unknown) => {
         try {
           fn();
@@ -42,7 +41,7 @@ describe('vault missing', () => {
           return error instanceof ApiError ? { code: error.code, status: error.status, details: error.details } : String(error);
         }
       };
-      const count = () => state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM profile_accounts').one().n;
+      const count = () => sql.exec<{ n: number }>('SELECT count(*) AS n FROM profile_accounts').one().n;
       const before = count();
       return {
         state: locked.system.info().vault,

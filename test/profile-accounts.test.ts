@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { call, tokenWith } from './support/api';
-import { runInDurableObject } from 'cloudflare:test';
-import { auditRows, createAccount, createProfile, rawRows, testStore } from './support/profiles';
+import { auditRows, createAccount, createProfile, rawRows } from './support/profiles';
+import { inStore, sql } from './support/store';
 
 const accountsOf = (profileId: string) => `/api/v1/profiles/${profileId}/accounts`;
 
 /** Every row of every table the store can read, as one string, to search for a plaintext. */
 const wholeDatabase = () =>
-  runInDurableObject(testStore(), (_instance, state) => {
-    const tables = state.storage.sql.exec(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'`).toArray();
-    return JSON.stringify(tables.map((t) => state.storage.sql.exec(`SELECT * FROM "${String(t.name)}"`).toArray()));
+  inStore(({ sql }) => {
+    const tables = sql.exec(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'`).toArray();
+    return JSON.stringify(tables.map((t) => sql.exec(`SELECT * FROM "${String(t.name)}"`).toArray()));
   });
 
 describe('platform accounts: create and list', () => {
@@ -115,13 +115,11 @@ describe('platform accounts: create and list', () => {
 
   it('a profile holds at most 500 accounts: the next one is 409 profile_accounts.limit_reached', async () => {
     const p = await createProfile({ name: 'acc-full' });
-    await runInDurableObject(testStore(), (_i, state) => {
-      state.storage.sql.exec(
-        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 499)
-         INSERT INTO profile_accounts (id, profile_no, platform_url, sort_order, created_at, updated_at) SELECT 'acc-full-' || i, ?, 'u', 0, 1, 1 FROM n`,
-        p.no,
-      );
-    });
+    await sql(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 499)
+       INSERT INTO profile_accounts (id, profile_no, platform_url, sort_order, created_at, updated_at) SELECT 'acc-full-' || i, ?, 'u', 0, 1, 1 FROM n`,
+      p.no,
+    );
     expect((await call(accountsOf(p.id), { method: 'POST', body: { platform_url: 'last' } })).status).toBe(201);
     const res = await call(accountsOf(p.id), { method: 'POST', body: { platform_url: 'one-too-many' } });
     expect(res.status).toBe(409);
@@ -265,9 +263,7 @@ describe('platform accounts: secrets', () => {
   it('fails closed: no plaintext when the audit entry of the read cannot be written', async () => {
     const p = await createProfile({ name: 'acc-fail-closed' });
     const a = await createAccount(p.id, { platform_url: 'u', password: 'acc-fail-closed-pw', totp_secret: 'JBSWY3DPEHPK3PXP' });
-    await runInDurableObject(testStore(), (_i, state) => {
-      state.storage.sql.exec('ALTER TABLE audit_log RENAME TO audit_log_away');
-    });
+    await sql('ALTER TABLE audit_log RENAME TO audit_log_away');
     try {
       for (const path of ['password', 'totp']) {
         const res = await call(`${accountsOf(p.id)}/${a.id}/${path}`);
@@ -276,9 +272,7 @@ describe('platform accounts: secrets', () => {
         expect(res.text).not.toContain('acc-fail-closed-pw');
       }
     } finally {
-      await runInDurableObject(testStore(), (_i, state) => {
-        state.storage.sql.exec('ALTER TABLE audit_log_away RENAME TO audit_log');
-      });
+      await sql('ALTER TABLE audit_log_away RENAME TO audit_log');
     }
     expect((await call(`${accountsOf(p.id)}/${a.id}/password`)).json).toEqual({ password: 'acc-fail-closed-pw' });
   });
@@ -287,9 +281,7 @@ describe('platform accounts: secrets', () => {
     const p = await createProfile({ name: 'acc-aad' });
     const a = await createAccount(p.id, { platform_url: 'u', password: 'acc-aad-pw' });
     const b = await createAccount(p.id, { platform_url: 'v', password: 'other' });
-    await runInDurableObject(testStore(), (_i, state) => {
-      state.storage.sql.exec('UPDATE profile_accounts SET password = (SELECT password FROM profile_accounts WHERE id = ?) WHERE id = ?', a.id, b.id);
-    });
+    await sql('UPDATE profile_accounts SET password = (SELECT password FROM profile_accounts WHERE id = ?) WHERE id = ?', a.id, b.id);
     const res = await call(`${accountsOf(p.id)}/${b.id}/password`);
     expect(res.status).toBe(500);
     expect(res.json.error).toEqual({ code: 'vault.unreadable', message: expect.any(String), details: { account_id: b.id, field: 'password' } });

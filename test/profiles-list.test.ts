@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fromBase64Url, toBase64Url } from '../src/shared/base64';
 import { call, tokenWith } from './support/api';
 import type { Profile, ProfilePage, ProfileSort } from '../storage/profiles/schema';
 import { createProfile } from './support/profiles';
@@ -186,8 +187,8 @@ describe('profile list: cursors', () => {
     const { next_cursor } = await page({ group, limit: 1 });
     const [body, mac] = next_cursor!.split('.') as [string, string];
     const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1);
-    const payload = JSON.parse(atob(body.replace(/-/g, '+').replace(/_/g, '/')));
-    const rewritten = btoa(JSON.stringify({ ...payload, n: 0 })).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const payload = JSON.parse(new TextDecoder().decode(fromBase64Url(body)));
+    const rewritten = toBase64Url(new TextEncoder().encode(JSON.stringify({ ...payload, n: 0 })));
     for (const cursor of [`${flip(body, 5)}.${mac}`, `${body}.${flip(mac, 3)}`, `${rewritten}.${mac}`, 'garbage', `${body}.`, `${next_cursor}.x`, `.${mac}`]) {
       const res = await list({ group, limit: 1, cursor });
       expect(res.status).toBe(400);

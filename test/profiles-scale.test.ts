@@ -1,22 +1,20 @@
-import { runInDurableObject } from 'cloudflare:test';
 import { expect, it } from 'vitest';
 import { durableSql } from '../storage/sql/durable-sql';
 import { CursorSigner } from '../storage/profiles/cursor';
 import { listProfileRows } from '../storage/profiles/list';
 import { PROFILE_SORTS } from '../storage/profiles/schema';
 import type { SqlValue } from '../storage/sql/sql';
-import { testStore } from './support/profiles';
+import { inStore } from './support/store';
 
 it('walks 100,000 profiles by index for every sort key: no sort step, no scan', { timeout: 120_000 }, async () => {
-  const plans = await runInDurableObject(testStore(), (_instance, state) => {
-    const sql = state.storage.sql;
+  const plans = await inStore(({ storage, sql }) => {
     sql.exec(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
        INSERT INTO profiles (id, name, name_lc, grp, tags, pinned, notes, notes_lc, created_at, updated_at)
        SELECT 'scale-' || i, 'Name ' || (i * 7919 % 100000), 'name ' || (i * 7919 % 100000), NULL, '[]', i % 2, NULL, NULL, 1000 + i / 3, 5000 + i / 5 FROM n`,
     );
     const seen: Array<{ query: string; params: SqlValue[] }> = [];
-    const db = durableSql(state.storage);
+    const db = durableSql(storage);
     const recording = { ...db, all: <T>(query: string, ...params: SqlValue[]) => (seen.push({ query, params }), db.all<T>(query, ...params)) };
     const signer = new CursorSigner(new Uint8Array(32));
     const out: Record<string, string[]> = {};

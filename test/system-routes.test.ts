@@ -2,7 +2,7 @@ import { abortAllDurableObjects } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { call } from './support/api';
 import { TEST_PORT } from './support/constants';
-import { sqlRows } from './support/storage';
+import { sql } from './support/store';
 
 describe('system routes', () => {
   it('GET /status needs no token', async () => {
@@ -12,7 +12,7 @@ describe('system routes', () => {
   });
 
   it('GET /api/v1/version reports the applied migrations as db_version', async () => {
-    const [{ n }] = (await sqlRows<{ n: number }>('SELECT count(*) AS n FROM migrations')) as [{ n: number }];
+    const [{ n }] = (await sql<{ n: number }>('SELECT count(*) AS n FROM migrations')) as [{ n: number }];
     const res = await call('/api/v1/version');
     expect(res.json).toEqual({ app_version: '0.1.0', api_version: 1, db_version: n });
   });
@@ -61,7 +61,7 @@ describe('system routes', () => {
   });
 
   it('records the start-up of the store', async () => {
-    const rows = await sqlRows<{ action: string; category: string; actor_type: string }>(
+    const rows = await sql<{ action: string; category: string; actor_type: string }>(
       `SELECT action, category, actor_type FROM audit_log WHERE action = 'service.start'`,
     );
     expect(rows[0]).toEqual({ action: 'service.start', category: 'startup', actor_type: 'system' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from './support/api';
-import { sqlRows } from './support/storage';
+import { sql } from './support/store';
 
 describe('tokens', () => {
   it('issues a token once and stores only its hash', async () => {
@@ -15,9 +15,9 @@ describe('tokens', () => {
       expires_at: null,
       token: expect.stringMatching(/^lpa_[A-Za-z0-9_-]{43}$/),
     });
-    const rows = await sqlRows<Record<string, unknown>>('SELECT * FROM tokens WHERE id = ?', res.json.id);
+    const rows = await sql<Record<string, unknown>>('SELECT * FROM tokens WHERE id = ?', res.json.id);
     expect(JSON.stringify(rows)).not.toContain(res.json.token);
-    const audit = await sqlRows<{ details: string }>(`SELECT details FROM audit_log WHERE action = 'tokens.create' AND entity_id = ?`, res.json.id);
+    const audit = await sql<{ details: string }>(`SELECT details FROM audit_log WHERE action = 'tokens.create' AND entity_id = ?`, res.json.id);
     expect(audit).toHaveLength(1);
     expect(audit[0]!.details).not.toContain(res.json.token);
     const listed = await call('/api/v1/tokens');
@@ -52,7 +52,7 @@ describe('tokens', () => {
 
   it('audits a failed change as an error entry', async () => {
     const res = await call('/api/v1/tokens/does-not-exist', { method: 'DELETE' });
-    const rows = await sqlRows('SELECT action, result, error_code, actor_type FROM audit_log WHERE request_id = ?', res.json.request_id);
+    const rows = await sql('SELECT action, result, error_code, actor_type FROM audit_log WHERE request_id = ?', res.json.request_id);
     expect(rows).toEqual([{ action: 'tokens.revoke', result: 'error', error_code: 'resource.not_found', actor_type: 'admin' }]);
   });
 });

@@ -1,13 +1,49 @@
-/** Standard base64 with padding, for bytes that cross JSON. */
-export function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
+import { base64, base64urlnopad } from '@scure/base';
+
+/*
+ * Base64 in its two uses here: standard with padding (RFC 4648 §4) for bytes that cross JSON, and
+ * base64url without padding (§5) inside opaque codes and cursors. @scure/base decodes strictly: only
+ * the canonical form (no white space, no letters of the other alphabet, no stray bits before the
+ * padding) is accepted, and anything else throws. Where the runtime has Uint8Array.fromBase64 (workerd,
+ * Bun) it uses that, so multi-megabyte files are not decoded by a JS loop.
+ */
+
+export const toBase64 = (bytes: Uint8Array): string => base64.encode(bytes);
+export const fromBase64 = (text: string): Uint8Array => base64.decode(text);
+export const toBase64Url = (bytes: Uint8Array): string => base64urlnopad.encode(bytes);
+export const fromBase64Url = (text: string): Uint8Array => base64urlnopad.decode(text);
+
+/** Whether `text` is standard base64 with padding in its one canonical form, the only form `fromBase64` takes. */
+export function isStrictBase64(text: string): boolean {
+  try {
+    base64.decode(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
-export function fromBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+/**
+ * Base64 of bytes that arrive in pieces. Whole 3-byte groups are encoded as they come, so the parts
+ * simply concatenate and the raw bytes never have to be held all at once.
+ */
+export class Base64Builder {
+  private readonly parts: string[] = [];
+  private carry = new Uint8Array(0);
+  /** Bytes pushed so far. */
+  bytes = 0;
+
+  push(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+    const all = new Uint8Array(this.carry.length + chunk.length);
+    all.set(this.carry);
+    all.set(chunk, this.carry.length);
+    const whole = all.length - (all.length % 3);
+    this.parts.push(toBase64(all.subarray(0, whole)));
+    this.carry = all.slice(whole);
+  }
+
+  finish(): string {
+    return this.parts.join('') + toBase64(this.carry);
+  }
 }

@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { toBase64Url } from './base64';
 
 /**
  * Synchronous hashing: the audit chain is extended inside a synchronous storage transaction, where
@@ -23,8 +24,5 @@ export function timingSafeEqual(a: string, b: string): boolean {
 }
 
 export function randomToken(prefix: string, bytes = 32): string {
-  const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  let binary = '';
-  for (const b of raw) binary += String.fromCharCode(b);
-  return prefix + btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return prefix + toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
 }

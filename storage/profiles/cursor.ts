@@ -1,6 +1,6 @@
 import { hmacHex, sha256Hex, timingSafeEqual } from '../../src/shared/crypto';
 import { ApiError } from '../../src/errors/api-error';
-import { fromBase64, toBase64 } from '../../src/shared/base64';
+import { fromBase64Url, toBase64Url } from '../../src/shared/base64';
 
 /** Where a keyset traversal stopped: the last row's sort value and its `no` (unique, the tie-breaker). */
 export interface Keyset {
@@ -15,8 +15,8 @@ interface Payload {
   n: number;
 }
 
-const encode = (text: string) => toBase64(new TextEncoder().encode(text)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-const decode = (text: string) => new TextDecoder().decode(fromBase64(text.replace(/-/g, '+').replace(/_/g, '/')));
+const encode = (text: string) => toBase64Url(new TextEncoder().encode(text));
+const decode = (text: string) => new TextDecoder().decode(fromBase64Url(text));
 
 /**
  * Opaque profile-list cursors: a keyset and a digest of the query it belongs to, signed with an HMAC

@@ -1,4 +1,4 @@
-import { SELF } from 'cloudflare:test';
+import { exports } from 'cloudflare:workers';
 import { BASE_URL, TEST_ADMIN_TOKEN } from './constants';
 
 export interface CallOptions {
@@ -32,7 +32,7 @@ export async function call(path: string, options: CallOptions = {}) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await (options.fetcher ?? SELF).fetch(`${BASE_URL}${path}`, {
+  const response = await (options.fetcher ?? exports.default).fetch(`${BASE_URL}${path}`, {
     method: options.method ?? 'GET',
     headers,
     body,

@@ -1,15 +1,9 @@
-import { env, runInDurableObject } from 'cloudflare:test';
-import { storeStub } from '../../src/runtimes/workerd/env';
 import type { AuditVerification } from '../../storage/audit/schema';
 import type { SqlValue } from '../../storage/sql/sql';
 import { call } from './api';
+import { inStore, sql } from './store';
 
 export const DAY = 86_400_000;
-
-/** Runs SQL straight on the store's database, as an attacker with the file would. */
-export function sql<T = Record<string, SqlValue>>(query: string, ...params: SqlValue[]): Promise<T[]> {
-  return runInDurableObject(storeStub(env), (_instance, state) => state.storage.sql.exec(query, ...params).toArray() as T[]);
-}
 
 export async function verify() {
   const res = await call('/api/v1/audit/verify');
@@ -27,7 +21,7 @@ export async function auditedWrite(days = 7): Promise<number> {
 
 /** The daily run; only the audit jobs' reports, as other families' jobs (log retention) run in it too. */
 export async function runDaily(now: number) {
-  const reports = await runInDurableObject(storeStub(env), (instance) => instance.runDaily(now));
+  const reports = await inStore(({ instance }) => instance.runDaily(now));
   return reports.filter((report) => report.name.startsWith('audit.'));
 }
 
@@ -43,13 +37,13 @@ export async function snapshot(): Promise<Tables> {
 }
 
 export function restore(tables: Tables): Promise<void> {
-  return runInDurableObject(storeStub(env), (_instance, state) => {
-    state.storage.transactionSync(() => {
+  return inStore(({ storage, sql }) => {
+    storage.transactionSync(() => {
       for (const [table, rows] of Object.entries(tables)) {
-        state.storage.sql.exec(`DELETE FROM ${table}`);
+        sql.exec(`DELETE FROM ${table}`);
         for (const row of rows) {
           const columns = Object.keys(row);
-          state.storage.sql.exec(
+          sql.exec(
             `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
             ...columns.map((c) => row[c]!),
           );

@@ -1,17 +1,11 @@
-import { env, runInDurableObject } from 'cloudflare:test';
-import { storeStub, type WorkerEnv } from '../../src/runtimes/workerd/env';
-
-/** Runs `fn` on the store's raw SQLite storage, beside the service. */
-export function inStore<T>(fn: (sql: SqlStorage) => T): Promise<T> {
-  return runInDurableObject(storeStub(env as unknown as WorkerEnv), (_instance, state) => fn(state.storage.sql));
-}
+import { inStore } from './store';
 
 const cellText = (cell: unknown): string =>
   cell instanceof ArrayBuffer ? new TextDecoder().decode(cell) : cell === null ? '' : String(cell);
 
 /** The tables of the store whose cells hold `needle` in plain text, audit log included. */
 export function tablesHolding(needle: string): Promise<string[]> {
-  return inStore((sql) => {
+  return inStore(({ sql }) => {
     const tables = sql
       .exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'`)
       .toArray()
@@ -34,7 +28,7 @@ export interface StoredAuditEntry {
 
 /** Audit entries of one action about one entity, oldest first. */
 export function auditOf(action: string, entityId: string): Promise<StoredAuditEntry[]> {
-  return inStore((sql) =>
+  return inStore(({ sql }) =>
     sql
       .exec<Record<string, string | null>>(
         'SELECT action, category, result, entity_type, entity_id, error_code, details FROM audit_log WHERE action = ? AND entity_id = ? ORDER BY seq',

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { contractCases } from './contract-cases';
 
 /**
- * The contract test, independent of how requests reach the service: inside workerd through SELF
- * (test/contract.test.ts) or over HTTP to another runtime (test/node/contract-bun.test.ts).
+ * The contract test, independent of how requests reach the service: inside workerd through the
+ * worker's own fetch handler (test/contract.test.ts) or over HTTP to another runtime
+ * (test/node/contract-bun.test.ts).
  */
 
 export interface Answer {

@@ -1,3 +1,5 @@
+import { fromBase64 } from '../../src/shared/base64';
+
 /** A strict RFC 4180 reader for the tests: CRLF record ends, quoted fields with doubled quotes. */
 export function parseCsv(text: string): string[][] {
   const records: string[][] = [];
@@ -29,5 +31,5 @@ export function parseCsv(text: string): string[][] {
 }
 
 export function decodeBase64Text(base64: string): string {
-  return new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
+  return new TextDecoder().decode(fromBase64(base64));
 }

@@ -1,10 +1,12 @@
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import worker from '../../src/runtimes/workerd/worker';
 
 /**
- * The worker's own fetch handler, called in this isolate. SELF.fetch in vitest-pool-workers 0.15
- * gets slower with every call made in a file (3 ms at first, hundreds of ms after a few hundred
- * calls), which tests that send thousands of requests cannot afford; this stays flat.
+ * The worker's own fetch handler, called in this isolate. `exports.default.fetch` (the worker's
+ * loopback binding) in vitest-pool-workers 0.15 gets slower with every call made in a file (3 ms at
+ * first, tens to hundreds of ms after a few hundred calls), which tests that send thousands of
+ * requests cannot afford; this stays flat.
  */
 export const directFetcher = {
   async fetch(url: string, init: RequestInit): Promise<Response> {

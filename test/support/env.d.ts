@@ -2,7 +2,11 @@ import type { WorkerEnv } from '../../src/runtimes/workerd/env';
 
 declare global {
   namespace Cloudflare {
-    // The bindings that `env` from 'cloudflare:test' carries are the worker's own.
+    // `env` from 'cloudflare:workers' carries the worker's own bindings.
     interface Env extends WorkerEnv {}
+    // `exports` from 'cloudflare:workers' is the worker's main module: `exports.default.fetch` calls it.
+    interface GlobalProps {
+      mainModule: typeof import('../../src/runtimes/workerd/worker');
+    }
   }
 }

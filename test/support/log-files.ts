@@ -1,4 +1,4 @@
-import { env } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { hostClient, type HostPort } from '../../src/host/port';
 import type { FixtureOp } from './fixture-ops';
 

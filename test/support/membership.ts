@@ -1,13 +1,12 @@
-import { env } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { inject } from 'vitest';
-import { storeClient } from '../../storage/dispatch';
 import type { AccountStatus } from '../../storage/membership/schema';
 import { createApp } from '../../src/app';
 import { configFrom } from '../../src/config';
-import { storeStub, type WorkerEnv } from '../../src/runtimes/workerd/env';
 import { hostClient } from '../../src/host/port';
 import { ROUTES } from '../../src/routes/table';
 import type { CallOptions } from './api';
+import { storeOverRpc } from './store';
 
 export const membershipUrl = () => inject('membershipUrl');
 
@@ -16,11 +15,10 @@ export const membershipUrl = () => inject('membershipUrl');
  * membership server: the other test files keep running in local mode.
  */
 export function signedInService(accountUrl = membershipUrl()): NonNullable<CallOptions['fetcher']> {
-  const workerEnv = env as unknown as WorkerEnv;
   const app = createApp(ROUTES, {
-    config: { ...configFrom(workerEnv), accountUrl },
-    store: storeClient((family, method, args) => storeStub(workerEnv).invoke(family, method, args)),
-    host: hostClient(workerEnv.HOST),
+    config: { ...configFrom(env), accountUrl },
+    store: storeOverRpc(),
+    host: hostClient(env.HOST),
   });
   return { fetch: (url, init) => app(new Request(url, init), { clientIp: '127.0.0.1', waitUntil: () => {} }) };
 }

@@ -1,9 +1,8 @@
-import { env, runInDurableObject } from 'cloudflare:test';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { storeStub } from '../../../src/runtimes/workerd/env';
 import { call } from '../api';
 import { directFetcher } from '../direct-fetch';
+import { inStore } from '../store';
 
 const cell = (value: unknown) => (value instanceof ArrayBuffer ? bytesToHex(new Uint8Array(value)) : value);
 
@@ -14,8 +13,7 @@ const cell = (value: unknown) => (value instanceof ArrayBuffer ? bytesToHex(new 
  * files into the same data root meanwhile, so only files a request names can be held against it.
  */
 export async function storageFingerprint(): Promise<{ tables: Record<string, string>; files: string[] }> {
-  const tables = await runInDurableObject(storeStub(env), (_, state) => {
-    const sql = state.storage.sql;
+  const tables = await inStore(({ sql }) => {
     const names = sql
       .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
       .toArray()

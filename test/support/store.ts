@@ -1,0 +1,38 @@
+import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { storeClient, type StoreClient } from '../../storage/dispatch';
+import type { SqlValue } from '../../storage/sql/sql';
+import type { Store } from '../../storage/store';
+import { storeStub } from '../../src/runtimes/workerd/env';
+import type { StoreObject } from '../../src/runtimes/workerd/store-object';
+
+/** What a test sees inside the store's Durable Object. */
+export interface InStore {
+  instance: StoreObject;
+  /** The store the instance serves (a private field of the Durable Object, read here only). */
+  store: Store;
+  /** The Durable Object's storage: what `durableSql` wraps, and `transactionSync`. */
+  storage: DurableObjectStorage;
+  /** Its SQLite database, raw. */
+  sql: SqlStorage;
+}
+
+/**
+ * The one way tests reach the store directly: `fn` runs inside its Durable Object, beside the
+ * service, on the same database the requests see.
+ */
+export function inStore<T>(fn: (inside: InStore) => T | Promise<T>): Promise<T> {
+  return runInDurableObject(storeStub(env), (instance, state) =>
+    fn({ instance, store: (instance as unknown as { store: Store }).store, storage: state.storage, sql: state.storage.sql }),
+  );
+}
+
+/** Runs one statement on the store's database, as an attacker with the file would; its rows, if any. */
+export function sql<T = Record<string, SqlValue>>(query: string, ...params: SqlValue[]): Promise<T[]> {
+  return inStore(({ sql }) => sql.exec(query, ...params).toArray() as T[]);
+}
+
+/** The store as the worker's handlers reach it (over RPC), for a service a test builds itself. */
+export function storeOverRpc(): StoreClient {
+  return storeClient((family, method, args) => storeStub(env).invoke(family, method, args));
+}
