@@ -8,7 +8,8 @@ import type { HostPort } from '../src/host/port';
 import { ROUTES } from '../src/routes/table';
 import { call } from './support/api';
 import { BASE_URL, TEST_ADMIN_TOKEN } from './support/constants';
-import { DAY_MS, logLineWith, plant, plantSymlink, privateHost, readDataFile, removePath, secondsAgo, todaysLog } from './support/log-files';
+import { DAY_MS } from '../src/shared/time';
+import { logLineWith, plant, plantSymlink, privateHost, readDataFile, removePath, secondsAgo, todaysLog } from './support/log-files';
 
 const tag = `ret-${crypto.randomUUID().slice(0, 8)}`;
 const ISO = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`;

@@ -1,7 +1,8 @@
 import type { StoreContext } from '../context';
 import { sealFinishedDays } from './anchors';
 import { GENESIS_HASH } from './chain';
-import { DAY_MS, dayIndex } from './days';
+import { DAY_MS } from '../../src/shared/time';
+import { dayIndex } from './days';
 import { pageSql, whereClause, type AuditFilters, type PageStart } from './query';
 import { entryOf, type AuditRecord, type AuditRow } from './record';
 import { purgeBefore, type PurgeResult } from './retention';

@@ -4,7 +4,7 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileNameProblem } from '../../shared/file-name';
-import type { HostRoute } from './host-handler';
+import type { HostRoute } from './host-route';
 
 const FOLDER = 'automation-files';
 const TEMPORARY_PREFIX = '.tmp-';
