@@ -7,9 +7,9 @@ import { chainHash } from '../storage/audit/chain';
 import { entryOf, type AuditRow } from '../storage/audit/record';
 import { verifyChain } from '../storage/audit/verify';
 import { durableSql } from '../storage/sql/durable-sql';
+import { storeClient } from '../storage/dispatch';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
 import { MAX_DETAILS_CHARS } from '../storage/audit/log';
-import type { Store } from '../storage/store';
 import { call } from './support/api';
 import { auditedWrite, DAY, restore, runDaily, snapshot, sql, verify } from './support/audit';
 
@@ -178,11 +178,10 @@ describe('the daily job and the clock', () => {
 
 describe('oversized details', () => {
   it('are kept as a note of their size, and the chain still verifies', async () => {
-    await runInDurableObject(storeStub(env), (instance) =>
-      (instance as unknown as { store: Store }).store.system.record(
-        { actor: SYSTEM_ACTOR, source: 'system', request_id: 'big-details', action: 'service.start' }, 'ok',
-        { details: { blob: 'b'.repeat(MAX_DETAILS_CHARS) } }, null,
-      ));
+    await storeClient((family, method, args) => storeStub(env).invoke(family, method, args)).system.record(
+      { actor: SYSTEM_ACTOR, source: 'system', request_id: 'big-details', action: 'service.start' }, 'ok',
+      { details: { blob: 'b'.repeat(MAX_DETAILS_CHARS) } }, null,
+    );
     expect(await sql('SELECT details FROM audit_log WHERE request_id = ?', 'big-details')).toEqual([
       { details: JSON.stringify({ truncated: true, chars: MAX_DETAILS_CHARS + 11 }) },
     ]);

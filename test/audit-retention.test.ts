@@ -4,7 +4,7 @@ import { storeStub } from '../src/runtimes/workerd/env';
 import { hostClient } from '../src/host/port';
 import { sealMac } from '../storage/audit/anchors';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
-import type { Store } from '../storage/store';
+import { storeClient } from '../storage/dispatch';
 import { call, tokenWith } from './support/api';
 import { auditedWrite, DAY, restore, runDaily, snapshot, sql, verify } from './support/audit';
 
@@ -100,11 +100,11 @@ describe('a tampered checkpoint', () => {
 describe('a large purge', () => {
   it('deletes in chunks and the chain still verifies', async () => {
     vi.setSystemTime(R0 + 50 * DAY);
-    const appended = await runInDurableObject(storeStub(env), (instance) => {
-      const store = (instance as unknown as { store: Store }).store;
-      for (let i = 0; i < 12_345; i++) {
-        store.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', { details: { i } }, null);
-      }
+    // Called inside the Durable Object, so that the calls meet in its group commit rather than in 12 345 RPCs.
+    const appended = await runInDurableObject(storeStub(env), async (instance) => {
+      const store = storeClient((family, method, args) => instance.invoke(family, method, args));
+      await Promise.all(Array.from({ length: 12_345 }, (_, i) =>
+        store.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', { details: { i } }, null)));
       return store.audit.stats();
     });
     expect(appended.entries).toBe(2 + 12_345);
