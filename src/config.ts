@@ -1,3 +1,6 @@
+/** The port LPA serves on when LPA_PORT is not set. */
+export const DEFAULT_PORT = 8719;
+
 /** The service's configuration, as the pipeline and handlers use it. */
 export interface Config {
   port: number;

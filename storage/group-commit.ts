@@ -15,9 +15,9 @@ interface Pending {
  * each in a savepoint of its own: concurrent writers share one commit (one fsync) instead of paying
  * one each, and a failing call rolls back only its own savepoint. Replies are released only after
  * the batch: under workerd the output gate holds them until the commit is durable; under Bun the
- * commit is synchronous. `store` is read at each batch, so whoever holds the store may swap it.
+ * commit is synchronous.
  */
-export function groupCommit(store: () => Store, db: SqlDb, schedule: (flush: () => void) => void = (flush) => setTimeout(flush, 0)): Invoke {
+export function groupCommit(store: Store, db: SqlDb): Invoke {
   let pending: Pending[] = [];
 
   const flush = () => {
@@ -25,7 +25,7 @@ export function groupCommit(store: () => Store, db: SqlDb, schedule: (flush: () 
     pending = [];
     let replies: Reply[];
     try {
-      replies = db.transaction(() => batch.map((c) => dispatch(store(), c.family, c.method, c.args, (call) => db.transaction(call))));
+      replies = db.transaction(() => batch.map((c) => dispatch(store, c.family, c.method, c.args, (call) => db.transaction(call))));
     } catch (error) {
       console.error('a group commit failed:', error);
       replies = batch.map(() => ({ ok: false, error: new ApiError('internal').toWire() }));
@@ -36,6 +36,6 @@ export function groupCommit(store: () => Store, db: SqlDb, schedule: (flush: () 
   return (family, method, args) =>
     new Promise<Reply>((resolve) => {
       pending.push({ family, method, args, resolve });
-      if (pending.length === 1) schedule(flush);
+      if (pending.length === 1) setTimeout(flush, 0);
     });
 }

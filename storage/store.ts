@@ -5,7 +5,7 @@ import { SYSTEM_ACTOR } from './audit/entry';
 import { StoreContext } from './context';
 import { Flows } from './flows/flows';
 import { Globals } from './globals/globals';
-import { migrate } from './migrations/migrate';
+import { migrate, type MigrationReport } from './migrations/migrate';
 import { Profiles } from './profiles/profiles';
 import { MIGRATIONS } from './migrations/list';
 import { Settings } from './settings/settings';
@@ -42,10 +42,10 @@ export class Store {
   readonly profileAccounts: ProfileAccounts;
   readonly membership: MembershipCache;
 
-  constructor(db: SqlDb, keys: StoreKeys, now: () => number = Date.now) {
+  /** A store over a migrated database at `dbVersion`; `openStore` migrates and makes one. */
+  constructor(db: SqlDb, keys: StoreKeys, dbVersion: number, now: () => number = Date.now) {
     const vault = keys.vault ? Vault.unlocked(keys.vault) : new Vault(null, 'missing', keys.vaultReason ?? 'vault.key is missing');
     const ctx = new StoreContext(db, now, vault, keys.audit);
-    const dbVersion = migrate(db, MIGRATIONS, now());
     db.run(`INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', ?)`, crypto.randomUUID());
     this.system = new System(ctx, dbVersion);
     this.tokens = new Tokens(ctx);
@@ -65,7 +65,20 @@ export class Store {
 
 export type StoreFamily = keyof Store;
 
-export async function openStore(db: SqlDb, keySource: KeySource, now?: () => number): Promise<Store> {
+/** A store that has just been opened, with what its migration did. */
+export interface OpenedStore {
+  store: Store;
+  migrations: MigrationReport;
+}
+
+/**
+ * Opens the store of `db`. Its keys are read (and, for a store that has no schema yet, made) before
+ * it is migrated: a start that dies in between leaves a store that is still new, and the next start
+ * makes its keys.
+ */
+export async function openStore(db: SqlDb, keySource: KeySource, now: () => number = Date.now): Promise<OpenedStore> {
   const fresh = db.all(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'migrations'`).length === 0;
-  return new Store(db, await keySource(fresh), now);
+  const keys = await keySource(fresh);
+  const migrations = migrate(db, MIGRATIONS, now());
+  return { store: new Store(db, keys, migrations.version, now), migrations };
 }

@@ -99,10 +99,10 @@ describe('a tampered checkpoint', () => {
 describe('a large purge', () => {
   it('deletes in chunks and the chain still verifies', async () => {
     vi.setSystemTime(R0 + 50 * DAY);
-    const appended = await inStore(({ store }) => {
-      for (let i = 0; i < 12_345; i++) {
-        store.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', { details: { i } }, null);
-      }
+    // Called inside the Durable Object, so that the calls meet in its group commit rather than in 12 345 RPCs.
+    const appended = await inStore(async ({ store }) => {
+      await Promise.all(Array.from({ length: 12_345 }, (_, i) =>
+        store.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', { details: { i } }, null)));
       return store.audit.stats();
     });
     expect(appended.entries).toBe(2 + 12_345);

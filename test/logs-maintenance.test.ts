@@ -6,7 +6,8 @@ import type { HostPort } from '../src/host/port';
 import { ROUTES } from '../src/routes/table';
 import { call } from './support/api';
 import { BASE_URL, TEST_ADMIN_TOKEN } from './support/constants';
-import { DAY_MS, logLineWith, plant, plantSymlink, privateHost, readDataFile, removePath, secondsAgo, todaysLog } from './support/log-files';
+import { DAY_MS } from '../src/shared/time';
+import { logLineWith, plant, plantSymlink, privateHost, readDataFile, removePath, secondsAgo, todaysLog } from './support/log-files';
 import { inStore, storeOverRpc } from './support/store';
 
 const tag = `ret-${crypto.randomUUID().slice(0, 8)}`;

@@ -1,38 +1,44 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../src/app';
+import { configFrom } from '../src/config';
 import { ApiError } from '../src/errors/api-error';
+import { hostClient } from '../src/host/port';
+import { ROUTES } from '../src/routes/table';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
+import { dispatch, storeClient } from '../storage/dispatch';
 import { durableSql } from '../storage/sql/durable-sql';
-import { Store } from '../storage/store';
-import { call } from './support/api';
+import { openStore, type Store } from '../storage/store';
+import { call, type CallOptions } from './support/api';
 import { createAccount, createProfile, rawRows } from './support/profiles';
 import { inStore } from './support/store';
 
 const audit = (action: 'profile_accounts.create' | 'profile_accounts.password_read') => ({ actor: SYSTEM_ACTOR, source: 'test', request_id: null, action });
 const NO_KEYS = { vault: null, vaultReason: 'vault.key is missing', audit: null };
 
-type Holder = { store: Store };
+/** The Durable Object's database opened as a store without its keys, as after losing vault.key. */
+const openLocked = (storage: DurableObjectStorage) => openStore(durableSql(storage), async () => NO_KEYS).then((opened) => opened.store);
 
-/** Serves the next requests from a store that has no vault key, as after losing vault.key; `restore` undoes it. */
-async function lockVault(): Promise<{ restore: () => Promise<void> }> {
-  const original = await inStore(({ instance, storage }) => {
-    const holder = instance as unknown as Holder;
-    const kept = holder.store;
-    holder.store = new Store(durableSql(storage), NO_KEYS);
-    return kept;
+/**
+ * The service as the worker builds it, but its store calls go to a store opened on the same database
+ * without its keys. The store of the service under test is left as it is.
+ */
+async function lockedService(): Promise<NonNullable<CallOptions['fetcher']>> {
+  const locked = await inStore(({ storage }) => openLocked(storage));
+  const app = createApp(ROUTES, {
+    config: configFrom(env),
+    store: storeClient((family, method, args) => inStore(() => dispatch(locked, family, method, args))),
+    host: hostClient(env.HOST),
   });
-  return {
-    restore: () => inStore(({ instance }) => {
-      (instance as unknown as Holder).store = original;
-    }),
-  };
+  return { fetch: (url, init) => app(new Request(url, init), { clientIp: '127.0.0.1', waitUntil: () => {} }) };
 }
 
 describe('vault missing', () => {
   it('a store without its key refuses to seal or open, and writes nothing', async () => {
     const p = await createProfile({ name: 'vault-direct' });
     const a = await createAccount(p.id, { platform_url: 'u', password: 'vault-direct-pw' });
-    const outcome = await inStore(({ storage, sql }) => {
-      const locked = new Store(durableSql(storage), NO_KEYS);
+    const outcome = await inStore(async ({ storage, sql }) => {
+      const locked: Store = await openLocked(storage);
       const caught = (fn: () => unknown) => {
         try {
           fn();
@@ -60,32 +66,29 @@ describe('vault missing', () => {
     const a = await createAccount(p.id, { platform_url: 'u', password: 'vault-routes-pw', totp_secret: 'JBSWY3DPEHPK3PXP' });
     const base = `/api/v1/profiles/${p.id}/accounts`;
     const sealedBefore = (await rawRows('profile_accounts')).find((r) => r.id === a.id);
-    const { restore } = await lockVault();
-    try {
-      const status = await call('/api/v1/system/status');
-      expect(status.json.vault).toEqual({ state: 'missing', reason: 'vault.key is missing' });
-      const refused = [
-        await call(`${base}/${a.id}/password`),
-        await call(`${base}/${a.id}/totp`),
-        await call(base, { method: 'POST', body: { platform_url: 'w', password: 'new' } }),
-        await call(`${base}/${a.id}`, { method: 'PATCH', body: { password: 'changed' } }),
-        await call(`${base}/${a.id}`, { method: 'PATCH', body: { totp_secret: 'JBSWY3DPEHPK3PXP' } }),
-      ];
-      for (const res of refused) {
-        expect(res.status).toBe(503);
-        expect(res.json).toEqual({
-          error: { code: 'vault.locked', message: expect.any(String), details: { state: 'missing', reason: 'vault.key is missing' } },
-          request_id: expect.any(String),
-        });
-      }
-      const listed = await call(base);
-      expect(listed.json.items).toEqual([expect.objectContaining({ id: a.id, password_set: true, totp_set: true })]);
-      const renamed = await call(`${base}/${a.id}`, { method: 'PATCH', body: { username: 'still-works' } });
-      expect(renamed.status).toBe(200);
-      expect(renamed.json).toMatchObject({ username: 'still-works', password_set: true, totp_set: true });
-    } finally {
-      await restore();
+    const locked = await lockedService();
+    const status = await call('/api/v1/system/status', { fetcher: locked });
+    expect(status.json.vault).toEqual({ state: 'missing', reason: 'vault.key is missing' });
+    const refused = [
+      await call(`${base}/${a.id}/password`, { fetcher: locked }),
+      await call(`${base}/${a.id}/totp`, { fetcher: locked }),
+      await call(base, { method: 'POST', body: { platform_url: 'w', password: 'new' }, fetcher: locked }),
+      await call(`${base}/${a.id}`, { method: 'PATCH', body: { password: 'changed' }, fetcher: locked }),
+      await call(`${base}/${a.id}`, { method: 'PATCH', body: { totp_secret: 'JBSWY3DPEHPK3PXP' }, fetcher: locked }),
+    ];
+    for (const res of refused) {
+      expect(res.status).toBe(503);
+      expect(res.json).toEqual({
+        error: { code: 'vault.locked', message: expect.any(String), details: { state: 'missing', reason: 'vault.key is missing' } },
+        request_id: expect.any(String),
+      });
     }
+    const listed = await call(base, { fetcher: locked });
+    expect(listed.json.items).toEqual([expect.objectContaining({ id: a.id, password_set: true, totp_set: true })]);
+    const renamed = await call(`${base}/${a.id}`, { method: 'PATCH', body: { username: 'still-works' }, fetcher: locked });
+    expect(renamed.status).toBe(200);
+    expect(renamed.json).toMatchObject({ username: 'still-works', password_set: true, totp_set: true });
+    // The service's own store, which has the key, reads every secret as it was.
     const after = (await rawRows('profile_accounts')).find((r) => r.id === a.id);
     expect(after).toMatchObject({ password: sealedBefore!.password, totp_secret: sealedBefore!.totp_secret });
     expect((await call(`${base}/${a.id}/password`)).json).toEqual({ password: 'vault-routes-pw' });

@@ -43,7 +43,7 @@ const sql = bunSql(database);
 const handleHost = createHostHandler(dataRoot!);
 const host = hostClient({ fetch: (input, init) => handleHost(new Request(input, init)) });
 const keySource = hostKeys(host);
-const store = await openStore(sql, keySource);
+const { store } = await openStore(sql, keySource);
 const log = new AuditLog(sql, Date.now, (await keySource(false)).audit);
 
 /** Runs `count` steps in transactions of BATCH steps. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_PORT } from '../launcher/settings';
-import { CLIENT_HEADER } from '../pipeline/audit-failure';
+import { DEFAULT_PORT } from '../config';
+import { CLIENT_HEADER } from '../shared/client-header';
 
 /** An error answer of the service, with its stable code. */
 export class ApiCallError extends Error {

@@ -1,4 +1,4 @@
-import type { DailyJob } from './daily';
+import type { DailyJob } from './daily-job';
 
 /** Sealing comes first, so a day is anchored before retention could take any of it. */
 export const AUDIT_JOBS: readonly DailyJob[] = [

@@ -1,25 +1,14 @@
 import type { HostPort } from '../host/port';
+import { DAY_MS } from '../shared/time';
 import { AUDIT_JOBS } from './audit-jobs';
+import type { DailyJob, JobReport } from './daily-job';
 import { jobLogRecords } from './jobs-log';
 import { logRetentionJob } from './log-retention';
 import type { Store } from '../../storage/store';
 
-/** A job of the daily run; it reports what it did, for the jobs log. */
-export interface DailyJob {
-  name: string;
-  run(store: Store, host: HostPort, now: number): Promise<Record<string, unknown>> | Record<string, unknown>;
-}
-
-export interface JobReport {
-  name: string;
-  ok: boolean;
-  result: Record<string, unknown>;
-}
-
 /** Every job of the daily run, in order. A family adds its job here. */
 export const DAILY_JOBS: readonly DailyJob[] = [...AUDIT_JOBS, logRetentionJob];
 
-const DAY_MS = 86_400_000;
 /** A few seconds past UTC midnight, so the day that just ended is complete. */
 const AFTER_MIDNIGHT_MS = 5_000;
 

@@ -1,5 +1,5 @@
 import type { LogRecord } from '../logs/line';
-import type { JobReport } from './daily';
+import type { JobReport } from './daily-job';
 
 /** The `jobs` log's lines for one daily run: one per job with what it reported, then a summary. */
 export function jobLogRecords(reports: readonly JobReport[], startedAt: number): LogRecord[] {

@@ -1,5 +1,5 @@
 import { LOG_STREAMS, type LogStream } from '../logs/streams';
-import type { DailyJob } from './daily';
+import type { DailyJob } from './daily-job';
 
 /**
  * Deletes log files older than the retention settings: `kernel` by `kernel_retention_days`, the

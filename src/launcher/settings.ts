@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-
-/** The port LPA serves on when LPA_PORT is not set. */
-export const DEFAULT_PORT = 8719;
+import { DEFAULT_PORT, type ConfigVars } from '../config';
 
 export interface LaunchSettings {
   port: number;
@@ -17,6 +15,7 @@ export interface LaunchSettings {
   adminToken: string;
 }
 
+/** A start that cannot go on, for a reason the user can act on: said without a stack trace. */
 export class LaunchError extends Error {}
 
 function parsePort(raw: string | undefined): number {
@@ -55,5 +54,17 @@ export function launchSettings(env: NodeJS.ProcessEnv): LaunchSettings {
     adminTokenSha256: createHash('sha256').update(admin.token).digest('hex'),
     adminTokenFile: admin.file,
     adminToken: admin.token,
+  };
+}
+
+/** The settings as the service takes them: the workerd config's bindings, or handed to the app in process. */
+export function configVars(settings: LaunchSettings, version: string): ConfigVars {
+  return {
+    LPA_PORT: String(settings.port),
+    LPA_DATA_ROOT: settings.dataRoot,
+    LPA_ALLOWED_ORIGINS: settings.allowedOrigins,
+    LPA_ADMIN_TOKEN_SHA256: settings.adminTokenSha256,
+    LPA_VERSION: version,
+    LPA_ACCOUNT_URL: settings.accountUrl,
   };
 }

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { LaunchError } from './settings';
 
-/** Waits until `url` answers 200, or gives up after `timeoutMs`. */
+/** Waits until `url` answers 200, or gives up after `timeoutMs` (a LaunchError: the service did not start). */
 export async function waitUntilReady(url: string, headers: Record<string, string>, timeoutMs: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`workerd exited with code ${child.exitCode} before it was ready`);
+    if (child.exitCode !== null) throw new LaunchError(`workerd exited with code ${child.exitCode} before it was ready`);
     try {
       const response = await fetch(url, { headers });
       await response.arrayBuffer();
@@ -14,7 +15,7 @@ export async function waitUntilReady(url: string, headers: Record<string, string
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+  throw new LaunchError(`${url} did not answer within ${timeoutMs} ms`);
 }
 
 export function startWorkerd(binary: string, configPath: string): ChildProcess {

@@ -1,4 +1,4 @@
-import type { LaunchSettings } from './settings';
+import { configVars, type LaunchSettings } from './settings';
 
 export interface WorkerdPaths {
   /** The bundled worker, relative to the config file. */
@@ -21,12 +21,7 @@ export function workerdConfig(settings: LaunchSettings, paths: WorkerdPaths, ver
   const bindings = [
     '(name = "STORE", durableObjectNamespace = "StoreObject")',
     '(name = "HOST", service = "host")',
-    text('LPA_PORT', String(settings.port)),
-    text('LPA_DATA_ROOT', settings.dataRoot),
-    text('LPA_ALLOWED_ORIGINS', settings.allowedOrigins),
-    text('LPA_ADMIN_TOKEN_SHA256', settings.adminTokenSha256),
-    text('LPA_VERSION', version),
-    text('LPA_ACCOUNT_URL', settings.accountUrl),
+    ...Object.entries(configVars(settings, version)).map(([name, value]) => text(name, value ?? '')),
   ];
   return `using Workerd = import "/workerd/workerd.capnp";
 

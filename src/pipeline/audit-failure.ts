@@ -1,11 +1,9 @@
 import type { Actor, AuditContext } from '../../storage/audit/entry';
 import type { ApiError } from '../errors/api-error';
+import { CLIENT_HEADER } from '../shared/client-header';
 import type { AnyRoute, RequestContext } from '../routes/define';
 
 const DENIALS = new Set([401, 403, 429]);
-
-/** The header by which the `lpa` command identifies itself. */
-export const CLIENT_HEADER = 'x-lpa-client';
 
 /**
  * Where a request comes from, for the audit log: 'cli' when the lpa command says so, 'api' for

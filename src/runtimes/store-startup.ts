@@ -1,21 +1,57 @@
 import type { HostPort } from '../host/port';
 import type { LogRecord } from '../logs/line';
+import { nextDailyRun, runDailyJobs } from '../jobs/daily';
+import type { JobReport } from '../jobs/daily-job';
+import { hostKeys } from './store-keys';
+import type { Invoke } from '../../storage/dispatch';
+import { groupCommit } from '../../storage/group-commit';
+import type { MigrationReport } from '../../storage/migrations/migrate';
 import type { SqlDb } from '../../storage/sql/sql';
-import type { Store } from '../../storage/store';
+import { openStore, type Store } from '../../storage/store';
 
-/** The ids of the migrations a database has had applied, none for a new one. */
-export function appliedMigrationIds(db: SqlDb): number[] {
-  const exists = db.all(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'migrations'`).length > 0;
-  return exists ? db.all<{ id: number }>('SELECT id FROM migrations ORDER BY id').map((row) => row.id) : [];
+/** What differs between runtimes in starting the store, besides their SqlDb. */
+export interface StoreStartOptions {
+  /**
+   * Wakes the runtime at `at` (epoch ms) to call `run`: a Durable Object alarm, a timer. `atStart`
+   * marks the wake-up asked for at start: a runtime whose wake-up outlives a restart keeps one that
+   * is already pending, so that a restart never skips a run.
+   */
+  wakeAt(at: number, wake: { run: () => Promise<unknown>; atStart: boolean }): Promise<void> | void;
+}
+
+/** A started store, as a runtime serves it. */
+export interface StartedStore {
+  /** Every store call, run in group commits: what the Durable Object serves over RPC and Bun calls in process. */
+  invoke: Invoke;
+  /** The daily run (audit anchors, retention cleanups) as of `now`; it asks for the next wake-up. */
+  runDaily(now?: number): Promise<JobReport[]>;
+}
+
+/**
+ * The start of the store, the same under every runtime: read the keys (made for a new store), migrate,
+ * open the store, serve its calls in group commits, write the start to the `core` log, and ask for the
+ * first daily run.
+ */
+export async function startStore(db: SqlDb, host: HostPort, options: StoreStartOptions): Promise<StartedStore> {
+  const { store, migrations } = await openStore(db, hostKeys(host));
+  // Not awaited: the store serves at once, and a failed log write is reported, not fatal.
+  void logStoreStart(host, store, migrations);
+  const runDaily = async (now = Date.now()) => {
+    const reports = await runDailyJobs(store, host, now);
+    await options.wakeAt(nextDailyRun(Date.now()), { run: () => runDaily(), atStart: false });
+    return reports;
+  };
+  await options.wakeAt(nextDailyRun(Date.now()), { run: () => runDaily(), atStart: true });
+  return { invoke: groupCommit(store, db), runDaily };
 }
 
 /** The `core` log's lines for a store that just opened: what it migrated, its version, its vault. */
-export async function logStoreStart(host: HostPort, store: Store, db: SqlDb, migrationsBefore: readonly number[]): Promise<void> {
-  const applied = appliedMigrationIds(db).filter((id) => !migrationsBefore.includes(id));
+async function logStoreStart(host: HostPort, store: Store, migrations: MigrationReport): Promise<void> {
   const { store_id, db_version, vault } = store.system.info();
   const ts = Date.now();
+  const applied = migrations.applied.map((migration) => migration.id).join(',') || 'none';
   const records: LogRecord[] = [
-    { ts, level: 'info', message: 'store opened', fields: { store_id, db_version, migrations_applied: applied.join(',') || 'none', vault: vault.state } },
+    { ts, level: 'info', message: 'store opened', fields: { store_id, db_version, migrations_applied: applied, vault: vault.state } },
   ];
   if (vault.state !== 'unlocked') records.push({ ts, level: 'warn', message: `vault is ${vault.state}; secrets cannot be read or written`, fields: { reason: vault.reason } });
   await host.logs.append('core', records).catch((error: unknown) => console.error('core log write failed:', String(error)));

@@ -1,7 +1,8 @@
 import { hmacHex, timingSafeEqual } from '../../src/shared/crypto';
 import { first, type SqlDb } from '../sql/sql';
 import { canonical } from './chain';
-import { DAY_MS, dayIndex, dayName } from './days';
+import { DAY_MS } from '../../src/shared/time';
+import { dayIndex, dayName } from './days';
 
 export interface Anchor {
   day: string;

@@ -1,7 +1,8 @@
 import type { StoreContext } from '../context';
 import { sealFinishedDays } from './anchors';
 import { GENESIS_HASH } from './chain';
-import { DAY_MS, dayIndex } from './days';
+import { DAY_MS } from '../../src/shared/time';
+import { dayIndex } from './days';
 import type { AuditFilters } from './filters';
 import { pageSql, whereClause, type PageStart } from './query';
 import { entryOf, type AuditRow } from './record';

@@ -1,7 +1,6 @@
-/** UTC days, the unit that anchors seal. */
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../src/shared/time';
 
-/** Days since the epoch of a timestamp (epoch ms). */
+/** Days since the epoch of a timestamp (epoch ms); UTC days are the unit that anchors seal. */
 export function dayIndex(ts: number): number {
   return Math.floor(ts / DAY_MS);
 }

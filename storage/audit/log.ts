@@ -2,7 +2,8 @@ import { first, type SqlDb } from '../sql/sql';
 import { categoryOf } from './actions';
 import { openFrom, sealFinishedDays } from './anchors';
 import { chainHash, GENESIS_HASH } from './chain';
-import { DAY_MS, dayIndex } from './days';
+import { DAY_MS } from '../../src/shared/time';
+import { dayIndex } from './days';
 import type { AuditContext, AuditSubject } from './entry';
 import type { AuditEntry, AuditResult } from './schema';
 

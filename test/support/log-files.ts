@@ -14,8 +14,6 @@ declare global {
   }
 }
 
-export const DAY_MS = 86_400_000;
-
 const testFs = () => env.TEST_FS!;
 
 async function fsOp<T = { ok: true }>(op: FixtureOp): Promise<T> {

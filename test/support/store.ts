@@ -2,15 +2,14 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { storeClient, type StoreClient } from '../../storage/dispatch';
 import type { SqlValue } from '../../storage/sql/sql';
-import type { Store } from '../../storage/store';
 import { storeStub } from '../../src/runtimes/workerd/env';
 import type { StoreObject } from '../../src/runtimes/workerd/store-object';
 
 /** What a test sees inside the store's Durable Object. */
 export interface InStore {
   instance: StoreObject;
-  /** The store the instance serves (a private field of the Durable Object, read here only). */
-  store: Store;
+  /** The store the instance serves, called as the worker calls it (through its group commit). */
+  store: StoreClient;
   /** The Durable Object's storage: what `durableSql` wraps, and `transactionSync`. */
   storage: DurableObjectStorage;
   /** Its SQLite database, raw. */
@@ -23,7 +22,7 @@ export interface InStore {
  */
 export function inStore<T>(fn: (inside: InStore) => T | Promise<T>): Promise<T> {
   return runInDurableObject(storeStub(env), (instance, state) =>
-    fn({ instance, store: (instance as unknown as { store: Store }).store, storage: state.storage, sql: state.storage.sql }),
+    fn({ instance, store: storeClient((family, method, args) => instance.invoke(family, method, args)), storage: state.storage, sql: state.storage.sql }),
   );
 }
 

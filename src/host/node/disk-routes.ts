@@ -1,5 +1,5 @@
 import { statfsSync } from 'node:fs';
-import type { HostRoute } from './host-handler';
+import type { HostRoute } from './host-route';
 
 export function diskHostRoutes(dataRoot: string): HostRoute[] {
   return [

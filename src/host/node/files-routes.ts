@@ -5,7 +5,7 @@ import {
 import { join, resolve } from 'node:path';
 import { fileNameProblem } from '../../shared/file-name';
 import type { AutomationFileListing } from '../files-schema';
-import type { HostRoute } from './host-handler';
+import type { HostRoute } from './host-route';
 
 const FOLDER = 'automation-files';
 const TEMPORARY_PREFIX = '.tmp-';

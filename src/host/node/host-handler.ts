@@ -4,12 +4,6 @@ import { fileHostRoutes } from './files-routes';
 import { keyHostRoutes } from './keys-routes';
 import { logHostRoutes } from './logs-routes';
 
-export interface HostRoute {
-  method: string;
-  pattern: RegExp;
-  handle: (request: Request, groups: string[]) => Response | Promise<Response>;
-}
-
 export type HostHandler = (request: Request) => Promise<Response>;
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HostRoute } from './host-handler';
+import type { HostRoute } from './host-route';
 
 function readKey(path: string): Response {
   try {

@@ -2,12 +2,12 @@ import { appendFileSync, closeSync, constants, mkdirSync, readSync, unlinkSync }
 import { join } from 'node:path';
 import { z } from 'zod';
 import { formatLogLine, LogRecord, type LogFields, type LogLevel } from '../../logs/line';
+import { DAY_MS } from '../../shared/time';
 import { dailyLogFile, LOG_STREAMS, LogStream, WRITTEN_STREAMS, type WrittenStream } from '../../logs/streams';
 import type { CleanupResult } from '../client/logs-port';
-import type { HostRoute } from './host-handler';
+import type { HostRoute } from './host-route';
 import { ensureLogFolders, listLogFiles, logFolderProblems, LogNameError, logsRoot, openLogFile } from './log-files';
 
-const DAY_MS = 86_400_000;
 /** The most a tail read returns; the worker asks for 256 KiB. */
 const MAX_TAIL_BYTES = 1024 * 1024;
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
