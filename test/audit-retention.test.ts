@@ -5,6 +5,7 @@ import { sealMac } from '../storage/audit/anchors';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
 import { call, tokenWith } from './support/api';
 import { auditedWrite, DAY, restore, runDaily, snapshot, verify } from './support/audit';
+import { LARGE_TIMEOUT_MS } from './support/automation';
 import { inStore, sql } from './support/store';
 
 const R0 = Date.UTC(2032, 0, 1);
@@ -111,7 +112,7 @@ describe('a large purge', () => {
     expect(reports[1]).toEqual({ name: 'audit.retention', ok: true, result: { deleted: 2 + 12_345, checkpoint_seq: 7 + 12_345 } });
     expect(await verify()).toEqual({ ok: true, checked: 1, anchors: 0, first_bad_seq: null, missing_anchor: null });
     expect(await retention()).toEqual({ retention_days: 30, entries: 1, oldest_ts: R0 + 85 * DAY });
-  });
+  }, LARGE_TIMEOUT_MS);
 });
 
 describe('GET and PUT /api/v1/settings/audit bounds and scopes', () => {
