@@ -2,7 +2,7 @@ import { execSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { raw, startService, useService, type Runtime } from './service';
+import { raw, startService, useService, RUNTIMES } from './service';
 
 /** The workerd processes that a service started (its children). */
 const workerdChildren = (pid: number) =>
@@ -16,7 +16,7 @@ const alive = (pid: number) => {
   }
 };
 
-describe.each<Runtime>(['workerd', 'bun'])('the service on %s', (runtime) => {
+describe.each(RUNTIMES)('the service on %s', (runtime) => {
   const svc = useService(runtime);
 
   it('prints the URL and where the admin token is, never the token', () => {
