@@ -31,6 +31,12 @@ describe.each(RUNTIMES)('the service on %s', (runtime) => {
     }
   });
 
+  it.skipIf(runtime === 'workerd')('keeps its in-process store in WAL mode', () => {
+    // Bytes 18 and 19 of an SQLite file are its read and write versions: 2 means WAL.
+    const header = readFileSync(join(svc.current.dataRoot, 'store', `lpa-${runtime}.sqlite`)).subarray(18, 20);
+    expect([...header]).toEqual([2, 2]);
+  });
+
   it('serves the API behind the Host guard', async () => {
     expect((await raw(svc.current.port, '/status')).json).toEqual({ status: 'ok', version: expect.any(String) });
     expect((await raw(svc.current.port, '/status', { headers: { host: 'localhost.evil.example' } })).status).toBe(421);
