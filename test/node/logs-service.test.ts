@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { raw, useService, type Runtime } from './service';
+import { raw, useService, RUNTIMES } from './service';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -15,7 +16,7 @@ async function lineWith(path: string, needle: string): Promise<string> {
   throw new Error(`no line with ${needle} in ${path}`);
 }
 
-describe.each<Runtime>(['workerd', 'bun'])('log files of the service on %s', (runtime) => {
+describe.each(RUNTIMES)('log files of the service on %s', (runtime) => {
   const svc = useService(runtime);
 
   it('writes the api and core logs as private files under the data root, and serves them', async () => {
@@ -38,5 +39,17 @@ describe.each<Runtime>(['workerd', 'bun'])('log files of the service on %s', (ru
     expect(excerpt.json.text).toContain(`request_id=${requestId}`);
     const status = await raw(svc.current.port, '/api/v1/system/status', { headers: svc.auth() });
     expect(status.json.warnings).toEqual([]);
+  });
+
+  // Under Deno this holds only with every permission (`-A`, as `npm run start:deno` runs it).
+  it('neither lists nor serves a log name that is a link to a file outside the data root', async () => {
+    const outside = join(mkdtempSync(join(tmpdir(), 'lpa-outside-')), 'secret.log');
+    writeFileSync(outside, 'outside-the-data-root\n');
+    symlinkSync(outside, join(svc.current.dataRoot, 'logs', 'core', 'linked.log'));
+    const excerpt = await raw(svc.current.port, '/api/v1/system/logs/core/linked.log', { headers: svc.auth() });
+    expect(excerpt.status).toBe(404);
+    expect(excerpt.json.error.code).toBe('resource.not_found');
+    const listing = await raw(svc.current.port, '/api/v1/system/logs', { headers: svc.auth() });
+    expect(listing.json.items.map((item: { file: string }) => item.file)).not.toContain('linked.log');
   });
 });

@@ -2,7 +2,7 @@ import { execSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { raw, startService, useService, type Runtime } from './service';
+import { raw, startService, useService, RUNTIMES } from './service';
 
 /** The workerd processes that a service started (its children). */
 const workerdChildren = (pid: number) =>
@@ -16,7 +16,7 @@ const alive = (pid: number) => {
   }
 };
 
-describe.each<Runtime>(['workerd', 'bun'])('the service on %s', (runtime) => {
+describe.each(RUNTIMES)('the service on %s', (runtime) => {
   const svc = useService(runtime);
 
   it('prints the URL and where the admin token is, never the token', () => {
@@ -29,6 +29,12 @@ describe.each<Runtime>(['workerd', 'bun'])('the service on %s', (runtime) => {
     for (const file of ['admin-token', 'vault.key', 'audit.key']) {
       expect(statSync(join(svc.current.dataRoot, file)).mode & 0o777).toBe(0o600);
     }
+  });
+
+  it.skipIf(runtime === 'workerd')('keeps its in-process store in WAL mode', () => {
+    // Bytes 18 and 19 of an SQLite file are its read and write versions: 2 means WAL.
+    const header = readFileSync(join(svc.current.dataRoot, 'store', `lpa-${runtime}.sqlite`)).subarray(18, 20);
+    expect([...header]).toEqual([2, 2]);
   });
 
   it('serves the API behind the Host guard', async () => {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { raw, startService, type Runtime } from './service';
+import { raw, startService, RUNTIMES } from './service';
 
 /** Every regular file under a folder, however deep. */
 function filesUnder(dir: string): string[] {
@@ -11,7 +11,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-describe.each<Runtime>(['workerd', 'bun'])('secrets at rest on %s', (runtime) => {
+describe.each(RUNTIMES)('secrets at rest on %s', (runtime) => {
   it('no file under the data root holds a stored password, 2FA secret, global value or protected value', async () => {
     const service = await startService(runtime);
     const secrets = {

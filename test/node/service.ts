@@ -52,12 +52,16 @@ export interface RunningService {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-export type Runtime = 'workerd' | 'bun';
+export type Runtime = 'workerd' | 'bun' | 'deno';
 
-/** How each runtime is started: what `npm start` and `npm run start:bun` run, without npm around it. */
+/** Every runtime the service runs on: what the service tests loop over. */
+export const RUNTIMES: Runtime[] = ['workerd', 'bun', 'deno'];
+
+/** How each runtime is started: what `npm start`, `npm run start:bun` and `npm run start:deno` run, without npm around it. */
 const COMMANDS: Record<Runtime, [string, string[]]> = {
   workerd: [process.execPath, ['--import', 'tsx', 'src/launcher/main.ts']],
   bun: ['node_modules/.bin/bun', ['src/runtimes/bun/main.ts']],
+  deno: ['node_modules/.bin/deno', ['run', '-A', 'src/runtimes/deno/main.ts']],
 };
 
 /** Starts the service as its npm script does, on a free port and a data root of its own. */
@@ -69,7 +73,7 @@ export async function startService(
   const port = await freePort();
   const [command, args] = COMMANDS[runtime];
   const child = spawn(command, args, {
-    env: { ...process.env, LPA_PORT: String(port), LPA_DATA_ROOT: dataRoot, ...env },
+    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', LPA_PORT: String(port), LPA_DATA_ROOT: dataRoot, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -6,7 +6,7 @@ import { contractCases } from './contract-cases';
 /**
  * The contract test, independent of how requests reach the service: inside workerd through the
  * worker's own fetch handler (test/contract.test.ts) or over HTTP to another runtime
- * (test/node/contract-bun.test.ts).
+ * (test/node/contract-runtimes.test.ts).
  */
 
 export interface Answer {

@@ -1,0 +1,40 @@
+import { createApp } from '../app';
+import { configFrom } from '../config';
+import { createHostHandler } from '../host/node/host-handler';
+import { hostClient } from '../host/port';
+import type { ProcessStart } from '../launcher/process-startup';
+import { configVars } from '../launcher/settings';
+import { ROUTES } from '../routes/table';
+import { startStore } from './store-startup';
+import { storeClient } from '../../storage/dispatch';
+import type { SqlDb } from '../../storage/sql/sql';
+
+/** Answers one request that arrived from the TCP peer `clientIp`. */
+export type InProcessService = (request: Request, clientIp: string) => Promise<Response>;
+
+/**
+ * The service in one process, as Bun and Deno run it: the store on a local SQLite file in this
+ * process, the host port of the Node side called directly, the daily run on a timer. The runtime's
+ * entry opens the database and serves HTTP; everything in between is here, once.
+ */
+export async function inProcessService(db: SqlDb, { settings, version }: ProcessStart): Promise<InProcessService> {
+  // WAL with a full sync at every commit: an acknowledged write survives a crash of the machine.
+  db.run('PRAGMA journal_mode = WAL');
+  db.run('PRAGMA synchronous = FULL');
+  const handleHost = createHostHandler(settings.dataRoot);
+  const host = hostClient({ fetch: (input, init) => handleHost(new Request(input, init)) });
+  // A timer does not outlive the process, so there is never a pending one to keep.
+  const { invoke } = await startStore(db, host, { wakeAt: (at, { run }) => void setTimeout(run, at - Date.now()) });
+
+  const app = createApp(ROUTES, {
+    config: configFrom(configVars(settings, version)),
+    // Cloning stands in for the copy that Durable Object RPC makes.
+    store: storeClient(async (family, method, args) => structuredClone(await invoke(family, method, structuredClone(args)))),
+    host,
+  });
+  return (request, clientIp) =>
+    app(request, {
+      clientIp,
+      waitUntil: (promise) => void promise.catch((error) => console.error('background work failed:', error)),
+    });
+}
