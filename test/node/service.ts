@@ -61,7 +61,7 @@ export const RUNTIMES: Runtime[] = ['workerd', 'bun', 'deno'];
 const COMMANDS: Record<Runtime, [string, string[]]> = {
   workerd: [process.execPath, ['--import', 'tsx', 'src/launcher/main.ts']],
   bun: ['node_modules/.bin/bun', ['src/runtimes/bun/main.ts']],
-  deno: ['node_modules/.bin/deno', ['run', '-A', 'src/runtimes/deno/main.ts']],
+  deno: ['node_modules/@deno/linux-x64-glibc/deno', ['run', '-A', 'src/runtimes/deno/main.ts']],
 };
 
 /** Starts the service as its npm script does, on a free port and a data root of its own. */
