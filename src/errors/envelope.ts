@@ -30,7 +30,7 @@ const CODE_ENVELOPES = new Map<ErrorCode, z.ZodType>(
   (Object.keys(ERROR_CATALOG) as ErrorCode[]).map((code) => [
     code,
     ErrorEnvelope.extend({
-      error: ErrorEnvelope.shape.error.extend({ code: z.literal(code), details: ERROR_CATALOG[code].details }),
+      error: ErrorEnvelope.shape.error.extend({ code: z.literal(code), details: ERROR_CATALOG[code].details.strict() }),
     }).meta({ id: componentName(code) }),
   ]),
 );
