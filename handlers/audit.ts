@@ -3,7 +3,7 @@ import { defineRoute } from '../src/routes/define';
 import { AuditExportQuery, AuditListQuery, DEFAULT_LIST_LIMIT } from '../storage/audit/filters';
 import { withoutLinks } from '../storage/audit/record';
 import { AuditExport, AuditList, AuditStats, AuditVerification } from '../storage/audit/schema';
-import { AuditRetention } from '../storage/settings/schema';
+import { AuditRetention, AuditRetentionWrite } from '../storage/settings/schema';
 import { buildExport } from './audit-export';
 
 const RetentionDays = AuditRetention.shape.retention_days;
@@ -64,8 +64,8 @@ export const auditRoutes = [
     tag: 'Settings',
     summary: 'Change the audit retention; the daily job deletes older entries',
     scopes: ['settings:write'],
-    body: z.object({ retention_days: RetentionDays }).strict(),
-    response: z.object({ retention_days: RetentionDays }),
+    body: AuditRetentionWrite,
+    response: AuditRetention,
     audit: 'settings.audit_write',
     handler: ({ ctx, body, audit }) => ctx.store.settings.setAuditRetention(audit, body),
   }),

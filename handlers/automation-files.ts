@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { ApiError } from '../src/errors/api-error';
-import { AutomationFileListing, AutomationFileName } from '../src/host/files-schema';
+import {
+  AutomationFileContent,
+  AutomationFileListing,
+  AutomationFileName,
+  AutomationFileWrite,
+  FILE_BASE64_MAX_CHARS,
+} from '../src/host/files-schema';
 import { defineRoute } from '../src/routes/define';
 import { Ok } from '../src/schemas/ok';
-import { fromBase64, isStrictBase64, toBase64 } from '../src/shared/base64';
+import { fromBase64, toBase64 } from '../src/shared/base64';
 
-/** 4 MiB of file, as standard base64 with padding. */
-const FILE_BASE64_MAX_CHARS = 5_592_408;
 /**
  * The largest legal body: base64 where every `/` is written `\/` (as some JSON encoders do), a
  * name of escaped characters, the field names and some white space.
@@ -29,12 +33,7 @@ export const automationFileRoutes = [
     tag: 'Automation',
     summary: 'Write a new file; an existing file is never replaced',
     scopes: ['runtime:control', 'rpa:write'],
-    body: z
-      .object({
-        name: AutomationFileName,
-        base64: z.string().max(FILE_BASE64_MAX_CHARS).refine(isStrictBase64, 'Expected standard base64 with padding'),
-      })
-      .strict(),
+    body: AutomationFileWrite,
     bodyLimit: FILE_BODY_LIMIT,
     response: Ok,
     audit: 'files.write',
@@ -53,7 +52,7 @@ export const automationFileRoutes = [
     summary: 'A file as base64',
     scopes: ['runtime:control'],
     query: z.object({ name: AutomationFileName }).strict(),
-    response: z.object({ base64: z.string() }),
+    response: AutomationFileContent,
     errors: ['resource.not_found'],
     handler: async ({ ctx, query }) => {
       const bytes = await ctx.host.files.read(query.name);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../src/routes/define';
 import { Id } from '../src/schemas/ids';
 import { Ok } from '../src/schemas/ok';
-import { Flow, FlowSummary, NewFlow } from '../storage/flows/schema';
+import { Flow, FlowList, NewFlow } from '../storage/flows/schema';
 
 const Identified = z.object({ id: Id });
 
@@ -26,7 +26,7 @@ export const automationFlowRoutes = [
     tag: 'Automation',
     summary: 'Flow summaries, oldest first',
     scopes: ['runtime:control'],
-    response: z.object({ items: z.array(FlowSummary) }),
+    response: FlowList,
     handler: async ({ ctx }) => ({ items: await ctx.store.flows.list() }),
   }),
   defineRoute({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../src/routes/define';
 import { Ok } from '../src/schemas/ok';
-import { GLOBAL_VALUE_MAX_CHARS, GlobalDelete, GlobalName, GlobalSummary, GlobalValue, GlobalWrite } from '../storage/globals/schema';
+import { GLOBAL_VALUE_MAX_CHARS, GlobalDelete, GlobalList, GlobalName, GlobalSummary, GlobalValue, GlobalWrite } from '../storage/globals/schema';
 
 /**
  * The body limit fits the largest legal value however a JSON encoder writes it: a character can
@@ -18,7 +18,7 @@ export const automationGlobalRoutes = [
     tag: 'Automation',
     summary: 'Automation globals, without their values',
     scopes: ['runtime:control'],
-    response: z.object({ items: z.array(GlobalSummary) }),
+    response: GlobalList,
     handler: async ({ ctx }) => ({ items: await ctx.store.globals.list() }),
   }),
   defineRoute({

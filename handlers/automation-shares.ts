@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../src/routes/define';
 import { Id } from '../src/schemas/ids';
 import { Ok } from '../src/schemas/ok';
-import { ImportRequest, ImportResult, NewShare, RedeemPreview, RedeemRequest, Share, ShareWithCode } from '../storage/shares/schema';
+import { ImportRequest, ImportResult, NewShare, RedeemPreview, RedeemRequest, ShareList, ShareWithCode } from '../storage/shares/schema';
 
 export const automationShareRoutes = [
   defineRoute({
@@ -11,7 +11,7 @@ export const automationShareRoutes = [
     tag: 'Automation',
     summary: 'Shares that are not revoked; never their codes',
     scopes: ['runtime:control'],
-    response: z.object({ items: z.array(Share) }),
+    response: ShareList,
     handler: async ({ ctx }) => ({ items: await ctx.store.shares.list() }),
   }),
   defineRoute({

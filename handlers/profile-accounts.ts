@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../src/routes/define';
 import { Id } from '../src/schemas/ids';
-import { AccountInput, AccountPatch, PlatformAccount, PlatformPassword, TotpCode } from '../storage/profile-accounts/schema';
+import { AccountInput, AccountPatch, PlatformAccount, PlatformAccountList, PlatformPassword, TotpCode } from '../storage/profile-accounts/schema';
 
 const profileParams = z.object({ id: Id });
 const accountParams = z.object({ id: Id, accountId: Id });
@@ -16,7 +16,7 @@ export const profileAccountRoutes = [
     summary: 'Platform accounts of a profile; passwords and 2FA secrets show only as password_set/totp_set',
     scopes: ['profiles:read'],
     params: profileParams,
-    response: z.object({ items: z.array(PlatformAccount) }),
+    response: PlatformAccountList,
     errors: ['resource.not_found'],
     handler: async ({ ctx, params }) => ({ items: await ctx.store.profileAccounts.list(params.id) }),
   }),

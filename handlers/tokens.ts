@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineRoute } from '../src/routes/define';
 import { Id } from '../src/schemas/ids';
-import { CreatedToken, Token, TokenInput } from '../storage/tokens/schema';
+import { Ok } from '../src/schemas/ok';
+import { CreatedToken, TokenInput, TokenList } from '../storage/tokens/schema';
 
 export const tokenRoutes = [
   defineRoute({
@@ -22,7 +23,7 @@ export const tokenRoutes = [
     tag: 'Tokens',
     summary: 'Live tokens (not revoked), without their secrets',
     access: 'admin',
-    response: z.object({ items: z.array(Token) }),
+    response: TokenList,
     handler: async ({ ctx }) => ({ items: await ctx.store.tokens.list() }),
   }),
   defineRoute({
@@ -32,7 +33,7 @@ export const tokenRoutes = [
     summary: 'Revoke a token; it is refused from the next request on',
     access: 'admin',
     params: z.object({ id: Id }),
-    response: z.object({ ok: z.literal(true) }),
+    response: Ok,
     audit: 'tokens.revoke',
     errors: ['resource.not_found'],
     handler: async ({ ctx, params, audit }) => {

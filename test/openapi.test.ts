@@ -28,7 +28,8 @@ describe('GET /api/v1/openapi.json', () => {
     const doc = (await call('/api/v1/openapi.json')).json;
     const put = doc.paths['/api/v1/settings/logs'].put;
     expect(put.security).toEqual([{ bearerAuth: ['settings:write'] }]);
-    expect(put.requestBody.content['application/json'].schema).toEqual({
+    expect(put.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LogRetentionPatch' });
+    expect(doc.components.schemas.LogRetentionPatch).toEqual({
       type: 'object',
       properties: {
         retention_days: { type: 'integer', format: 'int32', minimum: 1, maximum: 365 },
@@ -41,12 +42,13 @@ describe('GET /api/v1/openapi.json', () => {
     expect(put.responses['429'].headers['Retry-After'].schema).toEqual({ type: 'integer', format: 'int32', minimum: 1, maximum: 60 });
     expect(put.responses['200'].headers).toHaveProperty('Access-Control-Allow-Origin');
     expect(put.responses['400'].content['application/json'].schema).toEqual({
-      allOf: [
-        { $ref: '#/components/schemas/ErrorEnvelope' },
-        { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: ['request.invalid', 'request.malformed_json'] } } } } },
-      ],
+      anyOf: [{ $ref: '#/components/schemas/RequestInvalidError' }, { $ref: '#/components/schemas/RequestMalformedJsonError' }],
     });
-    expect(doc.components.schemas.ErrorEnvelope.properties.request_id).toEqual({ type: 'string' });
+    expect(put.responses['403'].content['application/json'].schema.anyOf).toContainEqual({ $ref: '#/components/schemas/AuthScopeMissingError' });
+    const scopeMissing = doc.components.schemas.AuthScopeMissingError;
+    expect(scopeMissing.properties.request_id).toEqual({ type: 'string' });
+    expect(scopeMissing.properties.error.properties.code).toEqual({ type: 'string', const: 'auth.scope_missing' });
+    expect(scopeMissing.properties.error.properties.details.required).toEqual(['missing']);
     const revoke = doc.paths['/api/v1/tokens/{id}'].delete;
     expect(revoke.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 } }]);
     expect(revoke.responses['404'].description).toContain('resource.not_found');
@@ -55,6 +57,30 @@ describe('GET /api/v1/openapi.json', () => {
   it('carries the whole error-code catalogue', async () => {
     const doc = (await call('/api/v1/openapi.json')).json;
     expect(doc['x-error-catalog']).toEqual(Object.entries(ERROR_CATALOG).map(([code, { status, message }]) => ({ code, status, message })));
-    expect(doc.components.schemas.ErrorCode.enum).toEqual(Object.keys(ERROR_CATALOG));
+  });
+
+  it('names every request and answer body, and leaves out of `required` what has a default', async () => {
+    const doc = (await call('/api/v1/openapi.json')).json;
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        expect(op.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z0-9]*$/);
+        const bodies = [op.requestBody, ...Object.values(op.responses as Record<string, any>)].filter((b) => b?.content);
+        for (const body of bodies) {
+          const schema = body.content['application/json'].schema;
+          const refs = schema.$ref ? [schema] : schema.anyOf;
+          expect(refs.every((r: { $ref?: string }) => r.$ref?.startsWith('#/components/schemas/')), `${method} ${path}`).toBe(true);
+        }
+        for (const parameter of op.parameters) if ('default' in parameter.schema) expect(parameter.required, `${path} ${parameter.name}`).toBe(false);
+      }
+    }
+    const list = doc.paths['/api/v1/profiles'].get.parameters;
+    expect(list.filter((p: { required: boolean }) => p.required)).toEqual([]);
+  });
+
+  it('says uniqueItems wherever the server refuses repeated items', async () => {
+    const s = (await call('/api/v1/openapi.json')).json.components.schemas;
+    for (const [schema, field] of [['TokenInput', 'scopes'], ['ProfileInput', 'tags'], ['ProfilePatch', 'tags'], ['NewFlow', 'dependencies'], ['NewFlow', 'values'], ['NewShare', 'ids'], ['ShareImportRequest', 'ids']]) {
+      expect(s[schema!].properties[field!].uniqueItems, `${schema}.${field}`).toBe(true);
+    }
   });
 });

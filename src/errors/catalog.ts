@@ -1,52 +1,169 @@
+import { z } from 'zod';
+import { SCOPES } from '../shared/scopes';
+
+/** A code that carries nothing beyond its message. */
+const NONE = z.object({});
+const ids = z.array(z.string()).meta({ description: 'The ids at fault.' });
+/** A chosen flow or item and the dependency of it that was not chosen. */
+const missingDependencies = z.array(z.object({ id: z.string(), dependency: z.string() }));
+
 /**
- * The stable error codes of LPA. Clients branch on `status` and `code`; the message is for people.
- * The OpenAPI document and the README's catalogue are generated from this table, so a code is
- * declared here once and nowhere else.
+ * The stable error codes of LPA. Clients branch on `status` and `code`; the message is for people,
+ * `details` is the code's own schema (the OpenAPI document has one error component per code). The
+ * document and the README's catalogue are generated from this table, so a code is declared here
+ * once and nowhere else.
  */
 export const ERROR_CATALOG = {
-  'auth.token_missing': { status: 401, message: 'A bearer token is required in the Authorization header.' },
-  'auth.token_invalid': { status: 401, message: 'The bearer token is invalid, expired or revoked.' },
-  'auth.scope_missing': { status: 403, message: 'The token lacks a scope that this route requires.' },
-  'auth.admin_required': { status: 403, message: 'This route needs an admin session.' },
-  'auth.throttled': { status: 429, message: 'Too many failed authentications from this address; retry later.' },
-  'request.host_forbidden': { status: 421, message: 'The Host header is not an allowed local address and port.' },
-  'request.origin_forbidden': { status: 403, message: 'This browser origin may not call the API.' },
-  'request.invalid': { status: 400, message: 'The request has invalid fields.' },
-  'request.malformed_json': { status: 400, message: 'The request body is not valid JSON.' },
-  'request.unsupported_media_type': { status: 415, message: 'Content-Type must be application/json.' },
-  'request.too_large': { status: 413, message: 'The request body is larger than this route accepts.' },
-  'route.not_found': { status: 404, message: 'No such route.' },
-  'resource.not_found': { status: 404, message: 'No such resource.' },
-  'state.revision_conflict': { status: 409, message: 'The revision does not match; re-read before retrying.' },
-  'state.conflict': { status: 409, message: 'The request conflicts with the current state.' },
-  'vault.locked': { status: 503, message: 'The secret vault is not available; secrets cannot be read or written.' },
-  'flows.unknown': { status: 400, message: 'Some of the given flow ids name no existing flow; see details.ids.' },
-  'flows.has_dependents': { status: 409, message: 'Other flows depend on this flow; delete them first (details.dependents).' },
-  'shares.dependencies_outside': { status: 400, message: 'A chosen flow depends on a flow that is not in the share; see details.missing.' },
-  'shares.bundle_too_large': { status: 400, message: 'The share bundle would be larger than a share may hold.' },
-  'shares.code_malformed': { status: 400, message: 'This is not a share code.' },
-  'shares.code_unknown': { status: 404, message: 'No share has this code.' },
-  'shares.code_invalid': { status: 400, message: 'The share code does not open its share (altered or mistyped).' },
-  'shares.revoked': { status: 409, message: 'The share was revoked.' },
-  'shares.expired': { status: 409, message: 'The share has expired.' },
-  'shares.exhausted': { status: 409, message: 'The share has been redeemed as often as it allows.' },
-  'shares.ticket_unknown': { status: 404, message: 'No import ticket has this id.' },
-  'shares.ticket_used': { status: 409, message: 'The import ticket was already used.' },
-  'shares.ticket_expired': { status: 409, message: 'The import ticket has expired; redeem the code again.' },
-  'shares.import_unknown_items': { status: 400, message: 'Some of the given ids are not items of the share; see details.ids.' },
+  'auth.token_missing': { status: 401, message: 'A bearer token is required in the Authorization header.', details: NONE },
+  'auth.token_invalid': { status: 401, message: 'The bearer token is invalid, expired or revoked.', details: NONE },
+  'auth.scope_missing': {
+    status: 403,
+    message: 'The token lacks a scope that this route requires.',
+    details: z.object({ missing: z.array(z.enum(SCOPES)).meta({ description: 'The scopes the route needs that the token lacks.' }) }),
+  },
+  'auth.admin_required': { status: 403, message: 'This route needs an admin session.', details: NONE },
+  'auth.throttled': {
+    status: 429,
+    message: 'Too many failed authentications from this address; retry later.',
+    details: z.object({ retry_after_s: z.int().min(1).max(60) }),
+  },
+  'request.host_forbidden': {
+    status: 421,
+    message: 'The Host header is not an allowed local address and port.',
+    details: z.object({ host: z.string().max(255) }),
+  },
+  'request.origin_forbidden': {
+    status: 403,
+    message: 'This browser origin may not call the API.',
+    details: z.object({ origin: z.string().max(255) }),
+  },
+  'request.invalid': {
+    status: 400,
+    message: 'The request has invalid fields.',
+    details: z.object({
+      issues: z.array(
+        z.object({
+          in: z.enum(['path', 'query', 'body']),
+          path: z.array(z.union([z.string(), z.int()])).meta({ description: 'Where in that part: field names and array indexes.' }),
+          code: z.string().meta({ description: 'The kind of problem (zod issue codes: invalid_type, too_big, custom, …).' }),
+          message: z.string(),
+        }),
+      ),
+    }),
+  },
+  'request.malformed_json': { status: 400, message: 'The request body is not valid JSON.', details: NONE },
+  'request.unsupported_media_type': {
+    status: 415,
+    message: 'Content-Type must be application/json.',
+    details: z.object({ content_type: z.string().max(100) }),
+  },
+  'request.too_large': {
+    status: 413,
+    message: 'The request body is larger than this route accepts.',
+    details: z.object({ limit_bytes: z.int() }),
+  },
+  'route.not_found': { status: 404, message: 'No such route.', details: z.object({ method: z.string(), path: z.string().max(200) }) },
+  'resource.not_found': {
+    status: 404,
+    message: 'No such resource.',
+    details: z
+      .object({
+        resource: z.string().meta({ description: 'What was not found: profile, profile_account, password, totp_secret, token, flow, share, global, file, log_file.' }),
+        id: z.string().optional(),
+        account_id: z.string().optional(),
+        name: z.string().optional(),
+        stream: z.string().optional(),
+        file: z.string().optional(),
+      })
+      .meta({ description: 'The kind of resource and the key it was looked up by.' }),
+  },
+  'state.revision_conflict': {
+    status: 409,
+    message: 'The revision does not match; re-read before retrying.',
+    details: z.object({ current_revision: z.int() }),
+  },
+  'state.conflict': { status: 409, message: 'The request conflicts with the current state.', details: NONE },
+  'vault.locked': {
+    status: 503,
+    message: 'The secret vault is not available; secrets cannot be read or written.',
+    details: z.object({ state: z.enum(['locked', 'missing']), reason: z.string().nullable() }),
+  },
+  'flows.unknown': { status: 400, message: 'Some of the given flow ids name no existing flow; see details.ids.', details: z.object({ ids }) },
+  'flows.has_dependents': {
+    status: 409,
+    message: 'Other flows depend on this flow; delete them first (details.dependents).',
+    details: z.object({ dependents: ids }),
+  },
+  'shares.dependencies_outside': {
+    status: 400,
+    message: 'A chosen flow depends on a flow that is not in the share; see details.missing.',
+    details: z.object({ missing: missingDependencies }),
+  },
+  'shares.bundle_too_large': {
+    status: 400,
+    message: 'The share bundle would be larger than a share may hold.',
+    details: z.object({ size: z.int(), limit_bytes: z.int() }),
+  },
+  'shares.code_malformed': { status: 400, message: 'This is not a share code.', details: NONE },
+  'shares.code_unknown': { status: 404, message: 'No share has this code.', details: NONE },
+  'shares.code_invalid': { status: 400, message: 'The share code does not open its share (altered or mistyped).', details: NONE },
+  'shares.revoked': { status: 409, message: 'The share was revoked.', details: z.object({ id: z.string() }) },
+  'shares.expired': { status: 409, message: 'The share has expired.', details: z.object({ id: z.string(), expires_at: z.int() }) },
+  'shares.exhausted': {
+    status: 409,
+    message: 'The share has been redeemed as often as it allows.',
+    details: z.object({ id: z.string(), uses: z.int(), max_uses: z.int() }),
+  },
+  'shares.ticket_unknown': { status: 404, message: 'No import ticket has this id.', details: NONE },
+  'shares.ticket_used': { status: 409, message: 'The import ticket was already used.', details: NONE },
+  'shares.ticket_expired': {
+    status: 409,
+    message: 'The import ticket has expired; redeem the code again.',
+    details: z.object({ expires_at: z.int() }),
+  },
+  'shares.import_unknown_items': {
+    status: 400,
+    message: 'Some of the given ids are not items of the share; see details.ids.',
+    details: z.object({ ids }),
+  },
   'shares.import_dependencies_missing': {
     status: 400,
     message: 'A chosen item depends on an item that was not chosen; see details.missing.',
+    details: z.object({ missing: missingDependencies }),
   },
-  'files.exists': { status: 409, message: 'A file of this name exists; files are never replaced.' },
-  'audit.export_too_large': { status: 413, message: 'More audit entries match than one export may hold; narrow the filters.' },
-  'request.cursor_invalid': { status: 400, message: 'The cursor is not one this service issued, or it was altered.' },
-  'request.cursor_mismatch': { status: 400, message: 'The cursor belongs to another sort, order or filter; pass it back with the parameters it came with.' },
-  'profile_accounts.limit_reached': { status: 409, message: 'This profile holds the most platform accounts it may.' },
-  'account.limit_reached': { status: 403, message: 'The signed-in account may not have more profiles.' },
-  'account.entitlement_missing': { status: 403, message: 'The signed-in account is not entitled to this.' },
-  'vault.unreadable': { status: 500, message: 'A stored secret does not decrypt: it was altered, or sealed under another vault key.' },
-  internal: { status: 500, message: 'Internal error.' },
-} as const satisfies Record<string, { status: number; message: string }>;
+  'files.exists': { status: 409, message: 'A file of this name exists; files are never replaced.', details: z.object({ name: z.string() }) },
+  'audit.export_too_large': {
+    status: 413,
+    message: 'More audit entries match than one export may hold; narrow the filters.',
+    details: z.object({ count: z.int(), max_entries: z.int(), max_bytes: z.int() }),
+  },
+  'request.cursor_invalid': { status: 400, message: 'The cursor is not one this service issued, or it was altered.', details: NONE },
+  'request.cursor_mismatch': {
+    status: 400,
+    message: 'The cursor belongs to another sort, order or filter; pass it back with the parameters it came with.',
+    details: NONE,
+  },
+  'profile_accounts.limit_reached': {
+    status: 409,
+    message: 'This profile holds the most platform accounts it may.',
+    details: z.object({ max: z.int() }),
+  },
+  'account.limit_reached': {
+    status: 403,
+    message: 'The signed-in account may not have more profiles.',
+    details: z.object({ limit: z.literal('profiles'), max: z.int(), usage: z.int() }),
+  },
+  'account.entitlement_missing': {
+    status: 403,
+    message: 'The signed-in account is not entitled to this.',
+    details: z.object({ entitlement: z.string() }),
+  },
+  'vault.unreadable': {
+    status: 500,
+    message: 'A stored secret does not decrypt: it was altered, or sealed under another vault key.',
+    details: z.object({ account_id: z.string(), field: z.enum(['password', 'totp_secret']) }),
+  },
+  internal: { status: 500, message: 'Internal error.', details: NONE },
+} as const satisfies Record<string, { status: number; message: string; details: z.ZodObject }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import { Base64Out, base64In } from '../schemas/base64';
 import { FILE_NAME_MAX_CHARS, fileNameProblem } from '../shared/file-name';
+
+/** 4 MiB of file, as standard base64 with padding. */
+export const FILE_BASE64_MAX_CHARS = 5_592_408;
 
 export const AutomationFileName = z
   .string()
+  .min(1)
   .max(FILE_NAME_MAX_CHARS)
   .superRefine((name, check) => {
     const problem = fileNameProblem(name);
@@ -17,5 +22,15 @@ export type AutomationFileEntry = z.output<typeof AutomationFileEntry>;
  * The automation folder (its real absolute path) and the files in it: the host serves it
  * (src/host/node) and the worker reads it (src/host/client), so the shape lives beside the port.
  */
-export const AutomationFileListing = z.object({ directory: z.string(), items: z.array(AutomationFileEntry) });
+export const AutomationFileListing = z
+  .object({ directory: z.string(), items: z.array(AutomationFileEntry) })
+  .meta({ id: 'AutomationFileListing' });
 export type AutomationFileListing = z.output<typeof AutomationFileListing>;
+
+/** A new file: its name and its bytes. */
+export const AutomationFileWrite = z
+  .object({ name: AutomationFileName, base64: base64In(FILE_BASE64_MAX_CHARS) })
+  .strict()
+  .meta({ id: 'AutomationFileWrite' });
+
+export const AutomationFileContent = z.object({ base64: Base64Out }).meta({ id: 'AutomationFileContent' });

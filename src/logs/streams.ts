@@ -42,5 +42,5 @@ export const LogFileEntry = z
 export type LogFileEntry = z.output<typeof LogFileEntry>;
 
 /** Every log file of every stream, by stream and then file name (code points). */
-export const LogFileList = z.object({ items: z.array(LogFileEntry) });
+export const LogFileList = z.object({ items: z.array(LogFileEntry) }).meta({ id: 'LogFileList' });
 export type LogFileList = z.output<typeof LogFileList>;

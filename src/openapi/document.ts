@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ERROR_CATALOG } from '../errors/catalog';
-import { ErrorEnvelope } from '../errors/envelope';
+import { ERROR_CATALOG, type ErrorCode } from '../errors/catalog';
+import { codeEnvelope } from '../errors/envelope';
 import type { AnyRoute } from '../routes/define';
 import { byStatus, routeErrorCodes } from './errors';
 import { SchemaCollector, type JsonSchema } from './json-schema';
@@ -34,7 +34,7 @@ function operationId(route: AnyRoute): string {
     .split('/')
     .filter((s) => s && s !== 'api' && s !== 'v1')
     .map((s) => (s.startsWith(':') ? `by-${s.slice(1)}` : s))
-    .flatMap((s) => s.split(/[-_]/));
+    .flatMap((s) => s.split(/[-_.]/));
   return route.method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
 
@@ -48,7 +48,9 @@ function parameters(route: AnyRoute, schemas: SchemaCollector): JsonSchema[] {
       out.push({
         name,
         in: where,
-        required: where === 'path' || (object.required ?? []).includes(name),
+        // zod's output lists a defaulted field as required (it always has a value once parsed); the
+        // client may leave it out.
+        required: where === 'path' || ((object.required ?? []).includes(name) && !('default' in property)),
         ...(description ? { description } : {}),
         schema: rest,
       });
@@ -57,14 +59,14 @@ function parameters(route: AnyRoute, schemas: SchemaCollector): JsonSchema[] {
   return out;
 }
 
-/** The envelope, narrowed to the codes this answer can carry: a client (or the contract test) can rely on the list. */
-function errorSchema(codes: readonly string[]): JsonSchema {
-  return {
-    allOf: [
-      { $ref: '#/components/schemas/ErrorEnvelope' },
-      { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
-    ],
-  };
+/**
+ * The envelope of each code this answer can carry, by name: a client narrows `details` by `code`.
+ * `anyOf`: the branches exclude each other by their `error.code` constant, but that sits one level
+ * down, where linters cannot see it and would call a `oneOf` ambiguous.
+ */
+function errorSchema(codes: readonly ErrorCode[], schemas: SchemaCollector): JsonSchema {
+  const refs = codes.map((code) => schemas.convert(codeEnvelope(code), 'output'));
+  return refs.length === 1 ? refs[0]! : { anyOf: refs };
 }
 
 function operation(route: AnyRoute, schemas: SchemaCollector): JsonSchema {
@@ -78,7 +80,7 @@ function operation(route: AnyRoute, schemas: SchemaCollector): JsonSchema {
     responses[code] = {
       description: `${STATUS_TEXT[code] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
       headers: code === 429 ? { ...CORS_HEADERS, 'Retry-After': RETRY_AFTER } : CORS_HEADERS,
-      content: { 'application/json': { schema: errorSchema(codes) } },
+      content: { 'application/json': { schema: errorSchema(codes, schemas) } },
     };
   }
   return {
@@ -100,7 +102,6 @@ function operation(route: AnyRoute, schemas: SchemaCollector): JsonSchema {
 /** The OpenAPI 3.1 document, derived entirely from the route declarations and the error catalogue. */
 export function openapiDocument(routes: readonly AnyRoute[], serverUrl: string): JsonSchema {
   const schemas = new SchemaCollector();
-  schemas.convert(ErrorEnvelope, 'output');
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     (paths[openapiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route, schemas);
@@ -113,7 +114,9 @@ export function openapiDocument(routes: readonly AnyRoute[], serverUrl: string):
       description:
         'The local HTTP/JSON API of a multi-profile browser. Every route except GET /status needs a bearer token; ' +
         'the scopes a route lists under `security` are all required, and an admin session satisfies every scope check. ' +
-        'Every failure is the ErrorEnvelope; `x-error-catalog` lists every error code with its HTTP status.',
+        'Every failure is an error envelope `{ error: { code, message, details }, request_id }`: each code has its own component ' +
+        '(`<Code>Error`, its `details` typed), each error answer lists exactly the codes the operation can give, and ' +
+        '`x-error-catalog` lists every code with its HTTP status.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     // x-internal: the service listens on the loopback interface of the user's own machine only.
@@ -122,11 +125,11 @@ export function openapiDocument(routes: readonly AnyRoute[], serverUrl: string):
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An LPA token (see POST /api/v1/tokens).' } },
-      schemas: schemas.components,
+      schemas: Object.fromEntries(Object.entries(schemas.components).sort(([a], [b]) => a.localeCompare(b))),
     },
     'x-error-catalog': Object.entries(ERROR_CATALOG).map(([code, { status, message }]) => ({ code, status, message })),
   };
 }
 
 /** The answer schema of the document route: any JSON object, the document is validated by linters. */
-export const OpenApiDocumentSchema = z.record(z.string(), z.unknown()).meta({ description: 'An OpenAPI 3.1.0 document' });
+export const OpenApiDocumentSchema = z.record(z.string(), z.unknown()).meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1.0 document' });

@@ -3,12 +3,17 @@ import { z } from 'zod';
 /** No item twice. */
 export const unique = <T>(items: readonly T[]) => new Set(items).size === items.length;
 
+/**
+ * An array that refuses a repeated item (or, with `key`, two items with the same key), stated as
+ * `uniqueItems` in the OpenAPI document. With a key JSON Schema can say only that whole items
+ * differ, which the key implies; the message says the rest.
+ */
+export function uniqueItems<T extends z.ZodArray>(array: T, message: string, key: (item: z.output<T>[number]) => unknown = (item) => item) {
+  return array.refine((items) => unique(items.map(key)), message).meta({ uniqueItems: true });
+}
+
 /** An id as the automation routes take it: 1..64 characters. */
 export const Id = z.string().min(1).max(64);
 
 /** 1..1000 ids, each 1..64 characters, no id twice. */
-export const IdList = z
-  .array(Id)
-  .min(1)
-  .max(1000)
-  .refine(unique, 'Ids must be unique');
+export const IdList = uniqueItems(z.array(Id).min(1).max(1000), 'Ids must be unique');

@@ -1,8 +1,8 @@
 import { Secret, TOTP, URI } from 'otpauth';
 
 /** Bounds on what a stored 2FA secret may ask for; outside them no authenticator app agrees with us. */
-const DIGITS = { min: 6, max: 10 };
-const PERIOD_S = { min: 1, max: 3600 };
+export const DIGITS = { min: 6, max: 10 };
+export const PERIOD_S = { min: 1, max: 3600 };
 const ALGORITHMS = new Set(['SHA1', 'SHA256', 'SHA512']);
 
 /**

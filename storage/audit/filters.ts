@@ -11,7 +11,7 @@ import { AuditResult, ExportFormat } from './schema';
  */
 export const AUDIT_FILTERS = {
   category: AuditCategory.optional(),
-  from: queryInt(0).optional().meta({ description: 'Entries at or after this time (epoch ms).' }),
+  from: queryInt(0).optional().meta({ description: 'Entries at or after this time (epoch ms); not after `to`.' }),
   to: queryInt(0).optional().meta({ description: 'Entries at or before this time (epoch ms).' }),
   action: z.string().min(1).max(100).optional().meta({ description: 'Exact action, e.g. `tokens.create`.' }),
   source: z.string().min(1).max(20).optional(),

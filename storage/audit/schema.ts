@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Base64Out } from '../../src/schemas/base64';
 
 /** The outcomes an entry records; also the values of the `result` filter. */
 export const AuditResult = z.enum(['ok', 'denied', 'error']);
@@ -44,7 +45,7 @@ export const AuditPage = z.object({
 export type AuditPage = z.output<typeof AuditPage>;
 
 /** One page of entries as the list answers it: newest first, `next_before_seq` to page onward. */
-export const AuditList = z.object({ items: z.array(AuditEntry), next_before_seq: z.int().nullable() });
+export const AuditList = z.object({ items: z.array(AuditEntry), next_before_seq: z.int().nullable() }).meta({ id: 'AuditList' });
 export type AuditList = z.output<typeof AuditList>;
 
 export const AuditStats = z.object({ entries: z.int(), oldest_ts: z.int().nullable() });
@@ -68,7 +69,9 @@ export const ExportFormat = z.enum(['csv', 'jsonl']);
 export type ExportFormat = z.output<typeof ExportFormat>;
 
 /** An export file as the export route answers it. */
-export const AuditExport = z.object({ file_name: z.string(), count: z.int(), content_base64: z.string() });
+export const AuditExport = z
+  .object({ file_name: z.string(), count: z.int(), content_base64: Base64Out })
+  .meta({ id: 'AuditExport' });
 export type AuditExport = z.output<typeof AuditExport>;
 
 /** The offline check of a JSONL export (storage/audit/verify-export.ts), as `lpa audit verify-file` prints it. */

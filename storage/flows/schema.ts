@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Id, unique } from '../../src/schemas/ids';
+import { Id, uniqueItems } from '../../src/schemas/ids';
+import { itemList } from '../../src/schemas/list';
 import { DEFAULT_BODY_LIMIT } from '../../src/shared/body-limit';
 
 /** The name of a flow, of its group or of one of its values. */
@@ -20,15 +21,14 @@ export const NewFlow = z
     group: Label.nullable().optional(),
     description: z.string().max(4000).nullable().optional(),
     is_template: z.boolean().optional(),
-    dependencies: z.array(Id).max(1000).refine(unique, 'Dependencies must be unique').optional(),
+    dependencies: uniqueItems(z.array(Id).max(1000), 'Dependencies must be unique').optional(),
     steps: z.array(Step).max(10_000),
-    values: z
-      .array(FlowValueInput)
-      .max(1000)
-      .refine((values) => unique(values.map((v) => v.name)), 'Value names must be unique')
+    values: uniqueItems(z.array(FlowValueInput).max(1000), 'Value names must be unique', (v) => v.name)
+      .meta({ description: 'No two values with the same name.' })
       .optional(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'NewFlow' });
 export type NewFlow = z.output<typeof NewFlow>;
 
 const flowFields = {
@@ -46,6 +46,8 @@ export const FlowSummary = z
   .object({ ...flowFields, step_count: z.int(), value_count: z.int() })
   .meta({ id: 'FlowSummary' });
 export type FlowSummary = z.output<typeof FlowSummary>;
+
+export const FlowList = itemList(FlowSummary, 'FlowList');
 
 /** A value as a share bundle carries it: a protected value in plaintext, or null when the share left it out. */
 const BundledFlowValue = z.object({ name: z.string(), value: z.string().nullable(), protected: z.boolean() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { itemList } from '../../src/schemas/list';
 import { queryInt } from '../../src/schemas/query';
 import { isWellFormed } from '../../src/shared/unicode';
 
@@ -15,7 +16,9 @@ export const GlobalSummary = z
   .meta({ id: 'GlobalSummary' });
 export type GlobalSummary = z.output<typeof GlobalSummary>;
 
-export const GlobalValue = z.object({ value: z.string(), revision: z.int() });
+export const GlobalList = itemList(GlobalSummary, 'GlobalList');
+
+export const GlobalValue = z.object({ value: z.string(), revision: z.int() }).meta({ id: 'GlobalValue' });
 export type GlobalValue = z.output<typeof GlobalValue>;
 
 /** `expected_revision` 0 creates; otherwise it must be the current revision. */
@@ -24,7 +27,8 @@ export const GlobalWrite = z
     value: z.string().max(GLOBAL_VALUE_MAX_CHARS).refine(isWellFormed, 'The value must be valid Unicode (no lone surrogates)'),
     expected_revision: z.int().min(0).max(Number.MAX_SAFE_INTEGER),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'GlobalWrite' });
 export type GlobalWrite = z.output<typeof GlobalWrite>;
 
 /** A delete names the revision it saw, in the query. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { totpProblem } from '../../src/shared/totp';
+import { itemList } from '../../src/schemas/list';
+import { DIGITS, PERIOD_S, totpProblem } from '../../src/shared/totp';
 
 /** A platform account as the API shows it: its password and 2FA secret only as whether they are set. */
 export const PlatformAccount = z
@@ -18,6 +19,8 @@ export const PlatformAccount = z
   .meta({ id: 'PlatformAccount' });
 export type PlatformAccount = z.output<typeof PlatformAccount>;
 
+export const PlatformAccountList = itemList(PlatformAccount, 'PlatformAccountList');
+
 const TotpSecret = z
   .string()
   .max(1024)
@@ -35,16 +38,19 @@ export const AccountInput = z
     notes: z.string().max(1024).nullable().optional(),
     sort_order: z.int().min(0).optional(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'PlatformAccountInput' });
 export type AccountInput = z.output<typeof AccountInput>;
 
 /** The fields to change; null for password or totp_secret removes it, absent leaves it. */
-export const AccountPatch = AccountInput.partial();
+export const AccountPatch = AccountInput.partial().meta({ id: 'PlatformAccountPatch' });
 export type AccountPatch = z.output<typeof AccountPatch>;
 
-export const PlatformPassword = z.object({ password: z.string() });
+export const PlatformPassword = z.object({ password: z.string() }).meta({ id: 'PlatformPassword' });
 export type PlatformPassword = z.output<typeof PlatformPassword>;
 
 /** The current code of a 2FA secret and the whole seconds it stays valid. */
-export const TotpCode = z.object({ code: z.string(), remaining_s: z.int() });
+export const TotpCode = z
+  .object({ code: z.string().regex(new RegExp(`^[0-9]{${DIGITS.min},${DIGITS.max}}$`)), remaining_s: z.int().min(1).max(PERIOD_S.max) })
+  .meta({ id: 'TotpCode' });
 export type TotpCode = z.output<typeof TotpCode>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { unique } from '../../src/schemas/ids';
+import { uniqueItems } from '../../src/schemas/ids';
 import { queryBool, queryInt } from '../../src/schemas/query';
 
 /** Bounds the spec leaves open (README: Profiles). */
@@ -17,7 +17,7 @@ const Tag = z.string().min(1).max(PROFILE_BOUNDS.tag);
 export const ProfileFields = z.object({
   name: z.string().min(1).max(PROFILE_BOUNDS.name),
   group: z.string().min(1).max(PROFILE_BOUNDS.group).nullable(),
-  tags: z.array(Tag).max(PROFILE_BOUNDS.tags).refine(unique, 'Tags must be unique'),
+  tags: uniqueItems(z.array(Tag).max(PROFILE_BOUNDS.tags), 'Tags must be unique'),
   pinned: z.boolean(),
   notes: z.string().max(PROFILE_BOUNDS.notes).nullable(),
 });
@@ -26,10 +26,10 @@ export type ProfileFields = z.output<typeof ProfileFields>;
 /** What a new profile holds for a field it was not given; any other field it was not given is null. */
 export const PROFILE_DEFAULTS: Partial<ProfileFields> = { tags: [], pinned: false };
 
-export const ProfileInput = ProfileFields.partial().required({ name: true }).strict();
+export const ProfileInput = ProfileFields.partial().required({ name: true }).strict().meta({ id: 'ProfileInput' });
 export type ProfileInput = z.output<typeof ProfileInput>;
 
-export const ProfilePatch = ProfileFields.partial().strict();
+export const ProfilePatch = ProfileFields.partial().strict().meta({ id: 'ProfilePatch' });
 export type ProfilePatch = z.output<typeof ProfilePatch>;
 
 export const Profile = z
@@ -39,12 +39,17 @@ export type Profile = z.output<typeof Profile>;
 
 export const ProfileQuery = z
   .object({
-    page: queryInt(1, PROFILE_BOUNDS.page).optional(),
+    page: queryInt(1, PROFILE_BOUNDS.page).optional().meta({ description: 'The page to answer (1 is the first); not with `cursor`.' }),
     limit: queryInt(1, 1000).default(50),
-    cursor: z.string().min(1).max(PROFILE_BOUNDS.cursor).optional(),
+    cursor: z
+      .string()
+      .min(1)
+      .max(PROFILE_BOUNDS.cursor)
+      .optional()
+      .meta({ description: 'A `next_cursor` of an earlier answer, with the same sort, order and filters; not with `page` nor `pinned_first=true`.' }),
     sort: z.enum(PROFILE_SORTS).default('no'),
     order: z.enum(['asc', 'desc']).default('asc'),
-    pinned_first: queryBool().default(false),
+    pinned_first: queryBool().default(false).meta({ description: 'Pinned profiles first; pages by `page` only (no `cursor`).' }),
     group: ProfileFields.shape.group.unwrap().optional(),
     tag: Tag.optional(),
     pinned: queryBool().optional(),
@@ -59,5 +64,7 @@ export const ProfileQuery = z
 export type ProfileQuery = z.output<typeof ProfileQuery>;
 
 /** One page of a listing, the cursor after it (null when done) and the count of all matches. */
-export const ProfilePage = z.object({ items: z.array(Profile), next_cursor: z.string().nullable(), total: z.int() });
+export const ProfilePage = z
+  .object({ items: z.array(Profile), next_cursor: z.string().nullable(), total: z.int() })
+  .meta({ id: 'ProfilePage' });
 export type ProfilePage = z.output<typeof ProfilePage>;

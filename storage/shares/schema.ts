@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { IdList } from '../../src/schemas/ids';
+import { itemList } from '../../src/schemas/list';
 import { BundledFlow, FlowSummary } from '../flows/schema';
+import { SHARE_CODE } from './share-code';
 
 export const Share = z
   .object({
@@ -15,6 +17,8 @@ export const Share = z
   .meta({ id: 'Share' });
 export type Share = z.output<typeof Share>;
 
+export const ShareList = itemList(Share, 'ShareList');
+
 export const NewShare = z
   .object({
     ids: IdList,
@@ -23,14 +27,28 @@ export const NewShare = z
     max_uses: z.int().min(1).max(1000),
     include_secrets: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'NewShare' });
 export type NewShare = z.output<typeof NewShare>;
 
 /** A share as its creator gets it: the only answer that ever holds its code. */
-export const ShareWithCode = Share.extend({ code: z.string().meta({ description: 'The share code; shown once.' }) });
+export const ShareWithCode = Share.extend({ code: z.string().regex(SHARE_CODE).meta({ description: 'The share code; shown once.' }) }).meta({
+  id: 'ShareWithCode',
+});
 export type ShareWithCode = z.output<typeof ShareWithCode>;
 
-export const RedeemRequest = z.object({ code: z.string().min(8).max(2010) }).strict();
+export const RedeemRequest = z
+  .object({
+    code: z
+      .string()
+      .min(8)
+      .max(2010)
+      // Stated, not checked here: a code of the spec's 8..2010 characters that is not of this form is
+      // answered `shares.code_malformed`, as the spec says, rather than `request.invalid`.
+      .meta({ pattern: SHARE_CODE.source, description: 'A code as `POST /api/v1/automation/shares` gave it; any other is `shares.code_malformed`.' }),
+  })
+  .strict()
+  .meta({ id: 'ShareRedeemRequest' });
 
 const PreviewItem = z.object({
   id: z.string(),
@@ -56,7 +74,10 @@ export const RedeemPreview = z
   .meta({ id: 'ShareRedeemPreview' });
 export type RedeemPreview = z.output<typeof RedeemPreview>;
 
-export const ImportRequest = z.object({ ticket: z.string().length(36).regex(/^[a-f0-9-]{36}$/), ids: IdList }).strict();
+export const ImportRequest = z
+  .object({ ticket: z.string().length(36).regex(/^[a-f0-9-]{36}$/), ids: IdList })
+  .strict()
+  .meta({ id: 'ShareImportRequest' });
 export type ImportRequest = z.output<typeof ImportRequest>;
 
 /** A flow an import created: its new id. */
@@ -64,7 +85,7 @@ const ImportedFlow = FlowSummary.pick({ id: true, name: true, is_template: true 
 export type ImportedFlow = z.output<typeof ImportedFlow>;
 
 /** The flows an import created, in the order of the request. */
-export const ImportResult = z.object({ items: z.array(ImportedFlow) });
+export const ImportResult = itemList(ImportedFlow, 'ShareImportResult');
 export type ImportResult = z.output<typeof ImportResult>;
 
 /** What a share's encrypted bundle holds. */

@@ -4,7 +4,7 @@ import { fromBase64Url, toBase64Url } from '../../src/shared/base64';
  * A share code is `lpas1.<share id>.<key>`: the share's id and its 256-bit bundle key in base64url.
  * The key is never stored, so the stored bundle cannot be read without the code.
  */
-const CODE = /^lpas1\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/;
+export const SHARE_CODE = /^lpas1\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/;
 
 export const SHARE_KEY_BYTES = 32;
 
@@ -13,7 +13,7 @@ export function encodeShareCode(id: string, key: Uint8Array): string {
 }
 
 export function parseShareCode(code: string): { id: string; key: Uint8Array } | null {
-  const match = CODE.exec(code);
+  const match = SHARE_CODE.exec(code);
   if (!match) return null;
   // 43 characters carry 258 bits; a code whose last two bits are not zero is not one we issued, and
   // the strict decoder refuses it.

@@ -9,9 +9,11 @@ export const StoreInfo = z.object({
 export type StoreInfo = z.output<typeof StoreInfo>;
 
 /** The answer of the reachability check. */
-export const Reachability = z.object({ status: z.enum(['ok']), version: z.string() });
+export const Reachability = z.object({ status: z.enum(['ok']), version: z.string() }).meta({ id: 'Reachability' });
 
-export const Versions = z.object({ app_version: z.string(), api_version: z.int(), db_version: StoreInfo.shape.db_version });
+export const Versions = z
+  .object({ app_version: z.string(), api_version: z.int(), db_version: StoreInfo.shape.db_version })
+  .meta({ id: 'Versions' });
 
 /** The store's facts, with the disk, the vault and the address the API is served on. */
 export const CoreStatus = z

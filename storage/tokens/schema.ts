@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { unique } from '../../src/schemas/ids';
+import { uniqueItems } from '../../src/schemas/ids';
+import { itemList } from '../../src/schemas/list';
 import { SCOPES } from '../../src/shared/scopes';
 
 /** A token as listed: never its secret, which only its creator sees, once. */
@@ -16,15 +17,18 @@ export const Token = z
 export type Token = z.output<typeof Token>;
 
 /** A token just issued, with its secret. */
-export const CreatedToken = Token.extend({ token: z.string() });
+export const CreatedToken = Token.extend({ token: z.string().meta({ description: 'The bearer secret; shown once.' }) }).meta({ id: 'CreatedToken' });
 export type CreatedToken = z.output<typeof CreatedToken>;
 
 export const TokenInput = z
   .object({
     name: z.string().min(1).max(120),
-    scopes: z.array(z.enum(SCOPES)).max(SCOPES.length).refine(unique, 'Scopes must be unique'),
+    scopes: uniqueItems(z.array(z.enum(SCOPES)).max(SCOPES.length), 'Scopes must be unique'),
     admin: z.boolean().optional(),
     expires_in_minutes: z.int().min(1).max(5_256_000).optional(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'TokenInput' });
 export type TokenInput = z.output<typeof TokenInput>;
+
+export const TokenList = itemList(Token, 'TokenList');

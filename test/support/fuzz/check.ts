@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { ERROR_CATALOG, type ErrorCode } from '../../../src/errors/catalog';
-import { ErrorEnvelope } from '../../../src/errors/envelope';
+import { codeEnvelope, ErrorEnvelope } from '../../../src/errors/envelope';
 import { routeErrorCodes } from '../../../src/openapi/errors';
 import { createRouter } from '../../../src/routes/router';
 import { ROUTES } from '../../../src/routes/table';
@@ -69,6 +69,7 @@ export async function checkRequest(request: FuzzRequest, tokens: Record<Caller, 
   const { error, request_id } = envelope.data!;
   expect(Object.keys(ERROR_CATALOG), where).toContain(error.code);
   expect(ERROR_CATALOG[error.code as ErrorCode].status, where).toBe(answer.status);
+  expect(codeEnvelope(error.code as ErrorCode).safeParse(JSON.parse(answer.text)).error?.issues, `${where}: details off the code's schema`).toBeUndefined();
   expect(match ? routeErrorCodes(match.route) : UNROUTED, `${where}: a code the OpenAPI document does not list`).toContain(error.code);
   expect(answer.headers.get('x-request-id'), where).toBe(request_id);
   const after = await storageFingerprint();
