@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chainHash } from '../storage/audit/chain';
+import { exportLine } from '../storage/audit/export-format';
 import { verifyJsonlExport } from '../storage/audit/verify-export';
 import { call, tokenWith } from './support/api';
 import { auditedWrite } from './support/audit';
@@ -18,6 +19,11 @@ let issued: { id: string; token: string; name: string };
 const exported = async (query: string) => {
   const res = await call(`/api/v1/audit/export?${query}`);
   return { ...res, content: res.status === 200 ? decodeBase64Text(res.json.content_base64) : '' };
+};
+/** A value as its CSV cell reads: a cell that would start a formula starts with `'`. */
+const asCsv = (v: unknown) => {
+  const text = v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 };
 const jsonl = (content: string) => content.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
@@ -61,7 +67,6 @@ describe('GET /api/v1/audit/export', () => {
     expect(header).toEqual(HEADER);
     expect(records).toHaveLength(res.json.count);
     const lines = jsonl((await exported('format=jsonl')).content);
-    const asCsv = (v: unknown) => (v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
     expect(records).toEqual(lines.map((line) => HEADER.map((column) => asCsv(line[column]))));
     expect(res.content).toContain('"{""name"":""Export, \\""quoted\\"" token""');
   });
@@ -131,5 +136,30 @@ describe('GET /api/v1/audit/export', () => {
       expect(files).not.toContain(secret);
     }
     expect(stored).toContain(issued.id);
+  });
+
+  it('neutralises cells a spreadsheet would run as a formula; JSONL keeps the entry as it is and verifies', async () => {
+    const names = ['=HYPERLINK("evil.example","open")', '+1+cmd', '-2+3', '@SUM(A1)', 'plain=name.txt'];
+    for (const name of names) {
+      const res = await call('/api/v1/automation/files', { method: 'POST', body: { name, base64: '' } });
+      expect(res.status).toBe(200);
+    }
+    const csv = await exported('format=csv&action=files.write');
+    const records = parseCsv(csv.content).slice(1);
+    expect(records.map((record) => record[HEADER.indexOf('entity_id')])).toEqual(['\'=HYPERLINK("evil.example","open")', "'+1+cmd", "'-2+3", "'@SUM(A1)", 'plain=name.txt']);
+    expect(csv.content).toContain(`"'=HYPERLINK(""evil.example"",""open"")"`);
+    // No cell of the file starts with a formula character, quoted or not.
+    expect(csv.content.split(/,|\r\n/).filter((cell) => /^"?[=+\-@\t\r]/.test(cell))).toEqual([]);
+    const lines = jsonl((await exported('format=jsonl&action=files.write')).content);
+    expect(lines.map((line) => line.entity_id)).toEqual(names);
+    expect(verifyJsonlExport((await exported('format=jsonl')).content)).toMatchObject({ ok: true, gaps: 0 });
+  });
+
+  it('neutralises a cell that starts with a tab or a carriage return as well', () => {
+    const record = { seq: 1, id: 'x', ts: 0, actor_type: 'system', actor_id: null, actor_label: '\tlabel', source: 'system', action: 'service.start',
+      entity_type: null, entity_id: '\r=1+1', entity_no: null, result: 'ok', error_code: null, details: {}, request_id: null, hash: 'h', prev_hash: 'p' } as const;
+    const [cells] = parseCsv(exportLine('csv', record as never));
+    expect(cells![HEADER.indexOf('actor_label')]).toBe("'\tlabel");
+    expect(cells![HEADER.indexOf('entity_id')]).toBe("'\r=1+1");
   });
 });

@@ -5,6 +5,7 @@ import { toBase64 } from '../src/shared/base64';
 import { call, tokenWith } from './support/api';
 import { expectError, LARGE_TIMEOUT_MS } from './support/automation';
 import { auditOf } from './support/automation-store';
+import { plant, plantFifo, plantHardLink, plantSymlink } from './support/log-files';
 
 const FILES = '/api/v1/automation/files';
 const upload = (body: unknown) => call(FILES, { method: 'POST', body });
@@ -133,4 +134,29 @@ describe('file contents', () => {
     expect(res.json.error.details.issues[0]).toMatchObject({ path: ['base64'], code: 'too_big' });
     expectError(await content('too-big.bin'), 404, 'resource.not_found');
   }, LARGE_TIMEOUT_MS);
+});
+
+describe('what else is in the folder', () => {
+  // Planted by another program: a FIFO (an open without O_NONBLOCK would wait for a writer, holding
+  // the host), a second name of a file of the user's outside the folder, a link, a folder.
+  const secret = `outside-secret-${crypto.randomUUID()}`;
+  const planted = ['fifo.txt', 'hard-link.txt', 'symlink.txt', 'folder.txt'];
+
+  it('is neither listed nor read, and the folder still works afterwards', async () => {
+    await plant('outside-files/vault-like.key', secret);
+    await plantFifo('automation-files/fifo.txt');
+    await plantHardLink('automation-files/hard-link.txt', 'outside-files/vault-like.key');
+    await plantSymlink('automation-files/symlink.txt', '../outside-files/vault-like.key');
+    await plant('automation-files/folder.txt/inner', 'x');
+    for (const name of planted) {
+      const res = await content(name);
+      expectError(res, 404, 'resource.not_found');
+      expect(res.text).not.toContain(secret);
+      expect((await host.fetch(`http://host/files/${name}`)).status).toBe(404);
+    }
+    const names = (await call(FILES)).json.items.map((item: AutomationFileEntry) => item.name);
+    for (const name of planted) expect(names).not.toContain(name);
+    expect((await upload({ name: 'after-planted.txt', base64: btoa('still here') })).status).toBe(200);
+    expect((await content('after-planted.txt')).json).toEqual({ base64: btoa('still here') });
+  });
 });

@@ -231,6 +231,11 @@ describe('an excerpt is sanitized as it is served', () => {
       ['imported AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd done', 'imported [redacted] done'],
       ['x-api-key: KnownApiKey7 Cookie: sid=KnownSession', 'x-api-key: [redacted] Cookie: [redacted]'],
       ['id 8a4f9c2e-1b2d-4c3e-9f00-123456789abc sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 'id 8a4f9c2e-1b2d-4c3e-9f00-123456789abc sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'],
+      ['seed JBSWY3DPEHPK3PXP and "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP==" stored', 'seed [redacted] and "[redacted]" stored'],
+      ['codes AUTH_TOKEN_INVALID HTTP/1.1 ABCDEFGHIJKLMNO 9F86D081884C7D659A2FEAA0C55AD015', 'codes AUTH_TOKEN_INVALID HTTP/1.1 ABCDEFGHIJKLMNO 9F86D081884C7D659A2FEAA0C55AD015'],
+      ['retry bearer=9f86d081884c7d659a2f BEARER=KnownB Token=Known1 TOKEN: Known2', 'retry bearer=[redacted] BEARER=[redacted] Token=[redacted] TOKEN: [redacted]'],
+      ['GET /cb?next=%2Flogin%3Fuser%3Dbob%26password%3DHunter2Known&q=password%253DKnown3&x=1', 'GET /cb?next=%2Flogin%3Fuser%3Dbob%26password%3D[redacted]&q=password%253D[redacted]&x=1'],
+      ['GET /x?auth=Bearer%20KnownBearer9', 'GET /x?auth=Bearer%20[redacted]'],
     ];
     const written = lines.map(([raw]) => `${raw}\n`).join('');
     await plant(`logs/kernel/${file}`, written);
@@ -240,5 +245,53 @@ describe('an excerpt is sanitized as it is served', () => {
       stream: 'kernel', file, size: new TextEncoder().encode(written).length, modified_at: expect.any(Number),
       text: lines.map(([, served]) => `${served}\n`).join(''), lines: lines.length, truncated: false,
     });
+  });
+});
+
+/**
+ * An `api` line as a reader takes it apart (README, Technical logs): time, level, the message (one
+ * JSON string when it starts with a quote, else up to the first field), then `key=value` fields,
+ * each value bare or one JSON string.
+ */
+function parseLine(line: string): { message: string; fields: [string, string][] } {
+  const head = /^\S+ (?:INFO|WARN|ERROR) /.exec(line)![0];
+  let rest = line.slice(head.length);
+  let message: string;
+  if (rest.startsWith('"')) {
+    const quoted = /^"(?:[^"\\]|\\.)*"/.exec(rest)![0];
+    message = JSON.parse(quoted);
+    rest = rest.slice(quoted.length);
+  } else {
+    const end = rest.search(/ [A-Za-z0-9_.-]+=/);
+    message = end === -1 ? rest : rest.slice(0, end);
+    rest = end === -1 ? '' : rest.slice(end);
+  }
+  const fields: [string, string][] = [];
+  const field = / ([A-Za-z0-9_.-]+)=("(?:[^"\\]|\\.)*"|[^\s"]+)/y;
+  let read = 0;
+  for (let match; (match = field.exec(rest)); read = field.lastIndex) fields.push([match[1]!, match[2]!.startsWith('"') ? JSON.parse(match[2]!) : match[2]!]);
+  expect(rest.slice(read)).toBe('');
+  return { message, fields };
+}
+
+describe('the api log line holds what the request sent as text, never as fields', () => {
+  it('a query cannot forge a field, and separators and control characters are escaped', async () => {
+    const query = `search=${encodeURIComponent('x status=500 ip=10.9.9.9 "q"\\')}&q=${encodeURIComponent('a\u2028b\u2029c\u0085d\u202ee\u0007f\u009b')}`;
+    const res = await call(`/api/v1/nope?${query}`);
+    expect(res.status).toBe(404);
+    const requestId = res.headers.get('x-request-id')!;
+    const line = await logLineWith(todaysLog('api'), `request_id=${requestId}`);
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202e]/u);
+    const { message, fields } = parseLine(line);
+    expect(message).toBe('GET /api/v1/nope?search=x status=500 ip=10.9.9.9 "q"\\&q=a\u2028b\u2029c\u0085d\u202ee\u0007f\u009b');
+    expect(fields.map(([key]) => key)).toEqual(['status', 'duration_ms', 'request_id', 'actor', 'actor_id', 'ip']);
+    expect(Object.fromEntries(fields)).toMatchObject({ status: '404', request_id: requestId, ip: '127.0.0.1' });
+  });
+
+  it('a plain request line stays bare', async () => {
+    const res = await call('/api/v1/version?limit=5');
+    const line = await logLineWith(todaysLog('api'), `request_id=${res.headers.get('x-request-id')}`);
+    expect(line).toContain(' INFO GET /api/v1/version?limit=5 status=');
+    expect(parseLine(line).message).toBe('GET /api/v1/version?limit=5');
   });
 });

@@ -20,14 +20,27 @@ export type LogFields = NonNullable<LogRecord['fields']>;
  * after redaction, so that a cut never leaves part of a secret unrecognised.
  */
 const MAX_TEXT = 4096;
-const BARE_VALUE = /^[^\s"=\\]+$/;
 
 const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
 
-/** A message stays on one line, whatever it holds. */
-function oneLine(text: string): string {
-  return text.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+/**
+ * Characters never written as they are: control characters (C0, DEL and C1, U+0085 among them), the
+ * Unicode line and paragraph separators (U+2028, U+2029) and the bidirectional controls (which make
+ * a line read otherwise than it is).
+ */
+const ESCAPED = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]/gu;
+/** What a message may hold and still be written bare: no quote, backslash, other white space or escaped character. */
+const PLAIN = /^[^"\\\s\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]*(?: [^"\\\s\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]*)*$/u;
+/** A field name and `=` at the start of a word: what a reader takes for a field. */
+const FIELD_START = /(?:^| )[A-Za-z0-9_.-]*=/;
+
+/** JSON string syntax, with every ESCAPED character as `\uXXXX` (JSON leaves some of them raw). */
+function quoted(text: string): string {
+  return JSON.stringify(text).replace(ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** A message is bare when it reads as one: else one JSON string, so that no request can forge a field. */
+const messageText = (text: string) => (text !== '' && PLAIN.test(text) && !FIELD_START.test(text) ? text : quoted(text));
 
 /** A list of names or numbers reads best comma-separated; anything else as JSON. */
 function asText(value: unknown): string {
@@ -39,8 +52,8 @@ function asText(value: unknown): string {
 function fieldValue(value: unknown): string {
   if (value === null || value === undefined) return '-';
   const text = clip(sanitizeText(asText(value)));
-  // Quoted (JSON string syntax) only when needed, so that most values read plainly.
-  return BARE_VALUE.test(text) && text !== '-' ? text : JSON.stringify(text);
+  // Bare only as one plain word without `=`, so that most values read plainly and none is misread.
+  return text !== '' && text !== '-' && !/[ =]/.test(text) && PLAIN.test(text) ? text : quoted(text);
 }
 
 /**
@@ -48,7 +61,7 @@ function fieldValue(value: unknown): string {
  * Secrets are redacted here, so no writer can put one on disk by mistake.
  */
 export function formatLogLine({ ts, level, message, fields = {} }: LogRecord): string {
-  const parts = [new Date(ts).toISOString(), level.toUpperCase(), oneLine(clip(sanitizeText(message)))];
+  const parts = [new Date(ts).toISOString(), level.toUpperCase(), messageText(clip(sanitizeText(message)))];
   for (const [key, value] of Object.entries(fields)) {
     const name = key.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64) || '_';
     parts.push(`${name}=${isSecretKey(name) ? REDACTED : fieldValue(value)}`);

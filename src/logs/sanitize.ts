@@ -6,7 +6,7 @@
 export const REDACTED = '[redacted]';
 
 /** A key names a secret when it contains one of these words... */
-const SECRET_WORDS = ['token', 'passw', 'passphrase', 'secret', 'api[_-]?key', 'authori[sz]ation', 'cookie', 'session', 'totp', 'credential', 'private[_-]?key', 'signature'];
+const SECRET_WORDS = ['token', 'bearer', 'passw', 'passphrase', 'secret', 'api[_-]?key', 'authori[sz]ation', 'cookie', 'session', 'totp', 'credential', 'private[_-]?key', 'signature'];
 /** ...or is exactly one of these (`code` alone, not `error_code`). */
 const SECRET_NAMES = ['code', 'share[_-]code', 'otp', 'otp[_-]code', 'auth[_-]code', 'pin', 'pwd', 'pass', 'key', 'value', 'ticket', 'sig'];
 const KEY_CHAR = '[A-Za-z0-9_.-]';
@@ -21,12 +21,18 @@ export function isSecretKey(key: string): boolean {
 /** A value after a secret key: a redaction marker, a quoted string or a bare word, maybe after an auth scheme. */
 const VALUE = `(?:(?:Bearer|Basic|Digest) +)?(?:(?:lpa_)?\\[redacted\\]|"(?:[^"\\\\]|\\\\.)*"|'(?:[^'\\\\]|\\\\.)*'|[^\\s&,;"'}\\])]+)`;
 /**
- * `key=value`, `key: value`, `"key":"value"` for a secret key (query strings, headers, logfmt, JSON).
- * Only secret keys match, so a harmless value (a URL, say) is still searched for secrets inside it.
+ * `:` or `=`, also percent-encoded once or twice (`password%3D…`, `password%253D…`), as in a URL
+ * inside a URL; there the key may follow an escape too (`%26password%3D…`).
  */
-const KEY_VALUE = new RegExp(`(?<!${KEY_CHAR})(["']?)(${SECRET_KEY})\\1(?!${KEY_CHAR})(\\s*[:=]\\s*)(${VALUE})`, 'gi');
-/** Credentials after an HTTP auth scheme, wherever they stand. */
-const AUTH_SCHEME = /\b(Bearer|Basic)(\s+)(?!\[redacted\])[A-Za-z0-9\-._~+/]+=*/gi;
+const SEPARATOR = String.raw`\s*(?:[:=]|%(?:25)?3[ADad])\s*`;
+/**
+ * `key=value`, `key: value`, `"key":"value"` for a secret key, in any case (query strings, headers,
+ * logfmt, JSON). Only secret keys match, so a harmless value (a URL, say) is still searched for
+ * secrets inside it.
+ */
+const KEY_VALUE = new RegExp(`(?:(?<!${KEY_CHAR})|(?<=%[0-9A-Fa-f]{2}))(["']?)(${SECRET_KEY})\\1(?!${KEY_CHAR})(${SEPARATOR})(${VALUE})`, 'gi');
+/** Credentials after an HTTP auth scheme, wherever they stand, also in a URL (`Bearer%20…`, `Bearer+…`). */
+const AUTH_SCHEME = /\b(Bearer|Basic)(\s+|%20|\+)(?!\[redacted\])[A-Za-z0-9\-._~+/]+=*/gi;
 /** LPA's own tokens (`lpa_` + base64url). */
 const LPA_TOKEN = /lpa_[A-Za-z0-9_-]{8,}/g;
 /** The password of `scheme://user:password@host`. */
@@ -37,6 +43,15 @@ const URL_PASSWORD = /(\/\/[^\s/:@]+:)[^\s/@]+@/g;
  */
 const OPAQUE_BLOB = /(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*[a-z])(?=[A-Za-z0-9+/_-]*[0-9])[A-Za-z0-9_-][A-Za-z0-9+/_-]{31,}={0,2}/g;
 
+/**
+ * A base32 secret (a TOTP seed as authenticator apps show it, `JBSWY3DPEHPK3PXP`): a word of 16 or
+ * more characters of the RFC 4648 alphabet, upper case A–Z and 2–7, with optional `=` padding. A
+ * word here stands between characters that are not letters, digits or `_+/=-`, so constant names
+ * (`AUTH_TOKEN_INVALID`), hex (it has 0, 1, 8 or 9) and upper-case words shorter than 16 stay; an
+ * upper-case word of 16+ letters alone is redacted too, the price of not telling it from a seed.
+ */
+const BASE32_SECRET = /(?<![A-Za-z0-9_+/=-])[A-Z2-7]{16,}=*(?![A-Za-z0-9_+/=-])/g;
+
 export function sanitizeText(text: string): string {
   return text
     .replace(KEY_VALUE, (_, quote: string, key: string, separator: string, value: string) =>
@@ -45,5 +60,6 @@ export function sanitizeText(text: string): string {
     .replace(AUTH_SCHEME, `$1$2${REDACTED}`)
     .replace(LPA_TOKEN, `lpa_${REDACTED}`)
     .replace(URL_PASSWORD, `$1${REDACTED}@`)
-    .replace(OPAQUE_BLOB, REDACTED);
+    .replace(OPAQUE_BLOB, REDACTED)
+    .replace(BASE32_SECRET, REDACTED);
 }

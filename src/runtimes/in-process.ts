@@ -1,9 +1,11 @@
 import { createApp } from '../app';
 import { configFrom } from '../config';
+import { ApiError } from '../errors/api-error';
 import { createHostHandler } from '../host/node/host-handler';
 import { hostClient } from '../host/port';
 import type { ProcessStart } from '../launcher/process-startup';
 import { configVars } from '../launcher/settings';
+import { errorResponse } from '../pipeline/respond';
 import { ROUTES } from '../routes/table';
 import { startStore } from './store-startup';
 import { storeClient } from '../../storage/dispatch';
@@ -37,4 +39,15 @@ export async function inProcessService(db: SqlDb, { settings, version }: Process
       clientIp,
       waitUntil: (promise) => void promise.catch((error) => console.error('background work failed:', error)),
     });
+}
+
+/**
+ * The last resort of a runtime's HTTP server, for whatever fails outside the pipeline's own envelope:
+ * the envelope still, never the runtime's error page (which shows paths and source lines). The cause
+ * goes to the console only.
+ */
+export function internalError(error: unknown): Response {
+  const requestId = crypto.randomUUID();
+  console.error(`request ${requestId} failed outside the pipeline:`, error);
+  return errorResponse(new ApiError('internal'), requestId, null);
 }

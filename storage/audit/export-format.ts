@@ -6,10 +6,18 @@ const COLUMNS = [
   'entity_no', 'result', 'error_code', 'details', 'request_id', 'hash', 'prev_hash',
 ] as const satisfies readonly (keyof AuditRecord)[];
 
+/**
+ * A cell that a spreadsheet would take for a formula (OWASP's CSV injection rule: it begins with `=`,
+ * `+`, `-`, `@`, a tab or a carriage return; a file named `=HYPERLINK(…)`, say) is written with a
+ * single quote before it, inside quotes, so that it is shown as text and never run.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; null is an empty field. */
 function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (FORMULA_START.test(text)) return `"'${text.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll } from 'vitest';
 import { join } from 'node:path';
@@ -40,6 +40,33 @@ export function raw(port: number, path: string, options: { method?: string; head
     );
     req.once('error', reject);
     req.end(options.body);
+  });
+}
+
+/**
+ * One request written byte for byte on a raw socket (for what no HTTP client will send: a Host with
+ * a space, say), read until the service closes the connection. The request should ask for
+ * `Connection: close`; the socket is not half-closed, since a server may drop an answer then.
+ */
+export function rawExchange(port: number, request: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.once('error', reject);
+    socket.once('close', () => {
+      const answer = Buffer.concat(chunks).toString('utf8');
+      const [head = '', text = ''] = answer.split(/\r\n\r\n(.*)/s);
+      const [statusLine = '', ...headerLines] = head.split('\r\n');
+      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, json, text });
+    });
   });
 }
 

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  closeSync, constants, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync,
-} from 'node:fs';
+import { closeSync, constants, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileNameProblem } from '../../shared/file-name';
 import type { AutomationFileListing } from '../files-schema';
 import type { HostRoute } from './host-route';
+import { openPlainFile, plainFileStats } from './safe-open';
 
 const FOLDER = 'automation-files';
 const TEMPORARY_PREFIX = '.tmp-';
@@ -43,7 +42,9 @@ function sweepTemporaries(dir: string): void {
  * The automation folder of the data root. A file is written whole to a hidden temporary name and
  * then hard-linked to its real name: the link is atomic and fails when the name exists, so a crash
  * never leaves a half file under a real name and an existing file is never replaced. Names are
- * checked again here; the worker is not trusted with a path.
+ * checked again here; the worker is not trusted with a path. Whatever else is in the folder (a
+ * link, a FIFO, a device, a folder, a file with a second name) is neither listed nor read: it is
+ * opened as safe-open.ts opens any file, so a read never follows a link and never waits.
  */
 export function fileHostRoutes(dataRoot: string): HostRoute[] {
   const folder = (): string => {
@@ -70,7 +71,11 @@ export function fileHostRoutes(dataRoot: string): HostRoute[] {
         const dir = folder();
         const items = readdirSync(dir, { withFileTypes: true })
           .filter((entry) => entry.isFile() && fileNameProblem(entry.name) === null)
-          .map((entry) => ({ name: entry.name, size_bytes: statSync(join(dir, entry.name)).size }))
+          .flatMap((entry) => {
+            // Listed only when it can be read: a second name of a file elsewhere is not listed either.
+            const stats = plainFileStats(join(dir, entry.name));
+            return stats ? [{ name: entry.name, size_bytes: stats.size }] : [];
+          })
           .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         return Response.json({ directory: dir, items } satisfies AutomationFileListing);
       },
@@ -81,19 +86,12 @@ export function fileHostRoutes(dataRoot: string): HostRoute[] {
       handle: (_, [encoded]) => {
         const target = named(encoded!);
         if (target instanceof Response) return target;
-        let fd: number;
+        const opened = openPlainFile(target.dir, target.name, constants.O_RDONLY);
+        if (opened === null) return Response.json({ error: 'absent' }, { status: 404 });
         try {
-          // A symbolic link planted in the folder is not followed out of it.
-          fd = openSync(join(target.dir, target.name), constants.O_RDONLY | constants.O_NOFOLLOW);
-        } catch (error) {
-          if (errno(error) === 'ENOENT' || errno(error) === 'ELOOP') return Response.json({ error: 'absent' }, { status: 404 });
-          throw error;
-        }
-        try {
-          if (!fstatSync(fd).isFile()) return Response.json({ error: 'absent' }, { status: 404 });
-          return new Response(readFileSync(fd));
+          return new Response(readFileSync(opened.fd));
         } finally {
-          closeSync(fd);
+          closeSync(opened.fd);
         }
       },
     },

@@ -1,19 +1,13 @@
-import { accessSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, type Dirent, type Stats } from 'node:fs';
+import { accessSync, constants, lstatSync, mkdirSync, readdirSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { isLogFileName, isLogStream, LOG_STREAMS, type LogFileEntry, type LogStream } from '../../logs/streams';
+import { openPlainFile, plainFileStats } from './safe-open';
 
 /**
  * The log folders of a data root, and the only ways into them. Every file is reached by a stream
  * and a file name that are checked here (not only by the worker), never through a link: a link in
  * place of a folder or a file, or a file with a second name elsewhere (a hard link), is not a log file.
  */
-
-/**
- * Never through a link, and never waiting: a FIFO put where a log file belongs would block `open`
- * (and with it the whole host) until someone writes to it. Not every platform has these flags
- * (Windows); there the lstat and realpath checks still hold.
- */
-const OPEN_FLAGS = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 export const logsRoot = (dataRoot: string) => join(dataRoot, 'logs');
 const streamPath = (dataRoot: string, stream: LogStream) => join(logsRoot(dataRoot), stream);
@@ -37,41 +31,20 @@ function streamFolder(dataRoot: string, stream: LogStream): string | null {
   }
 }
 
-/** A regular file with no other name: what a log file is. */
-const isPlainFile = (stats: Stats) => stats.isFile() && stats.nlink === 1;
-
 export function ensureLogFolders(dataRoot: string): void {
   for (const stream of LOG_STREAMS) mkdirSync(streamPath(dataRoot, stream), { recursive: true, mode: 0o700 });
 }
 
 /**
- * Opens a log file without following links. Returns null when there is no such log file (absent,
- * a link, not a regular file); throws LogNameError for a name that is not a log file name.
+ * Opens a log file as safe-open.ts opens any file. Returns null when there is no such log file
+ * (absent, a link, not a regular file, a second name of a file); throws LogNameError for a name that
+ * is not a log file name.
  */
 export function openLogFile(dataRoot: string, stream: string, file: string, flags: number): { fd: number; stats: Stats } | null {
   assertNames(stream, file);
   const folder = streamFolder(dataRoot, stream);
   if (folder === null) return null;
-  const path = join(folder, file);
-  let fd: number;
-  try {
-    fd = openSync(path, flags | OPEN_FLAGS, 0o600);
-  } catch (error) {
-    // ELOOP: a link; ENXIO: a FIFO without a reader, opened for writing.
-    if (isMissing(error) || ['ELOOP', 'ENXIO'].includes((error as NodeJS.ErrnoException).code ?? '')) return null;
-    throw error;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (isPlainFile(stats) && realpathSync(path) === join(realpathSync(folder), file)) return { fd, stats };
-  } catch (error) {
-    if (!isMissing(error)) {
-      closeSync(fd);
-      throw error;
-    }
-  }
-  closeSync(fd);
-  return null;
+  return openPlainFile(folder, file, flags);
 }
 
 /** Every log file of every stream, as the listing shows it. */
@@ -89,12 +62,8 @@ export function listLogFiles(dataRoot: string, streams: readonly LogStream[] = L
     }
     for (const dirent of dirents) {
       if (!dirent.isFile() || !isLogFileName(dirent.name)) continue;
-      try {
-        const stats = lstatSync(join(folder, dirent.name));
-        if (isPlainFile(stats)) entries.push({ stream, file: dirent.name, size: stats.size, modified_at: Math.floor(stats.mtimeMs) });
-      } catch (error) {
-        if (!isMissing(error)) throw error; // removed since the folder was read
-      }
+      const stats = plainFileStats(join(folder, dirent.name));
+      if (stats) entries.push({ stream, file: dirent.name, size: stats.size, modified_at: Math.floor(stats.mtimeMs) });
     }
   }
   // By code point, not locale: the same order on every machine.

@@ -1,12 +1,25 @@
 /**
  * `npm run start:bun`: the same pipeline, handlers and storage modules on Bun, with Bun's own
- * SQLite and HTTP server.
+ * SQLite and HTTP server. The store runs in process; the host port is the launcher's Node handler,
+ * called directly.
  */
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
 import { startProcess } from '../../launcher/process-startup';
-import { inProcessService } from '../in-process';
+import { inProcessService, internalError } from '../in-process';
 import { bunSql } from '../../../storage/sql/bun-sql';
+
+/**
+ * Bun builds `request.url` from the Host header as sent, and hands over Hosts that are no URL
+ * authority (`a b`, `a@b`, `127.0.0.1:65536`, `[]:1`): `request.url` is then not a URL at all (for
+ * some, only the path). The pipeline judges the Host header itself (421 `request.host_forbidden`),
+ * so such a request goes in with a URL on the served address and its Host header as it came.
+ */
+function withParsableUrl(request: Request, port: number): Request {
+  if (URL.canParse(request.url)) return request;
+  const path = request.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
+  return new Request(`http://127.0.0.1:${port}${path.startsWith('/') ? path : '/'}`, request);
+}
 
 startProcess(async (start) => {
   const database = new Database(join(start.storeDir, 'lpa-bun.sqlite'), { create: true, strict: true });
@@ -15,7 +28,10 @@ startProcess(async (start) => {
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: start.settings.port,
-    fetch: (request, srv) => serve(request, srv.requestIP(request)?.address ?? 'unknown'),
+    // Production mode: Bun's development error page is never served, whatever NODE_ENV says.
+    development: false,
+    fetch: (request, srv) => serve(withParsableUrl(request, start.settings.port), srv.requestIP(request)?.address ?? 'unknown'),
+    error: internalError,
   });
   start.onStop(() => void server.stop());
   return `Bun ${Bun.version}`;

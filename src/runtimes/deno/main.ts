@@ -6,7 +6,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { startProcess } from '../../launcher/process-startup';
-import { inProcessService } from '../in-process';
+import { inProcessService, internalError } from '../in-process';
 import { nodeSql } from '../../../storage/sql/node-sql';
 
 startProcess(async (start) => {
@@ -15,7 +15,7 @@ startProcess(async (start) => {
   const serve = await inProcessService(nodeSql(database), start);
   const server = Deno.serve(
     // onListen of its own: the start is announced once, by startProcess.
-    { hostname: '127.0.0.1', port: start.settings.port, onListen: () => {} },
+    { hostname: '127.0.0.1', port: start.settings.port, onListen: () => {}, onError: internalError },
     (request, info) => serve(request, info.remoteAddr.hostname),
   );
   start.onStop(() => server.shutdown());
