@@ -40,6 +40,10 @@ export const ERROR_CATALOG = {
   },
   'files.exists': { status: 409, message: 'A file of this name exists; files are never replaced.' },
   'audit.export_too_large': { status: 413, message: 'More audit entries match than one export may hold; narrow the filters.' },
+  'audit.signing_key_missing': {
+    status: 503,
+    message: 'The audit signing key (audit-signing.key) is missing or unreadable; nothing can be signed or checked against it.',
+  },
   'request.cursor_invalid': { status: 400, message: 'The cursor is not one this service issued, or it was altered.' },
   'request.cursor_mismatch': { status: 400, message: 'The cursor belongs to another sort, order or filter; pass it back with the parameters it came with.' },
   'profile_accounts.limit_reached': { status: 409, message: 'This profile holds the most platform accounts it may.' },
