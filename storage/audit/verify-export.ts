@@ -3,7 +3,7 @@ import { anchorSigned } from './anchors';
 import { chainHash, GENESIS_HASH, type StoredEntry } from './chain';
 import { dayIndex, dayName } from './days';
 import type { AnchorProof, AuditCheckpoint, ExportVerification } from './schema';
-import { signatureValid } from './signing';
+import { publicKeyFromPem, signatureValid } from './signing';
 
 interface Line {
   seq: number;
@@ -32,9 +32,9 @@ function parseLine(text: string): Line | string {
   return { seq: stored.seq, ts: stored.ts, hash, prev_hash, anchor: (anchor as AnchorProof | undefined) ?? null, entry: stored };
 }
 
-/** What the offline check is given besides the file: the public key (raw 32 bytes) and a checkpoint saved earlier. */
+/** What the offline check is given besides the file: the public key (SPKI PEM) and a checkpoint saved earlier. */
 export interface ExportProofs {
-  publicKey?: Uint8Array | null;
+  publicKeyPem?: string | null;
   checkpoint?: AuditCheckpoint | null;
 }
 
@@ -52,7 +52,7 @@ export const checkpointSigned = (c: AuditCheckpoint) => ({ hash: c.hash, seq: c.
  * after it, linked to its hash; a file that ends before it has lost its tail.
  */
 export function verifyJsonlExport(text: string, proofs: ExportProofs = {}): ExportVerification {
-  const publicKey = proofs.publicKey ?? null;
+  const publicKey = proofs.publicKeyPem ? publicKeyFromPem(proofs.publicKeyPem) : null;
   const result: ExportVerification = {
     ok: true, checked: 0, first_bad_seq: null, first_bad_line: null, reason: null, first_seq: null, last_seq: null, gaps: 0,
     anchors: publicKey ? 0 : null, missing_anchor: null, checkpoint_seq: proofs.checkpoint?.seq ?? null,
@@ -61,6 +61,7 @@ export function verifyJsonlExport(text: string, proofs: ExportProofs = {}): Expo
     if (result.reason !== null) return;
     Object.assign(result, { first_bad_seq: seq, first_bad_line: lineNo, reason });
   };
+  if (proofs.publicKeyPem && !publicKey) fail(null, null, 'the public key is not an Ed25519 public key in SPKI PEM');
   const unsealed = new Set<number>();
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
