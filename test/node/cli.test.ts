@@ -49,7 +49,7 @@ afterAll(async () => {
 
 describe('lpa --help', () => {
   const COMMANDS = [
-    [], ['status'], ['profiles'], ['audit'], ['audit', 'list'], ['audit', 'verify'], ['audit', 'export'], ['audit', 'verify-file'],
+    [], ['status'], ['profiles'], ['audit'], ['audit', 'list'], ['audit', 'verify'], ['audit', 'export'], ['audit', 'verify-file'], ['audit', 'checkpoint'], ['audit', 'public-key'],
     ['globals'], ['globals', 'get'], ['globals', 'set'], ['globals', 'delete'], ['tokens'], ['tokens', 'create'], ['tokens', 'list'],
     ['tokens', 'revoke'], ['logs'], ['logs', 'list'], ['logs', 'show'],
   ];
@@ -241,6 +241,17 @@ describe('lpa audit', () => {
     const verified = await lpa(['audit', 'verify-file', file, '--json']);
     expect(verified.code).toBe(0);
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, checked: lines.length, first_bad_seq: null });
+
+    const [key, checkpoint] = [join(work, 'audit-key.pem'), join(work, 'checkpoint.json')];
+    expect((await lpa(['audit', 'public-key', '--out', key])).code).toBe(0);
+    expect((await lpa(['audit', 'checkpoint', '--out', checkpoint])).code).toBe(0);
+    const saved = JSON.parse(readFileSync(checkpoint, 'utf8'));
+    const proven = await lpa(['audit', 'verify-file', file, '--public-key', key, '--checkpoint', checkpoint, '--json']);
+    // Reading the audit writes no entry, so the checkpoint taken after the export is at its last line.
+    expect(saved.seq).toBe(JSON.parse(lines.at(-1)!).seq);
+    expect([proven.code, JSON.parse(proven.stdout)]).toMatchObject([0, { ok: true, checkpoint_seq: saved.seq, anchors: 0, missing_anchor: null }]);
+    const noKey = await lpa(['audit', 'verify-file', file, '--checkpoint', checkpoint]);
+    expect(noKey.code).toBe(2);
 
     const altered = join(work, 'altered.jsonl');
     const second = JSON.parse(lines[1]!);
