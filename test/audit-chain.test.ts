@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hostClient } from '../src/host/port';
 import { anchorSigned, sealDue, sealMac } from '../storage/audit/anchors';
 import { AuditProofs } from '../storage/audit/proofs';
@@ -11,7 +11,7 @@ import { durableSql } from '../storage/sql/durable-sql';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
 import { MAX_DETAILS_CHARS } from '../storage/audit/log';
 import { call } from './support/api';
-import { auditedWrite, DAY, restore, runDaily, snapshot, verify } from './support/audit';
+import { auditedWrite, DAY, runDaily, undoTamperingAfterEach, verify } from './support/audit';
 import { inStore, sql } from './support/store';
 
 const D1 = Date.UTC(2031, 4, 1);
@@ -24,7 +24,6 @@ const [DAY1, DAY2, DAY3] = ['2031-05-01', '2031-05-02', '2031-05-03'];
 let day1: number[];
 let day2: number[];
 let day3: number[];
-let saved: Awaited<ReturnType<typeof snapshot>>;
 
 const seqsBetween = async (from: number, to: number) =>
   (await sql<{ seq: number }>('SELECT seq FROM audit_log WHERE ts >= ? AND ts < ? ORDER BY seq', from, to)).map((r) => r.seq);
@@ -65,13 +64,7 @@ describe('a chain across three days', () => {
 });
 
 describe('tampering, each undone afterwards', () => {
-  beforeEach(async () => {
-    saved = await snapshot();
-  });
-  afterEach(async () => {
-    await restore(saved);
-    expect((await verify()).ok).toBe(true);
-  });
+  undoTamperingAfterEach();
 
   it('an edited entry is reported at its seq', async () => {
     await sql(`UPDATE audit_log SET actor_label = 'someone else' WHERE seq = 6`);

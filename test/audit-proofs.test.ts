@@ -1,6 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { env } from 'cloudflare:workers';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hostClient } from '../src/host/port';
 import { toBase64 } from '../src/shared/base64';
 import { anchorSigned, sealMac } from '../storage/audit/anchors';
@@ -10,7 +10,7 @@ import type { AuditCheckpoint, AuditPublicKey } from '../storage/audit/schema';
 import { keyId, publicKeyFromPem, signatureValid } from '../storage/audit/signing';
 import { checkpointSigned, verifyJsonlExport } from '../storage/audit/verify-export';
 import { call, tokenWith } from './support/api';
-import { auditedWrite, DAY, restore, runDaily, snapshot, verify } from './support/audit';
+import { auditedWrite, DAY, runDaily, undoTamperingAfterEach, verify } from './support/audit';
 import { decodeBase64Text } from './support/csv';
 import { independentVerify } from './support/independent-verify.mjs';
 import { inStore, sql } from './support/store';
@@ -118,14 +118,7 @@ describe('the public key and signed checkpoints', () => {
 });
 
 describe('tampering from the database side, each undone afterwards', () => {
-  let saved: Awaited<ReturnType<typeof snapshot>>;
-  beforeEach(async () => {
-    saved = await snapshot();
-  });
-  afterEach(async () => {
-    await restore(saved);
-    expect((await verify()).ok).toBe(true);
-  });
+  undoTamperingAfterEach();
 
   it.each([
     ['id', `'00000000-0000-4000-8000-00000000dead'`], ['ts', 'ts + 1'], ['actor_type', `'token'`], ['actor_id', `'someone'`],

@@ -11,6 +11,6 @@ export const auditProofsMigration: Migration = {
     // Ed25519 signature of the anchor (storage/audit/signing.ts); null only on anchors written before this migration.
     `ALTER TABLE audit_anchor ADD COLUMN signature TEXT`,
     // The export puts a day's anchor on the line of its last entry: a join on seq.
-    `CREATE INDEX audit_anchor_seq ON audit_anchor (seq)`,
+    `CREATE INDEX audit_anchor_seq ON audit_anchor (seq, day)`,
   ],
 };
