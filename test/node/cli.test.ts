@@ -49,7 +49,7 @@ afterAll(async () => {
 
 describe('lpa --help', () => {
   const COMMANDS = [
-    [], ['status'], ['profiles'], ['audit'], ['audit', 'list'], ['audit', 'verify'], ['audit', 'export'], ['audit', 'verify-file'], ['audit', 'checkpoint'], ['audit', 'public-key'],
+    [], ['status'], ['profiles'], ['audit'], ['audit', 'list'], ['audit', 'verify'], ['audit', 'export'], ['audit', 'verify-file'],
     ['globals'], ['globals', 'get'], ['globals', 'set'], ['globals', 'delete'], ['tokens'], ['tokens', 'create'], ['tokens', 'list'],
     ['tokens', 'revoke'], ['logs'], ['logs', 'list'], ['logs', 'show'],
   ];
