@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../src/routes/define';
 import { AuditExportQuery, AuditListQuery, DEFAULT_LIST_LIMIT } from '../storage/audit/filters';
 import { withoutLinks } from '../storage/audit/record';
-import { AuditExport, AuditList, AuditStats, AuditVerification } from '../storage/audit/schema';
+import { AuditCheckpoint, AuditExport, AuditList, AuditPublicKey, AuditStats, AuditVerification } from '../storage/audit/schema';
 import { AuditRetention, AuditRetentionWrite } from '../storage/settings/schema';
 import { buildExport } from './audit-export';
 
@@ -34,9 +34,32 @@ export const auditRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    path: '/api/v1/audit/checkpoint',
+    tag: 'Audit',
+    summary: 'The head of the chain, signed now with the audit signing key (Ed25519); keep it elsewhere to prove later that nothing before it was rewritten',
+    description:
+      '`signature` is the base64 Ed25519 signature over the UTF-8 bytes of the canonical JSON (keys sorted, no spaces) of `{hash, seq, store_id, ts}`; ' +
+      '`ts` is when it was signed. Verify it with the key of `GET /api/v1/audit/public-key`, or offline with `lpa audit verify-file --checkpoint`.',
+    scopes: ['audit:read'],
+    response: AuditCheckpoint,
+    errors: ['audit.signing_key_missing'],
+    handler: ({ ctx }) => ctx.store.audit.checkpoint(),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/v1/audit/public-key',
+    tag: 'Audit',
+    summary: 'The Ed25519 public key that verifies anchors and checkpoints; key_id is the hex SHA-256 of its 32 raw bytes',
+    scopes: ['audit:read'],
+    response: AuditPublicKey,
+    errors: ['audit.signing_key_missing'],
+    handler: ({ ctx }) => ctx.store.audit.publicKey(),
+  }),
+  defineRoute({
+    method: 'GET',
     path: '/api/v1/audit/export',
     tag: 'Audit',
-    summary: 'Export matching entries, oldest first, as CSV or JSONL (each JSONL line carries hash and prev_hash)',
+    summary: 'Export matching entries, oldest first, as CSV or JSONL (each JSONL line carries category, v, hash, prev_hash and, ending a sealed day, its signed anchor)',
     scopes: ['audit:read'],
     query: AuditExportQuery,
     response: AuditExport,

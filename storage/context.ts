@@ -1,20 +1,23 @@
 import { AuditLog } from './audit/log';
 import type { AuditContext, AuditSubject } from './audit/entry';
+import { AuditProofs, type ProofKeys } from './audit/proofs';
 import type { SqlDb } from './sql/sql';
 import type { Vault } from './vault';
 
-/** What every storage module shares: the database, the clock, the audit chain and the vault. */
+/** What every storage module shares: the database, the clock, the audit chain, its proofs and the vault. */
 export class StoreContext {
   readonly audit: AuditLog;
+  /** The audit's keys and seal record, kept outside the database. */
+  readonly proofs: AuditProofs;
 
   constructor(
     readonly db: SqlDb,
     readonly now: () => number,
     readonly vault: Vault,
-    /** Key material for HMACs (audit anchors), kept outside the database. */
-    readonly auditKey: Uint8Array | null,
+    proofKeys: ProofKeys,
   ) {
-    this.audit = new AuditLog(db, now, auditKey);
+    this.audit = new AuditLog(db, now);
+    this.proofs = new AuditProofs(db, proofKeys);
   }
 
   /**

@@ -2,11 +2,13 @@ import { Audit } from './audit/audit';
 import { MembershipCache } from './membership/membership';
 import { ProfileAccounts } from './profile-accounts/profile-accounts';
 import { SYSTEM_ACTOR } from './audit/entry';
+import type { ProofKeys } from './audit/proofs';
 import { StoreContext } from './context';
 import { Flows } from './flows/flows';
 import { Globals } from './globals/globals';
 import { migrate, type MigrationReport } from './migrations/migrate';
 import { Profiles } from './profiles/profiles';
+import { auditProofsMigration } from './migrations/005-audit-proofs';
 import { MIGRATIONS } from './migrations/list';
 import { Settings } from './settings/settings';
 import { Shares } from './shares/shares';
@@ -15,15 +17,17 @@ import { System } from './system/system';
 import { Tokens } from './tokens/tokens';
 import { Vault } from './vault';
 
-/** Key material that lives outside the database, in the data root. */
-export interface StoreKeys {
+/** What the store keeps outside the database, in the data root: its keys and the audit's seal record. */
+export interface StoreKeys extends ProofKeys {
   vault: Uint8Array | null;
   vaultReason: string | null;
-  audit: Uint8Array | null;
 }
 
-/** Where a store gets its keys from; `create` is true only for a store that has no schema yet. */
-export type KeySource = (create: boolean) => Promise<StoreKeys>;
+/**
+ * Where a store gets its keys from. `create.keys` is true only for a store that has no schema yet;
+ * `create.signing` also for a store from before migration 5, which brought the signing key.
+ */
+export type KeySource = (create: { keys: boolean; signing: boolean }) => Promise<StoreKeys>;
 
 /**
  * The whole state of LPA, as families of operations. Every public method is synchronous and runs
@@ -45,7 +49,7 @@ export class Store {
   /** A store over a migrated database at `dbVersion`; `openStore` migrates and makes one. */
   constructor(db: SqlDb, keys: StoreKeys, dbVersion: number, now: () => number = Date.now) {
     const vault = keys.vault ? Vault.unlocked(keys.vault) : new Vault(null, 'missing', keys.vaultReason ?? 'vault.key is missing');
-    const ctx = new StoreContext(db, now, vault, keys.audit);
+    const ctx = new StoreContext(db, now, vault, keys);
     db.run(`INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', ?)`, crypto.randomUUID());
     this.system = new System(ctx, dbVersion);
     this.tokens = new Tokens(ctx);
@@ -78,7 +82,8 @@ export interface OpenedStore {
  */
 export async function openStore(db: SqlDb, keySource: KeySource, now: () => number = Date.now): Promise<OpenedStore> {
   const fresh = db.all(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'migrations'`).length === 0;
-  const keys = await keySource(fresh);
+  const signed = !fresh && db.all('SELECT id FROM migrations WHERE id = ?', auditProofsMigration.id).length > 0;
+  const keys = await keySource({ keys: fresh, signing: !signed });
   const migrations = migrate(db, MIGRATIONS, now());
   return { store: new Store(db, keys, migrations.version, now), migrations };
 }

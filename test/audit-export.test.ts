@@ -52,9 +52,12 @@ describe('GET /api/v1/audit/export', () => {
     expect(lines[0]!.prev_hash).toBe('0'.repeat(64));
     expect(lines.slice(1).map((l) => l.prev_hash)).toEqual(rows.slice(0, -1).map((r) => r.hash));
     const listed = (await call('/api/v1/audit?limit=1000')).json.items.reverse();
-    expect(lines.map(({ hash: _h, prev_hash: _p, ...entry }) => entry)).toEqual(listed);
+    expect(lines.map(({ hash: _h, prev_hash: _p, category: _c, v: _v, anchor: _a, ...entry }) => entry)).toEqual(listed);
+    // The hashed fields of form 2: the spec's, the category and the form.
+    expect(lines.map((l) => [l.category, l.v])).toEqual((await sql('SELECT category, v FROM audit_log ORDER BY seq')).map((r) => [r.category, r.v]));
     expect(verifyJsonlExport(res.content)).toEqual({
       ok: true, checked: rows.length, first_bad_seq: null, first_bad_line: null, reason: null, first_seq: 1, last_seq: rows.length, gaps: 0,
+      anchors: null, missing_anchor: null, checkpoint_seq: null,
     });
   });
 

@@ -1,10 +1,10 @@
 import { env } from 'cloudflare:workers';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hostClient } from '../src/host/port';
 import { sealMac } from '../storage/audit/anchors';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
 import { call, tokenWith } from './support/api';
-import { auditedWrite, DAY, restore, runDaily, snapshot, verify } from './support/audit';
+import { auditedWrite, DAY, runDaily, undoTamperingAfterEach, verify } from './support/audit';
 import { LARGE_TIMEOUT_MS } from './support/automation';
 import { inStore, sql } from './support/store';
 
@@ -76,14 +76,7 @@ describe('retention', () => {
 });
 
 describe('a tampered checkpoint', () => {
-  let saved: Awaited<ReturnType<typeof snapshot>>;
-  beforeEach(async () => {
-    saved = await snapshot();
-  });
-  afterEach(async () => {
-    await restore(saved);
-    expect((await verify()).ok).toBe(true);
-  });
+  undoTamperingAfterEach();
 
   it.each([
     ['its hash is changed', [`UPDATE audit_checkpoint SET hash = '${'1'.repeat(64)}'`], 6],

@@ -14,7 +14,7 @@ import { createAccount, createProfile, rawRows } from './support/profiles';
 import { inStore } from './support/store';
 
 const audit = (action: 'profile_accounts.create' | 'profile_accounts.password_read') => ({ actor: SYSTEM_ACTOR, source: 'test', request_id: null, action });
-const NO_KEYS = { vault: null, vaultReason: 'vault.key is missing', audit: null };
+const NO_KEYS = { vault: null, vaultReason: 'vault.key is missing', mac: null, signing: null, seals: [] };
 
 /** The Durable Object's database opened as a store without its keys, as after losing vault.key. */
 const openLocked = (storage: DurableObjectStorage) => openStore(durableSql(storage), async () => NO_KEYS).then((opened) => opened.store);

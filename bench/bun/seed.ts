@@ -44,7 +44,7 @@ const handleHost = createHostHandler(dataRoot!);
 const host = hostClient({ fetch: (input, init) => handleHost(new Request(input, init)) });
 const keySource = hostKeys(host);
 const { store } = await openStore(sql, keySource);
-const log = new AuditLog(sql, Date.now, (await keySource(false)).audit);
+const log = new AuditLog(sql, Date.now);
 
 /** Runs `count` steps in transactions of BATCH steps. */
 function batched(count: number, step: (i: number) => void): void {

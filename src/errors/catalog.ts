@@ -137,6 +137,11 @@ export const ERROR_CATALOG = {
     message: 'More audit entries match than one export may hold; narrow the filters.',
     details: z.object({ count: z.int(), max_entries: z.int(), max_bytes: z.int() }),
   },
+  'audit.signing_key_missing': {
+    status: 503,
+    message: 'The audit signing key (audit-signing.key) is missing or unreadable; nothing can be signed or checked against it.',
+    details: NONE,
+  },
   'request.cursor_invalid': { status: 400, message: 'The cursor is not one this service issued, or it was altered.', details: NONE },
   'request.cursor_mismatch': {
     status: 400,

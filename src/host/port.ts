@@ -3,6 +3,7 @@ import type { HostFetcher } from './client/fetcher';
 import { filesClient, type FilesPort } from './client/files-port';
 import { keysClient, type KeysPort } from './client/keys-port';
 import { logsClient, type LogsPort } from './client/logs-port';
+import { sealsClient, type SealsPort } from './client/seals-port';
 
 export type { HostFetcher } from './client/fetcher';
 
@@ -16,8 +17,12 @@ export interface HostPort {
   keys: KeysPort;
   files: FilesPort;
   logs: LogsPort;
+  /** The audit's append-only seal record beside the keys. */
+  seals: SealsPort;
 }
 
 export function hostClient(fetcher: HostFetcher): HostPort {
-  return { disk: diskClient(fetcher), keys: keysClient(fetcher), files: filesClient(fetcher), logs: logsClient(fetcher) };
+  return {
+    disk: diskClient(fetcher), keys: keysClient(fetcher), files: filesClient(fetcher), logs: logsClient(fetcher), seals: sealsClient(fetcher),
+  };
 }

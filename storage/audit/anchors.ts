@@ -1,8 +1,10 @@
+import type { AuditSeal } from '../../src/schemas/audit-seal';
 import { hmacHex, timingSafeEqual } from '../../src/shared/crypto';
+import { DAY_MS } from '../../src/shared/time';
 import { first, type SqlDb } from '../sql/sql';
 import { canonical } from './chain';
-import { DAY_MS } from '../../src/shared/time';
 import { dayIndex, dayName } from './days';
+import type { AuditProofs } from './proofs';
 
 export interface Anchor {
   day: string;
@@ -27,6 +29,9 @@ export function sealMacValid(key: Uint8Array | null, sealed: Anchor | Checkpoint
   return key !== null && mac !== null && timingSafeEqual(sealMac(key, sealed), mac);
 }
 
+/** What an anchor's Ed25519 signature covers: canonical({day, hash, seq, store_id}). */
+export const anchorSigned = (anchor: Anchor, storeId: string) => ({ day: anchor.day, hash: anchor.hash, seq: anchor.seq, store_id: storeId });
+
 /** The newest anchor; anchors only ever move forward, so it is the one with the latest day. */
 export function newestAnchor(db: SqlDb): Anchor | undefined {
   return first<Anchor>(db, 'SELECT day, seq, hash FROM audit_anchor ORDER BY day DESC LIMIT 1');
@@ -39,31 +44,55 @@ export function openFrom(db: SqlDb): number {
   return Number.isNaN(sealed) ? 0 : (dayIndex(sealed) + 1) * DAY_MS;
 }
 
+/** The last entry of the newest finished day (before the UTC day of `now`) that has entries. */
+function newestFinishedDay(db: SqlDb, now: number): Anchor | null {
+  const last = first<{ seq: number; ts: number; hash: string }>(
+    db, 'SELECT seq, ts, hash FROM audit_log WHERE ts < ? ORDER BY ts DESC, seq DESC LIMIT 1', dayIndex(now) * DAY_MS,
+  );
+  return last ? { day: dayName(dayIndex(last.ts)), seq: last.seq, hash: last.hash } : null;
+}
+
+/** The day to seal now, or why none is sealed; `null` when there is nothing to seal. */
+export type SealDue = AuditSeal | { refused: string } | null;
+
 /**
- * Seals every day before `todayStart` that has entries after the newest anchor, newest day first.
- * Only entries after the newest anchor are sealed: a deleted older anchor is never re-created over
- * what may since have been altered, so verify keeps reporting it. Without an audit key nothing is
- * sealed (and verify reports the first unsealed day). Returns the days sealed.
+ * Which day may be sealed now. Only the newest finished day that has entries, and only if neither
+ * an anchor in the database nor the seal record shows it or a later day sealed: a day that was
+ * sealed, or that a later finished day followed, is never sealed (again) over whatever the table
+ * holds now; verify reports it as missing_anchor. The chain must still hold the last recorded
+ * seal's hash, or the history under it was rewritten, and nothing is signed on top of that.
  */
-export function sealFinishedDays(db: SqlDb, key: Uint8Array | null, todayStart: number, now: number): string[] {
-  if (key === null) return [];
-  const after = newestAnchor(db)?.seq ?? 0;
-  const sealed: string[] = [];
-  let bound = todayStart;
-  for (;;) {
-    const last = first<{ seq: number; ts: number; hash: string }>(
-      db, 'SELECT seq, ts, hash FROM audit_log WHERE ts < ? AND seq > ? ORDER BY ts DESC, seq DESC LIMIT 1', bound, after,
-    );
-    if (!last) break;
-    const index = dayIndex(last.ts);
-    const anchor: Anchor = { day: dayName(index), seq: last.seq, hash: last.hash };
-    const written = db.run(
-      'INSERT OR IGNORE INTO audit_anchor (day, seq, hash, mac, created_at) VALUES (?, ?, ?, ?, ?)',
-      anchor.day, anchor.seq, anchor.hash, sealMac(key, anchor), now,
-    );
-    if (written === 0) break;
-    sealed.push(anchor.day);
-    bound = index * DAY_MS;
+export function sealDue(db: SqlDb, proofs: AuditProofs, now: number): SealDue {
+  if (proofs.mac === null || proofs.signer === null) return { refused: 'an audit key (audit.key or audit-signing.key) is missing' };
+  const recorded = proofs.recorded();
+  if (recorded === null) return { refused: 'the seal record could not be read' };
+  const due = newestFinishedDay(db, now);
+  if (!due) return null;
+  const lastRecorded = recorded.at(-1);
+  const newest = [newestAnchor(db)?.day, lastRecorded?.day].filter((day) => day !== undefined).sort().at(-1);
+  if (newest !== undefined && newest >= due.day) return null;
+  if (lastRecorded) {
+    const base = first<{ seq: number }>(db, 'SELECT seq FROM audit_checkpoint WHERE id = 1')?.seq ?? 0;
+    const there = first<{ hash: string }>(db, 'SELECT hash FROM audit_log WHERE seq = ?', lastRecorded.seq);
+    if (lastRecorded.seq > base && there?.hash !== lastRecorded.hash) {
+      return { refused: `the chain no longer holds the hash sealed for ${lastRecorded.day} at seq ${lastRecorded.seq}` };
+    }
   }
-  return sealed;
+  return { store_id: proofs.storeId(), ...due };
+}
+
+/**
+ * Writes the anchor of a seal that the host has recorded, if the chain still ends that day with the
+ * recorded seq and hash and no anchor of that day or a later one exists. Returns whether it did.
+ */
+export function commitSeal(db: SqlDb, proofs: AuditProofs, seal: AuditSeal, now: number): boolean {
+  if (proofs.mac === null || proofs.signer === null) return false;
+  const current = newestFinishedDay(db, (dayIndex(Date.parse(seal.day)) + 1) * DAY_MS);
+  if (current?.seq !== seal.seq || current.hash !== seal.hash || (newestAnchor(db)?.day ?? '') >= seal.day) return false;
+  const anchor: Anchor = { day: seal.day, seq: seal.seq, hash: seal.hash };
+  db.run(
+    'INSERT INTO audit_anchor (day, seq, hash, mac, signature, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    anchor.day, anchor.seq, anchor.hash, sealMac(proofs.mac, anchor), proofs.signer.sign(anchorSigned(anchor, seal.store_id)), now,
+  );
+  return true;
 }

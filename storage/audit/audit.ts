@@ -1,15 +1,17 @@
+import type { AuditSeal } from '../../src/schemas/audit-seal';
+import { ApiError } from '../../src/errors/api-error';
 import type { StoreContext } from '../context';
-import { sealFinishedDays } from './anchors';
+import { commitSeal, sealDue, type SealDue } from './anchors';
 import { GENESIS_HASH } from './chain';
-import { DAY_MS } from '../../src/shared/time';
-import { dayIndex } from './days';
 import type { AuditFilters } from './filters';
 import { pageSql, whereClause, type PageStart } from './query';
 import { entryOf, type AuditRow } from './record';
 import { purgeBefore } from './retention';
-import type { AuditPage, AuditRecord, AuditStats, AuditVerification, PurgeResult } from './schema';
+import type { AuditCheckpoint, AuditPage, AuditPublicKey, AuditRecord, AuditStats, AuditVerification, PurgeResult } from './schema';
+import type { AuditSigner } from './signing';
 import { verifyChain } from './verify';
 import { first } from '../sql/sql';
+import { DAY_MS } from '../../src/shared/time';
 
 /** Reading, verifying and maintaining the audit chain; appending is AuditLog's, inside every change. */
 export class Audit {
@@ -20,13 +22,18 @@ export class Audit {
     const where = whereClause(this.ctx.db, filters, start);
     if (!where) return { items: [], next_seq: null };
     const order = start.after_seq === undefined ? 'DESC' : 'ASC';
-    const rows = this.ctx.db.all<AuditRow & { prev_hash: string | null }>(pageSql(where, order), ...where.params, limit + 1);
+    const rows = this.ctx.db.all<AuditRow & { prev_hash: string | null; anchor: string | null }>(pageSql(where, order), ...where.params, limit + 1);
     const checkpoint = first<{ seq: number; hash: string }>(this.ctx.db, 'SELECT seq, hash FROM audit_checkpoint WHERE id = 1');
-    const items = rows.slice(0, limit).map((row): AuditRecord => ({
-      ...entryOf(row),
-      hash: row.hash,
-      prev_hash: row.prev_hash ?? (row.seq === (checkpoint?.seq ?? 0) + 1 ? (checkpoint?.hash ?? GENESIS_HASH) : null),
-    }));
+    const storeId = this.ctx.proofs.storeId();
+    const items = rows.slice(0, limit).map((row): AuditRecord => {
+      const anchor = row.anchor === null ? null : (JSON.parse(row.anchor) as { day: string; signature: string | null });
+      return {
+        ...entryOf(row),
+        hash: row.hash,
+        prev_hash: row.prev_hash ?? (row.seq === (checkpoint?.seq ?? 0) + 1 ? (checkpoint?.hash ?? GENESIS_HASH) : null),
+        ...(anchor && { anchor: { day: anchor.day, store_id: storeId, signature: anchor.signature } }),
+      };
+    });
     return { items, next_seq: rows.length > limit ? items[items.length - 1]!.seq : null };
   }
 
@@ -36,20 +43,47 @@ export class Audit {
   }
 
   verify(): AuditVerification {
-    return verifyChain(this.ctx.db, this.ctx.auditKey, this.ctx.now());
+    return verifyChain(this.ctx.db, this.ctx.proofs, this.ctx.now());
   }
 
   stats(): AuditStats {
     return first<AuditStats>(this.ctx.db, 'SELECT count(*) AS entries, min(ts) AS oldest_ts FROM audit_log')!;
   }
 
-  /** Anchors every finished day (before the UTC day of `now`) not yet sealed; the daily job. */
-  seal(now: number): string[] {
-    return this.ctx.db.transaction(() => sealFinishedDays(this.ctx.db, this.ctx.auditKey, dayIndex(now) * DAY_MS, now));
+  /** The head of the chain, signed now: what a witness keeps (README, Audit log). */
+  checkpoint(): AuditCheckpoint {
+    const signer = this.signer();
+    const head = this.ctx.audit.head();
+    const signed = { hash: head.hash, seq: head.seq, store_id: this.ctx.proofs.storeId(), ts: this.ctx.now() };
+    return { ...signed, key_id: signer.keyId, signature: signer.sign(signed) };
+  }
+
+  publicKey(): AuditPublicKey {
+    return this.signer().info();
+  }
+
+  /**
+   * The day the daily job should seal now, if any (storage/audit/anchors.ts). The job has the host
+   * record it, then calls `commitSeal`: the seal is on disk before its anchor commits.
+   */
+  sealDue(now: number): SealDue {
+    return sealDue(this.ctx.db, this.ctx.proofs, now);
+  }
+
+  /** Writes the anchor of a seal the host has recorded; false when the chain no longer matches it. */
+  commitSeal(seal: AuditSeal, now: number): boolean {
+    this.ctx.proofs.remember(seal);
+    return this.ctx.db.transaction(() => commitSeal(this.ctx.db, this.ctx.proofs, seal, now));
   }
 
   /** Deletes entries older than the retention, keeping the hash at the cut; the daily job. */
   purge(now: number, retentionDays: number): PurgeResult {
     return purgeBefore(this.ctx, now - retentionDays * DAY_MS, retentionDays);
+  }
+
+  private signer(): AuditSigner {
+    const signer = this.ctx.proofs.signer;
+    if (!signer) throw new ApiError('audit.signing_key_missing');
+    return signer;
   }
 }

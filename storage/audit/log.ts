@@ -1,11 +1,9 @@
 import { first, type SqlDb } from '../sql/sql';
 import { categoryOf } from './actions';
-import { openFrom, sealFinishedDays } from './anchors';
-import { chainHash, GENESIS_HASH } from './chain';
-import { DAY_MS } from '../../src/shared/time';
-import { dayIndex } from './days';
+import { openFrom } from './anchors';
+import { CHAIN_VERSION, chainHash, GENESIS_HASH, type StoredEntry } from './chain';
 import type { AuditContext, AuditSubject } from './entry';
-import type { AuditEntry, AuditResult } from './schema';
+import type { AuditResult } from './schema';
 
 /**
  * Largest details kept, as JSON characters. It bounds every entry, so a page of 1000 entries stays
@@ -35,7 +33,6 @@ export class AuditLog {
   constructor(
     private readonly db: SqlDb,
     private readonly now: () => number,
-    private readonly key: Uint8Array | null,
   ) {}
 
   head(): ChainHead {
@@ -45,13 +42,12 @@ export class AuditLog {
     );
   }
 
-  append(ctx: AuditContext, result: AuditResult, subject: AuditSubject = {}, errorCode: string | null = null): AuditEntry {
+  append(ctx: AuditContext, result: AuditResult, subject: AuditSubject = {}, errorCode: string | null = null): StoredEntry {
     const head = this.head();
     // Times never go backwards along the chain and never into a sealed day, even if the clock does:
     // the ts filters and the anchors rely on both.
     const ts = Math.max(this.now(), head.ts ?? 0, openFrom(this.db));
-    if (head.ts !== null && dayIndex(ts) > dayIndex(head.ts)) sealFinishedDays(this.db, this.key, dayIndex(ts) * DAY_MS, ts);
-    const entry: AuditEntry = {
+    const entry: StoredEntry = {
       seq: head.seq + 1,
       id: crypto.randomUUID(),
       ts,
@@ -67,16 +63,18 @@ export class AuditLog {
       error_code: errorCode,
       details: storedDetails(subject.details),
       request_id: ctx.request_id,
+      category: categoryOf(ctx.action),
+      v: CHAIN_VERSION,
     };
     const hash = chainHash(head.hash, entry);
     this.db.run(
       `INSERT INTO audit_log (seq, id, ts, actor_type, actor_id, actor_label, source, action, category,
-        entity_type, entity_id, entity_no, result, error_code, details, request_id, hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        entity_type, entity_id, entity_no, result, error_code, details, request_id, hash, v)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       entry.seq, entry.id, entry.ts, entry.actor_type, entry.actor_id, entry.actor_label, entry.source,
-      entry.action, categoryOf(entry.action), entry.entity_type, entry.entity_id, entry.entity_no,
+      entry.action, entry.category, entry.entity_type, entry.entity_id, entry.entity_no,
       entry.result, entry.error_code, entry.details === null ? null : JSON.stringify(entry.details),
-      entry.request_id, hash,
+      entry.request_id, hash, entry.v,
     );
     return entry;
   }

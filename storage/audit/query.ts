@@ -52,8 +52,13 @@ export function whereClause(db: SqlDb, filters: AuditFilters, start: PageStart =
   return { sql: terms.length === 0 ? '' : `WHERE ${terms.join(' AND ')}`, params };
 }
 
-/** One page of rows with the hash each links to; the last parameter is the row limit. */
+/**
+ * One page of rows with the hash each links to and, on the last entry of a sealed day, that day's
+ * anchor as JSON `{day, signature}`; the last parameter is the row limit.
+ */
 export function pageSql(where: WhereClause, order: 'ASC' | 'DESC'): string {
-  return `SELECT a.*, p.hash AS prev_hash FROM audit_log a LEFT JOIN audit_log p ON p.seq = a.seq - 1
+  return `SELECT a.*, p.hash AS prev_hash,
+      (SELECT json_object('day', n.day, 'signature', n.signature) FROM audit_anchor n WHERE n.seq = a.seq ORDER BY n.day LIMIT 1) AS anchor
+    FROM audit_log a LEFT JOIN audit_log p ON p.seq = a.seq - 1
     ${where.sql} ORDER BY a.seq ${order} LIMIT ?`;
 }

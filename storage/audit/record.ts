@@ -1,3 +1,4 @@
+import type { StoredEntry } from './chain';
 import type { AuditEntry, AuditRecord, AuditResult } from './schema';
 
 /** A row of audit_log as SQLite returns it. */
@@ -19,10 +20,12 @@ export interface AuditRow {
   details: string | null;
   request_id: string | null;
   hash: string;
+  /** The canonical form it was hashed in (storage/audit/chain.ts). */
+  v: number;
 }
 
-/** The entry exactly as it was hashed: the spec's fields and nothing else. */
-export function entryOf(row: AuditRow): AuditEntry {
+/** The entry as stored: the spec's fields, its category and hash form; `hashedFields` picks what its hash covers. */
+export function entryOf(row: AuditRow): StoredEntry {
   return {
     seq: row.seq,
     id: row.id,
@@ -39,10 +42,12 @@ export function entryOf(row: AuditRow): AuditEntry {
     error_code: row.error_code,
     details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
     request_id: row.request_id,
+    category: row.category,
+    v: row.v,
   };
 }
 
-/** The spec's fields of a record, in the spec's order. */
-export function withoutLinks({ hash: _hash, prev_hash: _prev, ...entry }: AuditRecord): AuditEntry {
+/** The spec's fields of a record, in the spec's order: what the list answers. */
+export function withoutLinks({ hash: _hash, prev_hash: _prev, category: _category, v: _v, anchor: _anchor, ...entry }: AuditRecord): AuditEntry {
   return entry;
 }

@@ -26,7 +26,7 @@ export function purgeBefore(ctx: StoreContext, cutoff: number, retentionDays: nu
       db.run(
         `INSERT INTO audit_checkpoint (id, seq, hash, mac) VALUES (1, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, mac = excluded.mac`,
-        last.seq, last.hash, ctx.auditKey ? sealMac(ctx.auditKey, last) : null,
+        last.seq, last.hash, ctx.proofs.mac ? sealMac(ctx.proofs.mac, last) : null,
       );
       deleted += db.run('DELETE FROM audit_log WHERE seq <= ?', last.seq);
       db.run('DELETE FROM audit_anchor WHERE seq <= ?', last.seq);

@@ -28,11 +28,26 @@ export const AuditEntry = z
   .meta({ id: 'AuditEntry' });
 export type AuditEntry = z.output<typeof AuditEntry>;
 
-/** An entry with its chain links, as the store reads it and the export writes it. */
+/** The anchor of a sealed day, on the export line of the day's last entry (whose seq and hash it seals). */
+export const AnchorProof = z.object({
+  day: z.string(),
+  store_id: z.string(),
+  /** Base64 Ed25519 over canonical({day, hash, seq, store_id}); null on anchors written before signing began. */
+  signature: z.string().nullable(),
+});
+export type AnchorProof = z.output<typeof AnchorProof>;
+
+/** An entry with everything its hash covers and its chain links, as the store reads it and the JSONL export writes it. */
 export const AuditRecord = AuditEntry.extend({
+  /** The action's filter category; hashed from canonical form 2 on. */
+  category: z.string(),
+  /** The canonical form the entry was hashed in: 1 (written before signed anchors) or 2. */
+  v: z.int(),
   hash: z.string(),
   /** The hash this entry was chained to (the previous entry's, the checkpoint's or genesis); null if that row is gone. */
   prev_hash: z.string().nullable(),
+  /** Present on the last entry of a sealed day. */
+  anchor: AnchorProof.optional(),
 });
 export type AuditRecord = z.output<typeof AuditRecord>;
 
@@ -65,6 +80,35 @@ export const AuditVerification = z
   .meta({ id: 'AuditVerification' });
 export type AuditVerification = z.output<typeof AuditVerification>;
 
+/** The signed head of the chain (`GET /api/v1/audit/checkpoint`), a witness can keep to prove later that nothing before it changed. */
+export const AuditCheckpoint = z
+  .object({
+    store_id: z.string(),
+    /** The newest entry's seq (0 when the log is empty). */
+    seq: z.int(),
+    /** The chain hash at `seq`. */
+    hash: z.string(),
+    /** When the checkpoint was signed (epoch ms). */
+    ts: z.int(),
+    /** Hex SHA-256 of the raw 32-byte public key that verifies `signature`. */
+    key_id: z.string(),
+    /** Base64 Ed25519 signature over the UTF-8 canonical JSON of {hash, seq, store_id, ts}. */
+    signature: z.string(),
+  })
+  .meta({ id: 'AuditCheckpoint' });
+export type AuditCheckpoint = z.output<typeof AuditCheckpoint>;
+
+/** The key that verifies anchors and checkpoints (`GET /api/v1/audit/public-key`). */
+export const AuditPublicKey = z
+  .object({
+    key_id: z.string(),
+    algorithm: z.literal('Ed25519'),
+    /** SPKI PEM, as `openssl pkey -pubout` writes it. */
+    public_key_pem: z.string(),
+  })
+  .meta({ id: 'AuditPublicKey' });
+export type AuditPublicKey = z.output<typeof AuditPublicKey>;
+
 export const ExportFormat = z.enum(['csv', 'jsonl']);
 export type ExportFormat = z.output<typeof ExportFormat>;
 
@@ -88,6 +132,12 @@ export const ExportVerification = z.object({
   last_seq: z.int().nullable(),
   /** Places where seqs jump, as in a filtered export; links across them cannot be checked. */
   gaps: z.int(),
+  /** Anchors whose signature verified against the public key; null when no public key was given. */
+  anchors: z.int().nullable(),
+  /** As verify: the first day whose anchor is missing or does not verify; null when none (or no public key was given). */
+  missing_anchor: z.string().nullable(),
+  /** The seq of the checkpoint the export was checked against; null when none was given. */
+  checkpoint_seq: z.int().nullable(),
 });
 export type ExportVerification = z.output<typeof ExportVerification>;
 

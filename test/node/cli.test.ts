@@ -242,6 +242,17 @@ describe('lpa audit', () => {
     expect(verified.code).toBe(0);
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, checked: lines.length, first_bad_seq: null });
 
+    const [key, checkpoint] = [join(work, 'audit-key.pem'), join(work, 'checkpoint.json')];
+    expect((await lpa(['audit', 'public-key', '--out', key])).code).toBe(0);
+    expect((await lpa(['audit', 'checkpoint', '--out', checkpoint])).code).toBe(0);
+    const saved = JSON.parse(readFileSync(checkpoint, 'utf8'));
+    const proven = await lpa(['audit', 'verify-file', file, '--public-key', key, '--checkpoint', checkpoint, '--json']);
+    // Reading the audit writes no entry, so the checkpoint taken after the export is at its last line.
+    expect(saved.seq).toBe(JSON.parse(lines.at(-1)!).seq);
+    expect([proven.code, JSON.parse(proven.stdout)]).toMatchObject([0, { ok: true, checkpoint_seq: saved.seq, anchors: 0, missing_anchor: null }]);
+    const noKey = await lpa(['audit', 'verify-file', file, '--checkpoint', checkpoint]);
+    expect(noKey.code).toBe(2);
+
     const altered = join(work, 'altered.jsonl');
     const second = JSON.parse(lines[1]!);
     writeFileSync(altered, [lines[0], JSON.stringify({ ...second, actor_label: 'someone else' }), ...lines.slice(2)].join('\n'));

@@ -1,3 +1,4 @@
+import { afterEach, beforeEach, expect } from 'vitest';
 import type { AuditVerification } from '../../storage/audit/schema';
 import type { SqlValue } from '../../storage/sql/sql';
 import { call } from './api';
@@ -50,5 +51,17 @@ export function restore(tables: Tables): Promise<void> {
         }
       }
     });
+  });
+}
+
+/** Tests of the enclosing describe may tamper with the audit tables: each is undone, and the chain verifies again. */
+export function undoTamperingAfterEach(): void {
+  let saved: Tables;
+  beforeEach(async () => {
+    saved = await snapshot();
+  });
+  afterEach(async () => {
+    await restore(saved);
+    expect((await verify()).ok).toBe(true);
   });
 }

@@ -226,6 +226,8 @@ export function contractCases(t: Transport): Record<string, () => Promise<Case[]
       { status: 400, path: '/api/v1/audit?limit=0' },
     ],
     'GET /api/v1/audit/verify': async () => [{ status: 200, path: '/api/v1/audit/verify' }],
+    'GET /api/v1/audit/checkpoint': async () => [{ status: 200, path: '/api/v1/audit/checkpoint' }],
+    'GET /api/v1/audit/public-key': async () => [{ status: 200, path: '/api/v1/audit/public-key' }],
     'GET /api/v1/audit/export': async () => [
       { status: 200, path: '/api/v1/audit/export?format=jsonl' },
       { status: 200, path: '/api/v1/audit/export?format=csv&category=profile' },

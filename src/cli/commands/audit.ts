@@ -7,7 +7,9 @@ import type { queryInt } from '../../schemas/query';
 import { AuditCategory } from '../../../storage/audit/actions';
 import { ACTOR_TYPES } from '../../../storage/audit/entry';
 import { AUDIT_FILTERS, AuditListQuery } from '../../../storage/audit/filters';
-import { AuditResult, ExportFormat, type AuditExport, type AuditList, type AuditVerification } from '../../../storage/audit/schema';
+import {
+  AuditCheckpoint, AuditResult, ExportFormat, type AuditExport, type AuditList, type AuditPublicKey, type AuditVerification,
+} from '../../../storage/audit/schema';
 import { verifyJsonlExport } from '../../../storage/audit/verify-export';
 import { keyValues, show, table } from '../output';
 
@@ -104,19 +106,69 @@ export function auditCommand(program: Command): void {
       show({ file, count: answer.count }, options.json, (a) => `wrote ${a.count} entries to ${a.file}`);
     }),
   );
-  // Offline: needs neither the service nor a token, only the file and the chain it carries.
   withJson(
-    audit.command('verify-file').description('verify a JSONL export offline: hash chain, links and order of its lines').argument('<file>'),
-  ).action((file: string, options: JsonOption) => {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      process.stderr.write(`error: cli.file_unreadable: ${(error as Error).message}\n`);
-      process.exitCode = 1;
+    audit
+      .command('checkpoint')
+      .description('save the signed head of the chain, to prove later that nothing before it was rewritten')
+      .option('--out <file>', 'where to write it (default: print it)'),
+  ).action(
+    action(async (client, options: JsonOption & { out?: string }) => {
+      const answer = await client.call<AuditCheckpoint>('GET', '/api/v1/audit/checkpoint');
+      if (!options.out) return show(answer, options.json, (a) => keyValues(a));
+      writeFileSync(options.out, `${JSON.stringify(answer, null, 2)}\n`);
+      show({ file: options.out, seq: answer.seq }, options.json, (a) => `wrote the checkpoint at seq ${a.seq} to ${a.file}`);
+    }),
+  );
+  withJson(
+    audit
+      .command('public-key')
+      .description('the Ed25519 public key that verifies anchors and checkpoints (PEM)')
+      .option('--out <file>', 'where to write the PEM (default: print it)'),
+  ).action(
+    action(async (client, options: JsonOption & { out?: string }) => {
+      const answer = await client.call<AuditPublicKey>('GET', '/api/v1/audit/public-key');
+      if (options.out) writeFileSync(options.out, answer.public_key_pem);
+      show(answer, options.json, (a) => (options.out ? `wrote key ${a.key_id} to ${options.out}` : a.public_key_pem.trimEnd()));
+    }),
+  );
+  // Offline: needs neither the service nor a token, only the file, the public key and a checkpoint.
+  withJson(
+    audit
+      .command('verify-file')
+      .description('verify a JSONL export offline: hash chain, links and order; with a public key the anchor signatures; with a checkpoint that the file reaches it')
+      .argument('<file>')
+      .option('--public-key <pem>', 'the public key (lpa audit public-key --out): check every anchor signature and missing anchors')
+      .option('--checkpoint <file>', 'a checkpoint saved earlier (lpa audit checkpoint --out); needs --public-key'),
+  ).action((file: string, options: JsonOption & { publicKey?: string; checkpoint?: string }) => {
+    const read = (path: string) => {
+      try {
+        return readFileSync(path, 'utf8');
+      } catch (error) {
+        process.stderr.write(`error: cli.file_unreadable: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+        return null;
+      }
+    };
+    if (options.checkpoint && !options.publicKey) {
+      process.stderr.write('error: --checkpoint needs --public-key\n');
+      process.exitCode = 2;
       return;
     }
-    const result = verifyJsonlExport(text);
+    const text = read(file);
+    const publicKeyPem = options.publicKey ? read(options.publicKey) : null;
+    const checkpointText = options.checkpoint ? read(options.checkpoint) : null;
+    if (text === null || (options.publicKey && publicKeyPem === null) || (options.checkpoint && checkpointText === null)) return;
+    let checkpoint: AuditCheckpoint | null = null;
+    if (checkpointText !== null) {
+      try {
+        checkpoint = AuditCheckpoint.parse(JSON.parse(checkpointText));
+      } catch {
+        process.stderr.write(`error: cli.checkpoint_invalid: ${options.checkpoint} is not a checkpoint (lpa audit checkpoint --out)\n`);
+        process.exitCode = 1;
+        return;
+      }
+    }
+    const result = verifyJsonlExport(text, { publicKeyPem, checkpoint });
     show(result, options.json, (r) => keyValues({ ...r }));
     if (!result.ok) process.exitCode = 1;
   });

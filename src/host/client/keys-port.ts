@@ -1,7 +1,8 @@
 import { fromBase64 } from '../../shared/base64';
 import { HOST_BASE, type HostFetcher } from './fetcher';
 
-export type KeyName = 'vault' | 'audit';
+/** The key files of the data root, `<name>.key`: each 32 random bytes, base64. */
+export type KeyName = 'vault' | 'audit' | 'audit-signing';
 
 export interface KeysPort {
   /** Reads a key file of the data root; with `create`, makes it first (256 random bits, mode 0600) when absent. */

@@ -3,6 +3,7 @@ import { diskHostRoutes } from './disk-routes';
 import { fileHostRoutes } from './files-routes';
 import { keyHostRoutes } from './keys-routes';
 import { logHostRoutes } from './logs-routes';
+import { sealHostRoutes } from './seals-routes';
 
 export type HostHandler = (request: Request) => Promise<Response>;
 
@@ -13,7 +14,10 @@ export type HostHandler = (request: Request) => Promise<Response>;
  */
 export function createHostHandler(dataRoot: string): HostHandler {
   mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
-  const routes = [...diskHostRoutes(dataRoot), ...keyHostRoutes(dataRoot), ...fileHostRoutes(dataRoot), ...logHostRoutes(dataRoot)];
+  const routes = [
+    ...diskHostRoutes(dataRoot), ...keyHostRoutes(dataRoot), ...fileHostRoutes(dataRoot), ...logHostRoutes(dataRoot),
+    ...sealHostRoutes(dataRoot),
+  ];
   return async (request) => {
     const { pathname } = new URL(request.url);
     try {

@@ -15,10 +15,10 @@ function readKey(path: string): Response {
 export function keyHostRoutes(dataRoot: string): HostRoute[] {
   const path = (name: string) => join(dataRoot, `${name}.key`);
   return [
-    { method: 'GET', pattern: /^\/keys\/(vault|audit)$/, handle: (_, [name]) => readKey(path(name!)) },
+    { method: 'GET', pattern: /^\/keys\/(vault|audit|audit-signing)$/, handle: (_, [name]) => readKey(path(name!)) },
     {
       method: 'POST',
-      pattern: /^\/keys\/(vault|audit)$/,
+      pattern: /^\/keys\/(vault|audit|audit-signing)$/,
       handle: (_, [name]) => {
         try {
           // 'wx': never replace a key that exists, even if two starts race.

@@ -1,0 +1,48 @@
+import type { AuditSeal } from '../../src/schemas/audit-seal';
+import { first, type SqlDb } from '../sql/sql';
+import { AuditSigner } from './signing';
+
+/** What the audit's proofs rest on, all kept outside the database, in the data root. */
+export interface ProofKeys {
+  /** `audit.key`: the HMAC key of anchors and the retention checkpoint. */
+  mac: Uint8Array | null;
+  /** `audit-signing.key`: the Ed25519 private key (seed) that signs anchors and checkpoints. */
+  signing: Uint8Array | null;
+  /** `audit-seals.jsonl`, every store's lines; null when it could not be read (then nothing is sealed). */
+  seals: AuditSeal[] | null;
+}
+
+/**
+ * The keys and the seal record of one store. The seal record is read once at start and then kept
+ * here as the store adds to it, so verify needs no host call and a record changed under a running
+ * store changes nothing until the next start.
+ */
+export class AuditProofs {
+  readonly mac: Uint8Array | null;
+  readonly signer: AuditSigner | null;
+  private seals: AuditSeal[] | null;
+
+  constructor(
+    private readonly db: SqlDb,
+    keys: ProofKeys,
+  ) {
+    this.mac = keys.mac;
+    this.signer = keys.signing ? new AuditSigner(keys.signing) : null;
+    this.seals = keys.seals;
+  }
+
+  storeId(): string {
+    return first<{ value: string }>(this.db, `SELECT value FROM meta WHERE key = 'store_id'`)!.value;
+  }
+
+  /** This store's recorded seals, oldest first; null when the record could not be read. */
+  recorded(): AuditSeal[] | null {
+    const storeId = this.storeId();
+    return this.seals?.filter((seal) => seal.store_id === storeId) ?? null;
+  }
+
+  /** A seal the host has just written and fsync'd. */
+  remember(seal: AuditSeal): void {
+    this.seals?.push(seal);
+  }
+}

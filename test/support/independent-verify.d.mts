@@ -1,0 +1,5 @@
+export function independentVerify(
+  jsonl: string,
+  pem: string,
+  checkpoint?: Record<string, unknown> & { seq: number; hash: string; signature: string },
+): { seq: number } | { day: string } | { checkpoint: string } | null;
