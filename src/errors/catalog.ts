@@ -40,6 +40,7 @@ export const ERROR_CATALOG = {
   },
   'files.exists': { status: 409, message: 'A file of this name exists; files are never replaced.' },
   'audit.export_too_large': { status: 413, message: 'More audit entries match than one export may hold; narrow the filters.' },
+  'audit.export_busy': { status: 429, message: 'As many audit exports as the service runs at once are running; retry after Retry-After seconds.' },
   'request.cursor_invalid': { status: 400, message: 'The cursor is not one this service issued, or it was altered.' },
   'request.cursor_mismatch': { status: 400, message: 'The cursor belongs to another sort, order or filter; pass it back with the parameters it came with.' },
   'profile_accounts.limit_reached': { status: 409, message: 'This profile holds the most platform accounts it may.' },

@@ -1,12 +1,6 @@
-import { env } from 'cloudflare:workers';
 import { inject } from 'vitest';
 import type { AccountStatus } from '../../storage/membership/schema';
-import { createApp } from '../../src/app';
-import { configFrom } from '../../src/config';
-import { hostClient } from '../../src/host/port';
-import { ROUTES } from '../../src/routes/table';
-import type { CallOptions } from './api';
-import { storeOverRpc } from './store';
+import { serviceWith, type Fetcher } from './service';
 
 export const membershipUrl = () => inject('membershipUrl');
 
@@ -14,13 +8,8 @@ export const membershipUrl = () => inject('membershipUrl');
  * The service as `src/runtimes/workerd/worker.ts` builds it, on the same store, but configured with the test
  * membership server: the other test files keep running in local mode.
  */
-export function signedInService(accountUrl = membershipUrl()): NonNullable<CallOptions['fetcher']> {
-  const app = createApp(ROUTES, {
-    config: { ...configFrom(env), accountUrl },
-    store: storeOverRpc(),
-    host: hostClient(env.HOST),
-  });
-  return { fetch: (url, init) => app(new Request(url, init), { clientIp: '127.0.0.1', waitUntil: () => {} }) };
+export function signedInService(accountUrl = membershipUrl()): Fetcher {
+  return serviceWith({ config: { accountUrl } });
 }
 
 /** Tells the membership server what to answer next, or to drop every connection. */
