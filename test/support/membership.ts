@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
 import type { AccountStatus } from '../../storage/membership/schema';
-import { serviceWith, type Fetcher } from './service';
+import { serviceWith, type TestService } from './service';
 
 export const membershipUrl = () => inject('membershipUrl');
 
@@ -8,18 +8,23 @@ export const membershipUrl = () => inject('membershipUrl');
  * The service as `src/runtimes/workerd/worker.ts` builds it, on the same store, but configured with the test
  * membership server: the other test files keep running in local mode.
  */
-export function signedInService(accountUrl = membershipUrl()): Fetcher {
+export function signedInService(accountUrl = membershipUrl()): TestService {
   return serviceWith({ config: { accountUrl } });
 }
 
-/** Tells the membership server what to answer next, or to drop every connection. */
-export async function steer(mode: { answer: { status: number; body: unknown } } | { down: true }): Promise<void> {
+/** Tells the membership server what to answer next, to drop every connection, or to answer none. */
+export async function steer(mode: { answer: { status: number; body: unknown } } | { down: true } | { hang: true }): Promise<void> {
   const res = await fetch(`${membershipUrl()}/control`, { method: 'POST', body: JSON.stringify(mode) });
   if (res.status !== 204) throw new Error(`membership server refused control: ${res.status}`);
 }
 
+/** What the membership server has seen: status requests in all, and how many it holds unanswered now. */
+export async function serverCounts(): Promise<{ statusRequests: number; held: number }> {
+  return (await (await fetch(`${membershipUrl()}/control`)).json()) as { statusRequests: number; held: number };
+}
+
 export async function statusRequests(): Promise<number> {
-  return ((await (await fetch(`${membershipUrl()}/control`)).json()) as { statusRequests: number }).statusRequests;
+  return (await serverCounts()).statusRequests;
 }
 
 /** A signed-in account status as the membership server confirms it. */
