@@ -54,10 +54,10 @@ export function refresh(ctx: RequestContext, url: string, known: Known): Promise
   const now = Date.now();
   if (!inFlight(known, now)) {
     known.askedAt = now;
-    const exchange = exchangeOnce(ctx, url, known);
-    known.refreshing = exchange;
-    void exchange.finally(() => {
-      if (known.refreshing === exchange) known.refreshing = null;
+    const started = exchangeOnce(ctx, url, known);
+    known.refreshing = started;
+    void started.finally(() => {
+      if (known.refreshing === started) known.refreshing = null;
     });
   }
   const exchange = known.refreshing!;
