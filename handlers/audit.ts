@@ -4,7 +4,7 @@ import { AuditExportQuery, AuditListQuery, DEFAULT_LIST_LIMIT } from '../storage
 import { withoutLinks } from '../storage/audit/record';
 import { AuditCheckpoint, AuditExport, AuditList, AuditPublicKey, AuditStats, AuditVerification } from '../storage/audit/schema';
 import { AuditRetention, AuditRetentionWrite } from '../storage/settings/schema';
-import { buildExport } from './audit-export';
+import { exportAudit } from './audit-export';
 
 const RetentionDays = AuditRetention.shape.retention_days;
 
@@ -63,10 +63,10 @@ export const auditRoutes = [
     scopes: ['audit:read'],
     query: AuditExportQuery,
     response: AuditExport,
-    errors: ['audit.export_too_large'],
+    errors: ['audit.export_too_large', 'audit.export_busy'],
     handler: ({ ctx, query }) => {
       const { format, ...rest } = query;
-      return buildExport(ctx.store, rest, format, Date.now());
+      return exportAudit(ctx.store, rest, format, Date.now());
     },
   }),
   defineRoute({

@@ -10,8 +10,9 @@ export const membershipRoutes = [
     summary: 'Server-confirmed membership status of the signed-in account',
     description:
       'In local mode (no membership server configured) nobody is signed in: `authenticated` is false and `account` null. ' +
-      'With a membership server, its confirmation is cached until `verifiedUntil`; while the server cannot be reached the ' +
-      'cached status is served with `offline: true`, and once it has expired `authenticated` is false and `error` says why.',
+      'With a membership server, its confirmation is the answer until `verifiedUntil`, at once (it is refreshed in the ' +
+      'background); `offline: true` says the last exchange with the server failed. Without a valid confirmation the request ' +
+      'waits for the server at most 5 s; if that brings none, `authenticated` is false and `error` says why.',
     response: AccountStatus,
     handler: ({ ctx }) => accountStatus(ctx),
   }),

@@ -2,7 +2,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { MAX_EXPORT_BYTES, MAX_EXPORT_ENTRIES } from '../handlers/audit-export';
 import { MAX_DETAILS_CHARS } from '../storage/audit/log';
 import { call } from './support/api';
-import { sql } from './support/store';
+import { serviceWith } from './support/service';
+import { sql, storeOverRpc } from './support/store';
 
 /** Rows written straight into the table (their hashes are not a chain; this file never verifies). */
 async function insertRows(count: number, category: string, details: string, ts: number) {
@@ -42,6 +43,21 @@ it('refuses an export whose file would pass the byte limit', async () => {
   const res = await call('/api/v1/audit/export?format=csv&category=team');
   expect(res.status).toBe(413);
   expect(res.json.error).toMatchObject({ code: 'audit.export_too_large', details: { count: BIG, max_entries: MAX_EXPORT_ENTRIES, max_bytes: MAX_EXPORT_BYTES } });
+});
+
+it('refuses before it builds anything: too many entries are refused on the count, too many bytes before an entry is read', async () => {
+  const calls: string[] = [];
+  const service = serviceWith({ store: storeOverRpc(calls) });
+  const exportCalls = async (query: string) => {
+    calls.length = 0;
+    const res = await call(`/api/v1/audit/export?${query}`, { fetcher: service });
+    expect(res.status).toBe(413);
+    return calls.filter((c) => c.startsWith('audit.'));
+  };
+  expect(await exportCalls('format=jsonl')).toEqual(['audit.extent']);
+  const tooManyBytes = await exportCalls('format=csv&category=team');
+  expect(tooManyBytes[0]).toBe('audit.extent');
+  expect(new Set(tooManyBytes.slice(1))).toEqual(new Set(['audit.exportPageSize']));
 });
 
 it('serves a narrower export of the same log', async () => {

@@ -137,6 +137,11 @@ export const ERROR_CATALOG = {
     message: 'More audit entries match than one export may hold; narrow the filters.',
     details: z.object({ count: z.int(), max_entries: z.int(), max_bytes: z.int() }),
   },
+  'audit.export_busy': {
+    status: 429,
+    message: 'As many audit exports as the service runs at once are running; retry after Retry-After seconds.',
+    details: z.object({ max_concurrent: z.int(), retry_after_s: z.int() }),
+  },
   'audit.signing_key_missing': {
     status: 503,
     message: 'The audit signing key (audit-signing.key) is missing or unreadable; nothing can be signed or checked against it.',

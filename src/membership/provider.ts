@@ -1,41 +1,36 @@
-import { AccountStatus } from '../../storage/membership/schema';
+import type { AccountStatus } from '../../storage/membership/schema';
 import type { ProfileQuota } from '../../storage/profiles/profiles';
 import type { RequestContext } from '../routes/define';
-
-/** How long LPA waits for the membership server before it treats it as unreachable. */
-const FETCH_TIMEOUT_MS = 5000;
+import { knownServer, refresh, refreshDue, validConfirmation } from './verification';
 
 const LOCAL_STATUS: AccountStatus = { authenticated: false, verifiedUntil: 0, validForMs: 0, account: null, error: null };
 
 /**
- * The account status. Local mode (no `LPA_ACCOUNT_URL`): nobody is signed in. Otherwise the
- * membership server is asked each time (`GET <url>/v1/account/status`, answering the spec's Account
- * status); its answer is kept until `verifiedUntil` and served with `offline: true` while the server
- * cannot be reached. Without a valid confirmation, nobody is signed in and `error` says why.
+ * The account status. Local mode (no `LPA_ACCOUNT_URL`): nobody is signed in. Otherwise, while the
+ * last confirmation is valid (until its `verifiedUntil`) it is the answer at once, and a request
+ * finding it older than REFRESH_AFTER_MS asks the server again in the background (one exchange at a
+ * time). Only without a valid confirmation does a request wait for the server, at most
+ * FETCH_TIMEOUT_MS; if that brings none, nobody is signed in and `error` says why.
  */
 export async function accountStatus(ctx: RequestContext): Promise<AccountStatus> {
   const url = ctx.config.accountUrl;
   if (url === null) return LOCAL_STATUS;
-  let problem: string;
-  try {
-    const confirmed = await fetchStatus(url);
-    await ctx.store.membership.save(url, confirmed, confirmed.verifiedUntil);
-    return withTrueUsage(ctx, { ...confirmed, offline: false });
-  } catch (error) {
-    problem = error instanceof Error ? error.message : String(error);
-  }
+  const known = await knownServer(ctx, url);
   const now = Date.now();
-  const cached = await ctx.store.membership.read(url);
-  if (cached?.status && cached.verified_until > now) {
-    return withTrueUsage(ctx, { ...cached.status, offline: true, validForMs: cached.verified_until - now });
+  const valid = validConfirmation(known, now);
+  if (valid) {
+    if (refreshDue(known, now)) ctx.waitUntil(refresh(ctx, url, known));
+    return withTrueUsage(ctx, { ...valid.status, offline: !known.online, validForMs: valid.verified_until - now });
   }
+  const outcome = await refresh(ctx, url, known);
+  if (outcome.ok) return withTrueUsage(ctx, { ...outcome.status, offline: false });
   return {
     authenticated: false,
     offline: true,
-    verifiedUntil: cached?.verified_until ?? 0,
+    verifiedUntil: known.confirmed?.verified_until ?? 0,
     validForMs: 0,
     account: null,
-    error: `The membership server could not confirm the account (${problem}) and no earlier confirmation is still valid.`,
+    error: `The membership server could not confirm the account (${outcome.problem}) and no earlier confirmation is still valid.`,
   };
 }
 
@@ -43,20 +38,6 @@ export async function accountStatus(ctx: RequestContext): Promise<AccountStatus>
 export function profileQuota(status: AccountStatus): ProfileQuota | null {
   if (!status.authenticated || !status.account) return null;
   return { entitled: status.account.entitlements.profiles, limit: status.account.limits.profiles };
-}
-
-async function fetchStatus(base: string): Promise<AccountStatus> {
-  const response = await fetch(`${base.replace(/\/+$/, '')}/v1/account/status`, {
-    headers: { accept: 'application/json' },
-    signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-  });
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new Error(`membership server answered HTTP ${response.status}`);
-  }
-  const parsed = AccountStatus.safeParse(await response.json().catch(() => undefined));
-  if (!parsed.success) throw new Error('membership server answered something that is not an account status');
-  return parsed.data;
 }
 
 /** `usage.profiles` is what this store holds, whatever the server last counted. */

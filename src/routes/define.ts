@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { ErrorCode } from '../errors/catalog';
 import type { HostPort } from '../host/port';
 import type { Scope } from '../shared/scopes';
+import type { StreamedJson } from '../shared/streamed-json';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -73,7 +74,8 @@ export interface RouteSpec<
   audit?: A;
   /** Error codes this route can answer beyond those its access, parameters and body imply. */
   errors?: readonly ErrorCode[];
-  handler: (input: HandlerInput<P, Q, B, A>) => Promise<Out<R>> | Out<R>;
+  /** The answer's body; a StreamedJson where it is sent while it is built. */
+  handler: (input: HandlerInput<P, Q, B, A>) => Promise<Out<R> | StreamedJson<Out<R>>> | Out<R> | StreamedJson<Out<R>>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -24,26 +24,24 @@ export function isStrictBase64(text: string): boolean {
 }
 
 /**
- * Base64 of bytes that arrive in pieces. Whole 3-byte groups are encoded as they come, so the parts
- * simply concatenate and the raw bytes never have to be held all at once.
+ * Base64 of bytes that arrive in pieces. Whole 3-byte groups are encoded as they come and handed
+ * back, so the pieces simply concatenate and the raw bytes never have to be held all at once.
  */
-export class Base64Builder {
-  private readonly parts: string[] = [];
+export class Base64Chunks {
   private carry = new Uint8Array(0);
-  /** Bytes pushed so far. */
-  bytes = 0;
 
-  push(chunk: Uint8Array): void {
-    this.bytes += chunk.length;
+  /** The base64 of every whole 3-byte group so far not yet handed back. */
+  push(chunk: Uint8Array): string {
     const all = new Uint8Array(this.carry.length + chunk.length);
     all.set(this.carry);
     all.set(chunk, this.carry.length);
     const whole = all.length - (all.length % 3);
-    this.parts.push(toBase64(all.subarray(0, whole)));
     this.carry = all.slice(whole);
+    return toBase64(all.subarray(0, whole));
   }
 
+  /** The rest, padded: after it the pieces make the base64 of all the bytes pushed. */
   finish(): string {
-    return this.parts.join('') + toBase64(this.carry);
+    return toBase64(this.carry);
   }
 }

@@ -7,11 +7,15 @@ import type { AuditFilters } from './filters';
 import { pageSql, whereClause, type PageStart } from './query';
 import { entryOf, type AuditRow } from './record';
 import { purgeBefore } from './retention';
-import type { AuditCheckpoint, AuditPage, AuditPublicKey, AuditRecord, AuditStats, AuditVerification, PurgeResult } from './schema';
+import { exportLine } from './export-format';
+import type {
+  AuditCheckpoint, AuditPage, AuditPublicKey, AuditRecord, AuditStats, AuditVerification, ExportExtent, ExportFormat, ExportPageSize, PurgeResult,
+} from './schema';
 import type { AuditSigner } from './signing';
 import { verifyChain } from './verify';
 import { first } from '../sql/sql';
 import { DAY_MS } from '../../src/shared/time';
+import { utf8Length } from '../../src/shared/unicode';
 
 /** Reading, verifying and maintaining the audit chain; appending is AuditLog's, inside every change. */
 export class Audit {
@@ -37,9 +41,23 @@ export class Audit {
     return { items, next_seq: rows.length > limit ? items[items.length - 1]!.seq : null };
   }
 
-  count(filters: AuditFilters): number {
+  /** How many entries match the filters and the newest of them: an export pages up to that seq and no further. */
+  extent(filters: AuditFilters): ExportExtent {
     const where = whereClause(this.ctx.db, filters);
-    return where ? first<{ n: number }>(this.ctx.db, `SELECT count(*) AS n FROM audit_log a ${where.sql}`, ...where.params)!.n : 0;
+    if (!where) return { count: 0, last_seq: 0 };
+    return first<ExportExtent>(
+      this.ctx.db, `SELECT count(*) AS count, coalesce(max(a.seq), 0) AS last_seq FROM audit_log a ${where.sql}`, ...where.params,
+    )!;
+  }
+
+  /**
+   * The size of one page of an export, measured with the export's own line format, so that the
+   * export knows its file's size before it sends a byte, without the entries crossing to the worker.
+   */
+  exportPageSize(filters: AuditFilters, format: ExportFormat, start: PageStart, limit: number): ExportPageSize {
+    const page = this.list(filters, start, limit);
+    const bytes = page.items.reduce((sum, record) => sum + utf8Length(exportLine(format, record)), 0);
+    return { count: page.items.length, bytes, next_seq: page.next_seq };
   }
 
   verify(): AuditVerification {

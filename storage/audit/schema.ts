@@ -118,6 +118,14 @@ export const AuditExport = z
   .meta({ id: 'AuditExport' });
 export type AuditExport = z.output<typeof AuditExport>;
 
+/** What an export of some filters covers: how many entries match, and the newest seq among them (0 for none). */
+export const ExportExtent = z.object({ count: z.int(), last_seq: z.int() });
+export type ExportExtent = z.output<typeof ExportExtent>;
+
+/** One page of an export measured in the store: its entries and the bytes of their lines, not the lines. */
+export const ExportPageSize = z.object({ count: z.int(), bytes: z.int(), next_seq: z.int().nullable() });
+export type ExportPageSize = z.output<typeof ExportPageSize>;
+
 /** The offline check of a JSONL export (storage/audit/verify-export.ts), as `lpa audit verify-file` prints it. */
 export const ExportVerification = z.object({
   ok: z.boolean(),

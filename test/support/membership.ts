@@ -1,12 +1,6 @@
-import { env } from 'cloudflare:workers';
 import { inject } from 'vitest';
 import type { AccountStatus } from '../../storage/membership/schema';
-import { createApp } from '../../src/app';
-import { configFrom } from '../../src/config';
-import { hostClient } from '../../src/host/port';
-import { ROUTES } from '../../src/routes/table';
-import type { CallOptions } from './api';
-import { storeOverRpc } from './store';
+import { serviceWith, type TestService } from './service';
 
 export const membershipUrl = () => inject('membershipUrl');
 
@@ -14,23 +8,23 @@ export const membershipUrl = () => inject('membershipUrl');
  * The service as `src/runtimes/workerd/worker.ts` builds it, on the same store, but configured with the test
  * membership server: the other test files keep running in local mode.
  */
-export function signedInService(accountUrl = membershipUrl()): NonNullable<CallOptions['fetcher']> {
-  const app = createApp(ROUTES, {
-    config: { ...configFrom(env), accountUrl },
-    store: storeOverRpc(),
-    host: hostClient(env.HOST),
-  });
-  return { fetch: (url, init) => app(new Request(url, init), { clientIp: '127.0.0.1', waitUntil: () => {} }) };
+export function signedInService(accountUrl = membershipUrl()): TestService {
+  return serviceWith({ config: { accountUrl } });
 }
 
-/** Tells the membership server what to answer next, or to drop every connection. */
-export async function steer(mode: { answer: { status: number; body: unknown } } | { down: true }): Promise<void> {
+/** Tells the membership server what to answer next, to drop every connection, or to answer none. */
+export async function steer(mode: { answer: { status: number; body: unknown } } | { down: true } | { hang: true }): Promise<void> {
   const res = await fetch(`${membershipUrl()}/control`, { method: 'POST', body: JSON.stringify(mode) });
   if (res.status !== 204) throw new Error(`membership server refused control: ${res.status}`);
 }
 
+/** What the membership server has seen: status requests in all, and how many it holds unanswered now. */
+export async function serverCounts(): Promise<{ statusRequests: number; held: number }> {
+  return (await (await fetch(`${membershipUrl()}/control`)).json()) as { statusRequests: number; held: number };
+}
+
 export async function statusRequests(): Promise<number> {
-  return ((await (await fetch(`${membershipUrl()}/control`)).json()) as { statusRequests: number }).statusRequests;
+  return (await serverCounts()).statusRequests;
 }
 
 /** A signed-in account status as the membership server confirms it. */

@@ -31,7 +31,13 @@ export function sql<T = Record<string, SqlValue>>(query: string, ...params: SqlV
   return inStore(({ sql }) => sql.exec(query, ...params).toArray() as T[]);
 }
 
-/** The store as the worker's handlers reach it (over RPC), for a service a test builds itself. */
-export function storeOverRpc(): StoreClient {
-  return storeClient((family, method, args) => storeStub(env).invoke(family, method, args));
+/**
+ * The store as the worker's handlers reach it (over RPC), for a service a test builds itself;
+ * `calls`, when given, gets `family.method` of every call, to show what a request asked the store.
+ */
+export function storeOverRpc(calls?: string[]): StoreClient {
+  return storeClient((family, method, args) => {
+    calls?.push(`${family}.${method}`);
+    return storeStub(env).invoke(family, method, args);
+  });
 }
