@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -54,6 +55,8 @@ describe('lpa mcp', () => {
     const isSecret = (op: (typeof operations)[number]) => op.security.some((s) => s.bearerAuth.some((scope) => scope.startsWith('secrets:')));
 
     const everything = await connect(service.token);
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+    expect(everything.getServerVersion()).toMatchObject({ name: 'lpa', version });
     const all = (await everything.listTools()).tools;
     expect(all.map((t) => t.name).sort()).toEqual(operations.map((op) => op.operationId).sort());
     for (const op of operations) {

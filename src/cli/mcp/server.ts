@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -23,7 +24,8 @@ export async function runMcpServer(env: NodeJS.ProcessEnv): Promise<void> {
   const tools = await offeredTools(client);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   // The JSON Schemas come from the route declarations, so the SDK's low-level handlers serve them as they are.
-  const mcp = new McpServer({ name: 'lpa', version: '0.1.0' }, { capabilities: { tools: {} } });
+  const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const mcp = new McpServer({ name: 'lpa', version }, { capabilities: { tools: {} } });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map(({ name, description, inputSchema, annotations }) => ({ name, description, inputSchema, annotations })),
   }));
