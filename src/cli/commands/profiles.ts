@@ -20,8 +20,8 @@ function withFields(command: Command): Command {
   return command
     .option('--group <group>', 'the group')
     .option('--tag <tag>', 'a tag (repeat for more; replaces the tags)', repeated)
-    .addOption(new Option('--pinned', 'pin it'))
-    .addOption(new Option('--no-pinned', 'unpin it'))
+    .option('--pinned', 'pin it')
+    .option('--no-pinned', 'unpin it')
     .option('--notes <text>', 'free notes');
 }
 

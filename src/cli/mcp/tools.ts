@@ -58,7 +58,7 @@ function inputOf(route: AnyRoute): { schema: ApiTool['inputSchema']; places: Rec
   return { schema, places };
 }
 
-function describe(route: AnyRoute): string {
+function descriptionOf(route: AnyRoute): string {
   const access =
     route.access === 'public' ? 'Needs no token.' : route.access === 'admin' ? 'Needs an admin session.' : `Scopes: ${(route.scopes ?? []).join(', ') || 'any token'}.`;
   return [route.summary, route.description, `${route.method} ${route.path}. ${access}`].filter(Boolean).join('\n\n');
@@ -68,7 +68,7 @@ export function toolOf(route: AnyRoute): ApiTool {
   const { schema, places } = inputOf(route);
   return {
     name: operationId(route),
-    description: describe(route),
+    description: descriptionOf(route),
     inputSchema: schema,
     annotations: { readOnlyHint: route.method === 'GET', destructiveHint: route.method === 'DELETE', openWorldHint: false },
     route,
