@@ -16,6 +16,9 @@ const FOUNDATION = '^src/(errors/|shared/|schemas/|logs/|config[.]ts$)';
 const HOST = '^src/host/';
 const HOST_NODE = '^src/host/node/';
 const CLI = '^src/cli/';
+const MCP = '^src/cli/mcp/';
+const CLI_BUT_MCP = '^src/cli/(?!mcp/)';
+const CLI_SCHEMAS = ['^storage/.+/schema[^/]*[.]ts$', '^src/host/files-schema[.]ts$'];
 
 /** `from` may import nothing of ours outside `allowed`. */
 const onlyImports = (name, comment, from, allowed) => ({
@@ -53,9 +56,15 @@ module.exports = {
     ]),
     onlyImports(
       'cli',
-      'The CLI talks to the service over HTTP: it imports the foundation, zod schemas (storage/**/schema*.ts) and the audit family\'s declarations (filters, actions and categories, actor types), and the offline audit verifier, which is pure hashing over an export file.',
-      CLI,
-      [CLI, FOUNDATION, '^storage/.+/schema[^/]*[.]ts$', '^storage/audit/(filters|actions|entry)[.]ts$', '^storage/audit/verify-export[.]ts$'],
+      'The CLI talks to the service over HTTP: it imports the foundation, zod schemas (storage/**/schema*.ts and the automation files\' src/host/files-schema.ts) and the audit family\'s declarations (filters, actions and categories, actor types), and the offline audit verifier, which is pure hashing over an export file.',
+      CLI_BUT_MCP,
+      [CLI, FOUNDATION, ...CLI_SCHEMAS, '^storage/audit/(filters|actions|entry)[.]ts$', '^storage/audit/verify-export[.]ts$'],
+    ),
+    onlyImports(
+      'cli-mcp',
+      'The MCP server (src/cli/mcp) offers one tool per route: besides what the CLI may import, it reads the route table (and so the declarations behind it) and names tools with the OpenAPI operationId. It still calls the service only over HTTP; it reaches neither SQL nor the store.',
+      MCP,
+      [CLI, FOUNDATION, ...CLI_SCHEMAS, '^src/routes/(table|define)[.]ts$', '^src/openapi/document[.]ts$'],
     ),
     {
       name: 'sql-below-storage',

@@ -5,9 +5,11 @@ import { auditRows } from './support/profiles';
 describe('the audit source of a request', () => {
   it.each([
     ['cli', { 'x-lpa-client': 'cli' }],
+    ['mcp', { 'x-lpa-client': 'mcp' }],
     ['api', {}],
     ['api', { 'x-lpa-client': 'something-else' }],
     ['api', { 'x-lpa-client': 'CLI ' }],
+    ['api', { 'x-lpa-client': 'mcp,cli' }],
   ] as const)('is %s for headers %j', async (source, headers) => {
     const name = `source-${crypto.randomUUID()}`;
     const res = await call('/api/v1/tokens', { method: 'POST', body: { name, scopes: [] }, headers });

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ApiCallError, ApiClient } from './client';
+import { exitCodeFor } from './exit-codes';
 
 /** A whole number within bounds, or a clear refusal naming them. */
 export function intBetween(min: number, max: number) {
@@ -11,13 +13,16 @@ export function intBetween(min: number, max: number) {
   };
 }
 
+/** Collects a repeatable option into a list. */
+export const repeated = (value: string, all: string[] = []) => [...all, value];
+
 export interface JsonOption {
   json?: boolean;
 }
 
 /**
- * Wraps a command's action: it gets a client from the environment, and a failure of the service
- * ends the process with a non-zero exit and the error code on stderr.
+ * Wraps a command's action: it gets a client from the environment, and a failure ends the process
+ * with the exit code of its HTTP outcome (./exit-codes.ts) and the envelope's code and message on stderr.
  */
 export function action<A extends unknown[]>(fn: (client: ApiClient, ...args: A) => Promise<void>) {
   return async (...args: A): Promise<void> => {
@@ -26,11 +31,32 @@ export function action<A extends unknown[]>(fn: (client: ApiClient, ...args: A) 
     } catch (error) {
       if (!(error instanceof ApiCallError)) throw error;
       process.stderr.write(`error: ${error.code}${error.status ? ` (HTTP ${error.status})` : ''}: ${error.message}\n`);
-      process.exitCode = 1;
+      process.exitCode = exitCodeFor(error);
     }
   };
 }
 
 export function withJson(command: Command): Command {
   return command.option('--json', 'print JSON for scripts instead of text');
+}
+
+/** A file's bytes, "-" for standard input; an unreadable file is a local failure with its reason. */
+export function readBytes(file: string): Buffer {
+  try {
+    return readFileSync(file === '-' ? 0 : file);
+  } catch (error) {
+    throw new ApiCallError(0, 'cli.file_unreadable', (error as Error).message);
+  }
+}
+
+export const readText = (file: string): string => readBytes(file).toString('utf8');
+
+/** A JSON request body from a file ("-" for standard input), for the bodies too rich for options. */
+export function readJson<T>(file: string): T {
+  const text = readText(file);
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    throw new ApiCallError(0, 'cli.json_invalid', `${file}: ${(error as Error).message}`);
+  }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_PORT } from '../config';
-import { CLIENT_HEADER } from '../shared/client-header';
+import { CLIENT_HEADER, type ClientSource } from '../shared/client-header';
 
 /** An error answer of the service, with its stable code. */
 export class ApiCallError extends Error {
@@ -16,14 +16,18 @@ export class ApiCallError extends Error {
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
-/** The service as the CLI talks to it: LPA_URL and LPA_TOKEN, the admin-token file by default. */
+/**
+ * The service as the CLI and the MCP server talk to it: LPA_URL and LPA_TOKEN, the admin-token file
+ * by default. `source` is what the audit log records as the source of every request.
+ */
 export class ApiClient {
   constructor(
     readonly baseUrl: string,
     private readonly token: string,
+    private readonly source: ClientSource = 'cli',
   ) {}
 
-  static fromEnv(env: NodeJS.ProcessEnv): ApiClient {
+  static fromEnv(env: NodeJS.ProcessEnv, source: ClientSource = 'cli'): ApiClient {
     const baseUrl = (env.LPA_URL || `http://127.0.0.1:${env.LPA_PORT || DEFAULT_PORT}`).replace(/\/+$/, '');
     let token = env.LPA_TOKEN;
     if (!token) {
@@ -34,7 +38,7 @@ export class ApiClient {
         throw new ApiCallError(0, 'cli.token_missing', `no token: set LPA_TOKEN, or start the service once so that ${file} exists`);
       }
     }
-    return new ApiClient(baseUrl, token);
+    return new ApiClient(baseUrl, token, source);
   }
 
   url(path: string, query: Query = {}): string {
@@ -72,8 +76,7 @@ export class ApiClient {
         method,
         headers: {
           authorization: `Bearer ${this.token}`,
-          // The audit log records requests of the command line with source 'cli'.
-          [CLIENT_HEADER]: 'cli',
+          [CLIENT_HEADER]: this.source,
           ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -29,7 +29,8 @@ const RETRY_AFTER = {
 
 const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-function operationId(route: AnyRoute): string {
+/** The operationId of a route in the document; the MCP server (src/cli/mcp) names its tools by it. */
+export function operationId(route: AnyRoute): string {
   const words = route.path
     .split('/')
     .filter((s) => s && s !== 'api' && s !== 'v1')

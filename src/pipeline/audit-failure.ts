@@ -1,17 +1,17 @@
 import type { Actor, AuditContext } from '../../storage/audit/entry';
 import type { ApiError } from '../errors/api-error';
-import { CLIENT_HEADER } from '../shared/client-header';
+import { CLIENT_HEADER, clientSource } from '../shared/client-header';
 import type { AnyRoute, RequestContext } from '../routes/define';
 
 const DENIALS = new Set([401, 403, 429]);
 
 /**
- * Where a request comes from, for the audit log: 'cli' when the lpa command says so, 'api' for
- * everything else. Informational only (the actor is still the token), and no other value is taken
+ * Where a request comes from, for the audit log: 'cli' or 'mcp' when LPA's own clients say so,
+ * 'api' for everything else. Informational only (the actor is still the token), and no other value is taken
  * from the header, so a client cannot write what it likes into the log.
  */
 export function requestSource(request: Request): string {
-  return request.headers.get(CLIENT_HEADER) === 'cli' ? 'cli' : 'api';
+  return clientSource(request.headers.get(CLIENT_HEADER));
 }
 
 export function auditContext(ctx: RequestContext, action: AuditContext['action']): AuditContext {

@@ -21,7 +21,7 @@ export interface Principal {
 
 export interface RequestContext {
   requestId: string;
-  /** The audit source of the request: 'cli' when the lpa command sent it, 'api' otherwise. */
+  /** The audit source of the request: 'cli' or 'mcp' when LPA's own clients sent it, 'api' otherwise. */
   source: string;
   clientIp: string;
   principal: Principal | null;

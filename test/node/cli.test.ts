@@ -1,31 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lpaOnTerminal, lpaRunner, type Run } from './cli-run';
 import { raw, startService, type RunningService } from './service';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let service: RunningService;
 const work = mkdtempSync(join(tmpdir(), 'lpa-cli-'));
 
-/** `node bin/lpa.mjs …` as a user runs it, against the running service unless the environment says otherwise. */
-const BIN = join(process.cwd(), 'bin/lpa.mjs');
-function lpa(args: string[], env: Record<string, string> = {}, cwd = process.cwd()): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { ...process.env, LPA_URL: `http://127.0.0.1:${service.port}`, LPA_TOKEN: service.token, ...env }, cwd },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const lpa = lpaRunner(() => service);
+const onTerminal = lpaOnTerminal(() => service);
 
 const api = (path: string, method = 'GET', body?: unknown) =>
   raw(service.port, path, {
@@ -49,18 +33,28 @@ afterAll(async () => {
 
 describe('lpa --help', () => {
   const COMMANDS = [
-    [], ['status'], ['profiles'], ['audit'], ['audit', 'list'], ['audit', 'verify'], ['audit', 'export'], ['audit', 'verify-file'],
-    ['globals'], ['globals', 'get'], ['globals', 'set'], ['globals', 'delete'], ['tokens'], ['tokens', 'create'], ['tokens', 'list'],
-    ['tokens', 'revoke'], ['logs'], ['logs', 'list'], ['logs', 'show'],
+    [], ['status'], ['account'], ['account', 'status'],
+    ['profiles'], ...['list', 'get', 'create', 'update', 'delete'].map((c) => ['profiles', c]),
+    ['accounts'], ...['list', 'add', 'update', 'delete', 'password', 'totp'].map((c) => ['accounts', c]),
+    ['globals'], ...['list', 'get', 'set', 'delete'].map((c) => ['globals', c]),
+    ['flows'], ...['list', 'get', 'create', 'delete'].map((c) => ['flows', c]),
+    ['shares'], ...['list', 'create', 'revoke', 'redeem', 'import'].map((c) => ['shares', c]),
+    ['files'], ...['list', 'put', 'get'].map((c) => ['files', c]),
+    ['sync'], ['sync', 'status'], ['settings'], ['settings', 'logs'], ['settings', 'audit'],
+    ['audit'], ...['list', 'verify', 'export', 'verify-file'].map((c) => ['audit', c]),
+    ['tokens'], ...['create', 'list', 'revoke'].map((c) => ['tokens', c]),
+    ['logs'], ['logs', 'list'], ['logs', 'show'], ['mcp'],
   ];
   it('is there on every command, with exit 0', async () => {
-    const runs = await Promise.all(COMMANDS.map((command) => lpa([...command, '--help'])));
+    // A few at a time: each is a Node process compiling the CLI, and the machine is shared.
+    const runs: Run[] = [];
+    for (let i = 0; i < COMMANDS.length; i += 4) runs.push(...(await Promise.all(COMMANDS.slice(i, i + 4).map((command) => lpa([...command, '--help'])))));
     runs.forEach((run, i) => {
       expect(run.code, COMMANDS[i]!.join(' ')).toBe(0);
       expect(run.stdout).toMatch(/^Usage: lpa/);
       expect(run.stdout).toContain('--help');
     });
-  });
+  }, 300_000);
 
   it('refuses an unknown command with exit 2', async () => {
     const run = await lpa(['nonsense']);
@@ -80,10 +74,10 @@ describe('lpa status', () => {
 
   it('fails with the error code and a non-zero exit', async () => {
     const badToken = await lpa(['status'], { LPA_TOKEN: 'lpa_wrong-token' });
-    expect(badToken.code).toBe(1);
+    expect(badToken.code).toBe(5);
     expect(badToken.stderr).toMatch(/^error: auth\.token_invalid \(HTTP 401\): /);
     const unreachable = await lpa(['status'], { LPA_URL: 'http://127.0.0.1:1' });
-    expect(unreachable.code).toBe(1);
+    expect(unreachable.code).toBe(3);
     expect(unreachable.stderr).toMatch(/^error: cli\.unreachable: cannot reach http:\/\/127\.0\.0\.1:1/);
   });
 
@@ -91,7 +85,7 @@ describe('lpa status', () => {
     const run = await lpa(['status', '--json'], { LPA_TOKEN: '', LPA_DATA_ROOT: service.dataRoot });
     expect(run.code).toBe(0);
     const missing = await lpa(['status'], { LPA_TOKEN: '', LPA_DATA_ROOT: work });
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(5);
     expect(missing.stderr).toContain('error: cli.token_missing');
   });
 });
@@ -105,7 +99,7 @@ describe('lpa profiles', () => {
     expect(answer.total).toBe(PROFILES);
     expect(answer.next_cursor).toEqual(expect.any(String));
     const human = await lpa(['profiles', '--limit', '2']);
-    expect(human.stdout.split('\n')[0]).toMatch(/^NO\s+NAME\s+GROUP\s+TAGS\s+PINNED$/);
+    expect(human.stdout.split('\n')[0]).toMatch(/^NO\s+ID\s+NAME\s+GROUP\s+TAGS\s+PINNED$/);
     expect(human.stdout).toContain('cli-profile-001');
     expect(human.stdout).toContain(`2 of ${PROFILES}`);
   });
@@ -120,6 +114,20 @@ describe('lpa profiles', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('must be a whole number from 1 to 100');
     expect(run.stdout).toBe('');
+  });
+
+  it('shows a progress bar for --all and the export on a terminal only', async () => {
+    const all = await onTerminal(['profiles', '--all', '--limit', '40']);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(new RegExp(`profiles \\[[^\\]]*\\] \\d+/${PROFILES} profiles`));
+    expect(all.stdout).toContain(`${PROFILES} of ${PROFILES}`);
+    const exported = await onTerminal(['audit', 'export', '--format', 'csv', '--out', join(work, 'tty.csv')]);
+    expect(exported.stdout).toMatch(/export \[[^\]]*\] \d+\/\d+ KiB/);
+    const verified = await onTerminal(['audit', 'verify']);
+    expect(verified.stdout).toContain('verifying the audit chain…');
+    expect(verified.stdout).toContain('ok: true');
+    const piped = await lpa(['profiles', 'list', '--all', '--limit', '40']);
+    expect(piped.stderr).toBe('');
   });
 
   it('walks every page with --all', async () => {
@@ -150,7 +158,7 @@ describe('lpa tokens', () => {
     const revoked = await lpa(['tokens', 'revoke', token.id]);
     expect(revoked).toMatchObject({ code: 0, stdout: `revoked ${token.id}\n` });
     const again = await lpa(['tokens', 'revoke', token.id]);
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(7);
     expect(again.stderr).toMatch(/^error: resource\.not_found \(HTTP 404\)/);
   });
 
@@ -174,21 +182,21 @@ describe('lpa globals', () => {
     expect(JSON.parse((await lpa(['globals', 'get', 'cli_var', '--json'])).stdout)).toEqual({ value: 'from a file', revision: 2 });
 
     const stale = await lpa(['globals', 'set', 'cli_var', 'late', '--revision', '1']);
-    expect(stale.code).toBe(1);
+    expect(stale.code).toBe(8);
     expect(stale.stderr).toMatch(/^error: state\.revision_conflict \(HTTP 409\)/);
     const staleDelete = await lpa(['globals', 'delete', 'cli_var', '--revision', '1']);
-    expect(staleDelete.code).toBe(1);
+    expect(staleDelete.code).toBe(8);
     expect(staleDelete.stderr).toContain('state.revision_conflict');
 
     expect(await lpa(['globals', 'delete', 'cli_var', '--revision', '2'])).toMatchObject({ code: 0, stdout: 'deleted cli_var\n' });
     const gone = await lpa(['globals', 'get', 'cli_var']);
-    expect(gone.code).toBe(1);
+    expect(gone.code).toBe(7);
     expect(gone.stderr).toMatch(/^error: resource\.not_found \(HTTP 404\)/);
   });
 
   it('passes the service refusal of a bad name on with its code', async () => {
     const run = await lpa(['globals', 'get', '1-not-a-name']);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/^error: request\.invalid \(HTTP 400\)/);
   });
 
@@ -218,7 +226,7 @@ describe('lpa audit', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('must be a whole number from 1 to 1000');
     const badCategory = await lpa(['audit', 'list', '--category', 'nope']);
-    expect(badCategory.code).toBe(1);
+    expect(badCategory.code).toBe(4);
     expect(badCategory.stderr).toMatch(/^error: request\.invalid \(HTTP 400\)/);
   });
 
@@ -229,13 +237,13 @@ describe('lpa audit', () => {
     expect(JSON.parse((await lpa(['audit', 'verify', '--json'])).stdout)).toMatchObject({ ok: true, first_bad_seq: null });
   });
 
-  it('exports to a file with progress on stderr, and the file verifies offline; an altered file does not', async () => {
+  it('exports to a file, nothing on stderr when piped, and the file verifies offline; an altered file does not', async () => {
     const file = join(work, 'audit.jsonl');
     const run = await lpa(['audit', 'export', '--format', 'jsonl', '--out', file]);
     expect(run.code).toBe(0);
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     expect(run.stdout).toBe(`wrote ${lines.length} entries to ${file}\n`);
-    expect(run.stderr).toMatch(/received \d+ KiB in total\n$/);
+    expect(run.stderr).toBe('');
     expect(lines.length).toBeGreaterThan(PROFILES);
 
     const verified = await lpa(['audit', 'verify-file', file, '--json']);
@@ -269,7 +277,7 @@ describe('lpa audit', () => {
     expect(answer.file).toMatch(/\.csv$/);
     expect(readFileSync(join(work, answer.file), 'utf8').split('\n')[0]).toContain('seq');
     const bad = await lpa(['audit', 'export', '--format', 'xml']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(4);
     expect(bad.stderr).toMatch(/^error: request\.invalid \(HTTP 400\)/);
   });
 
@@ -297,10 +305,10 @@ describe('lpa logs', () => {
 
   it('fails with the code of the service for a bad stream or an absent file', async () => {
     const badStream = await lpa(['logs', 'show', 'nope', 'a.log']);
-    expect(badStream.code).toBe(1);
+    expect(badStream.code).toBe(4);
     expect(badStream.stderr).toMatch(/^error: request\.invalid \(HTTP 400\)/);
     const absent = await lpa(['logs', 'show', 'api', 'absent-file.log']);
-    expect(absent.code).toBe(1);
+    expect(absent.code).toBe(7);
     expect(absent.stderr).toMatch(/^error: resource\.not_found \(HTTP 404\)/);
   });
 });

@@ -12,6 +12,7 @@ import {
 } from '../../../storage/audit/schema';
 import { verifyJsonlExport } from '../../../storage/audit/verify-export';
 import { keyValues, show, table } from '../output';
+import { progress, whileWaiting } from '../progress';
 
 type FilterName = keyof typeof AUDIT_FILTERS;
 
@@ -81,7 +82,7 @@ export function auditCommand(program: Command): void {
   );
   withJson(audit.command('verify').description('check the hash chain and the daily anchors')).action(
     action(async (client, options: JsonOption) => {
-      const answer = await client.call<AuditVerification>('GET', '/api/v1/audit/verify');
+      const answer = await whileWaiting('verifying the audit chain', client.call<AuditVerification>('GET', '/api/v1/audit/verify'));
       show(answer, options.json, (a) => keyValues(a));
       if (!answer.ok) process.exitCode = 1;
     }),
@@ -92,14 +93,11 @@ export function auditCommand(program: Command): void {
       .option('--out <file>', 'where to write it (default: the name the service gives)'),
   ).action(
     action(async (client, options: JsonOption & Filters & { format: string; out?: string }) => {
-      const kib = (bytes: number) => (bytes / 1024).toFixed(0);
-      const raw = await client.download('/api/v1/audit/export', { ...filterQuery(options), format: options.format }, (received, total) => {
-        // Live progress where someone watches, or when the export is large enough to take a while.
-        if (process.stderr.isTTY || total === null || total > 1024 * 1024) {
-          process.stderr.write(`\rreceived ${kib(received)} KiB${total ? ` of ${kib(total)} KiB` : ''}`);
-        }
-      });
-      process.stderr.write(`\rreceived ${kib(raw.length)} KiB in total\n`);
+      const bar = progress('export', 'KiB');
+      const raw = await client.download('/api/v1/audit/export', { ...filterQuery(options), format: options.format }, (received, total) =>
+        bar.update(Math.ceil(received / 1024), total === null ? undefined : Math.ceil(total / 1024)),
+      );
+      bar.stop();
       const answer = JSON.parse(raw.toString('utf8')) as AuditExport;
       const file = options.out ?? answer.file_name;
       writeFileSync(file, Buffer.from(answer.content_base64, 'base64'));

@@ -3,13 +3,19 @@ import type { Command } from 'commander';
 import type { GlobalDelete, GlobalSummary, GlobalValue, GlobalWrite } from '../../../storage/globals/schema';
 import { action, intBetween, withJson, type JsonOption } from '../args';
 import { ApiCallError } from '../client';
-import { keyValues, show } from '../output';
+import { keyValues, show, table } from '../output';
 
 const path = (name: string) => `/api/v1/automation/globals/${encodeURIComponent(name)}`;
 const revision = intBetween(0, Number.MAX_SAFE_INTEGER);
 
 export function globalsCommand(program: Command): void {
   const globals = program.command('globals').description('read and write global automation variables');
+  withJson(globals.command('list').description('every global with its revision, without values')).action(
+    action(async (client, options: JsonOption) => {
+      const answer = await client.call<{ items: GlobalSummary[] }>('GET', '/api/v1/automation/globals');
+      show(answer, options.json, (a) => table(a.items, ['name', 'revision', 'bytes', 'updated_at']));
+    }),
+  );
   withJson(globals.command('get').description('print a value and its revision').argument('<name>')).action(
     action(async (client, name: string, options: JsonOption) => {
       show(await client.call<GlobalValue>('GET', path(name)), options.json, (a) => `${a.value}\n(revision ${a.revision})`);

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ROUTES } from '../../routes/table';
+import { ApiClient } from '../client';
+import { callTool } from './call';
+import { heldSecretScopes } from './secret-scopes';
+import { secretScopesOf, toolOf, type ApiTool } from './tools';
+
+/** The tools this token may see: every operation, except those handing out a secret whose scope the token lacks. */
+export async function offeredTools(client: ApiClient): Promise<ApiTool[]> {
+  const held = await heldSecretScopes(client, ROUTES);
+  return ROUTES.filter((route) => secretScopesOf(route).every((scope) => held.has(scope))).map(toolOf);
+}
+
+/**
+ * `lpa mcp`: a Model Context Protocol server on stdio. Each tool calls the running service over
+ * HTTP with LPA_URL and LPA_TOKEN, so the token's scopes bound what an agent may do and every call
+ * is audited with source 'mcp'.
+ */
+export async function runMcpServer(env: NodeJS.ProcessEnv): Promise<void> {
+  const client = ApiClient.fromEnv(env, 'mcp');
+  const tools = await offeredTools(client);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  // The JSON Schemas come from the route declarations, so the SDK's low-level handlers serve them as they are.
+  const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const mcp = new McpServer({ name: 'lpa', version }, { capabilities: { tools: {} } });
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: tools.map(({ name, description, inputSchema, annotations }) => ({ name, description, inputSchema, annotations })),
+  }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    return callTool(client, tool, request.params.arguments ?? {});
+  });
+  await mcp.connect(new StdioServerTransport());
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { operationId } from '../../openapi/document';
+import type { AnyRoute } from '../../routes/define';
+import type { Scope } from '../../shared/scopes';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Where each argument of a tool goes in the HTTP request. */
+type Place = 'path' | 'query' | 'body';
+
+/** One API operation as an MCP tool. */
+export interface ApiTool {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema & { type: 'object' };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: false };
+  route: AnyRoute;
+  places: Record<string, Place>;
+}
+
+/** Scopes whose routes hand out secrets (passwords, 2FA codes, global values): offered only to a token that holds them. */
+export const SECRET_SCOPES: readonly Scope[] = ['secrets:read', 'secrets:totp'];
+
+export const secretScopesOf = (route: AnyRoute): Scope[] => (route.scopes ?? []).filter((scope: Scope) => SECRET_SCOPES.includes(scope));
+
+/**
+ * The tool's input: the route's path parameters, query and body as one object, each converted
+ * from its zod schema as a client sends it (io 'input': a field with a default is optional). The
+ * service validates the call; a refusal comes back as a tool error with the envelope's code.
+ */
+function inputOf(route: AnyRoute): { schema: ApiTool['inputSchema']; places: Record<string, Place> } {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  const defs: Record<string, unknown> = {};
+  const places: Record<string, Place> = {};
+  for (const [place, schema] of [['path', route.params], ['query', route.query], ['body', route.body]] as const) {
+    if (!schema) continue;
+    const converted = z.toJSONSchema(schema as z.ZodType, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as {
+      properties?: Record<string, unknown>;
+      required?: string[];
+      $defs?: Record<string, unknown>;
+    };
+    for (const [name, property] of Object.entries(converted.properties ?? {})) {
+      if (places[name]) throw new Error(`${route.method} ${route.path}: "${name}" is both a ${places[name]} and a ${place} field`);
+      places[name] = place;
+      properties[name] = property;
+    }
+    required.push(...(converted.required ?? []));
+    Object.assign(defs, converted.$defs);
+  }
+  const schema = {
+    type: 'object' as const,
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+    ...(Object.keys(defs).length ? { $defs: defs } : {}),
+  };
+  return { schema, places };
+}
+
+function descriptionOf(route: AnyRoute): string {
+  const access =
+    route.access === 'public' ? 'Needs no token.' : route.access === 'admin' ? 'Needs an admin session.' : `Scopes: ${(route.scopes ?? []).join(', ') || 'any token'}.`;
+  return [route.summary, route.description, `${route.method} ${route.path}. ${access}`].filter(Boolean).join('\n\n');
+}
+
+export function toolOf(route: AnyRoute): ApiTool {
+  const { schema, places } = inputOf(route);
+  return {
+    name: operationId(route),
+    description: descriptionOf(route),
+    inputSchema: schema,
+    annotations: { readOnlyHint: route.method === 'GET', destructiveHint: route.method === 'DELETE', openWorldHint: false },
+    route,
+    places,
+  };
+}

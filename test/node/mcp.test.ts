@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, type ApiClient } from './api-client';
+import { startService, type RunningService } from './service';
+
+let service: RunningService;
+let admin: ApiClient;
+const clients: Client[] = [];
+
+/** `lpa mcp` spawned by the SDK's own client, as an agent's host runs it. */
+async function connect(token: string): Promise<Client> {
+  const client = new Client({ name: 'lpa-test', version: '1.0.0' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(process.cwd(), 'bin/lpa.mjs'), 'mcp'],
+    env: { ...(process.env as Record<string, string>), LPA_URL: `http://127.0.0.1:${service.port}`, LPA_TOKEN: token },
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+async function tokenWith(scopes: string[]): Promise<string> {
+  const created = await admin('/api/v1/tokens', { method: 'POST', body: { name: `mcp-${scopes.join('-') || 'none'}`, scopes } });
+  expect(created.status).toBe(201);
+  return created.json.token;
+}
+
+/** The JSON a tool answered. */
+function answerOf(result: Awaited<ReturnType<Client['callTool']>>): any {
+  const [first] = result.content as { type: string; text: string }[];
+  expect(first?.type).toBe('text');
+  return JSON.parse(first!.text);
+}
+
+beforeAll(async () => {
+  service = await startService('workerd');
+  admin = apiClient(service.port, service.token);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await service?.stop();
+});
+
+describe('lpa mcp', () => {
+  it('offers one tool per operation, named by operationId, with its summary and input schema; secret tools only with their scope', async () => {
+    const document = (await admin('/api/v1/openapi.json')).json;
+    const operations = Object.values(document.paths as Record<string, Record<string, { operationId: string; summary: string; security: { bearerAuth: string[] }[] }>>).flatMap(
+      (methods) => Object.values(methods),
+    );
+    const isSecret = (op: (typeof operations)[number]) => op.security.some((s) => s.bearerAuth.some((scope) => scope.startsWith('secrets:')));
+
+    const everything = await connect(service.token);
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+    expect(everything.getServerVersion()).toMatchObject({ name: 'lpa', version });
+    const all = (await everything.listTools()).tools;
+    expect(all.map((t) => t.name).sort()).toEqual(operations.map((op) => op.operationId).sort());
+    for (const op of operations) {
+      const tool = all.find((t) => t.name === op.operationId)!;
+      expect(tool.description).toContain(op.summary);
+      expect(tool.inputSchema.type).toBe('object');
+    }
+    const listing = all.find((t) => t.name === 'getProfiles')!;
+    // Defaults make fields optional; no query field is required.
+    expect(listing.inputSchema.required ?? []).toEqual([]);
+    expect(Object.keys(listing.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['limit', 'cursor', 'sort']));
+    const update = all.find((t) => t.name === 'patchProfilesById')!;
+    expect(update.inputSchema.required).toEqual(['id']);
+    expect(Object.keys(update.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['id', 'name', 'tags']));
+    expect(update.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+
+    const plain = await connect(await tokenWith(['profiles:read', 'profiles:write', 'audit:read']));
+    const offered = (await plain.listTools()).tools.map((t) => t.name).sort();
+    expect(offered).toEqual(operations.filter((op) => !isSecret(op)).map((op) => op.operationId).sort());
+    expect(offered).not.toContain('getProfilesByIdAccountsByAccountIdPassword');
+    expect(offered).not.toContain('getAutomationGlobalsByName');
+
+    const totpOnly = await connect(await tokenWith(['secrets:totp']));
+    const totpTools = (await totpOnly.listTools()).tools.map((t) => t.name);
+    expect(totpTools).toContain('getProfilesByIdAccountsByAccountIdTotp');
+    expect(totpTools).not.toContain('getProfilesByIdAccountsByAccountIdPassword');
+  });
+
+  it('calls a write and a read; a scope refusal is a tool error with the envelope code; the audit log shows source mcp', async () => {
+    const agent = await connect(await tokenWith(['profiles:read', 'profiles:write']));
+    const created = await agent.callTool({ name: 'postProfiles', arguments: { name: 'made-by-agent', tags: ['mcp'] } });
+    expect(created.isError).toBeFalsy();
+    const profile = answerOf(created);
+    expect(profile).toMatchObject({ id: expect.any(String), name: 'made-by-agent', tags: ['mcp'] });
+
+    const read = await agent.callTool({ name: 'getProfilesById', arguments: { id: profile.id } });
+    expect(answerOf(read)).toEqual(profile);
+    const listed = answerOf(await agent.callTool({ name: 'getProfiles', arguments: { limit: 5, q: 'made-by-agent' } }));
+    expect(listed.items.map((p: { id: string }) => p.id)).toEqual([profile.id]);
+
+    const refused = await agent.callTool({ name: 'getAutomationGlobals', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(answerOf(refused)).toMatchObject({ error: { code: 'auth.scope_missing', status: 403 } });
+
+    const invalid = await agent.callTool({ name: 'postProfiles', arguments: { name: '' } });
+    expect(invalid.isError).toBe(true);
+    expect(answerOf(invalid).error.code).toBe('request.invalid');
+
+    const audit = (await admin('/api/v1/audit?source=mcp&limit=100')).json.items as { action: string; result: string; entity_id: string | null }[];
+    expect(audit).toContainEqual(expect.objectContaining({ action: 'profiles.create', result: 'ok', entity_id: profile.id }));
+    expect(audit).toContainEqual(expect.objectContaining({ action: 'auth.denied', result: 'denied' }));
+  });
+
+  it('reads a secret through its tool when the token holds the scope', async () => {
+    const profile = (await admin('/api/v1/profiles', { method: 'POST', body: { name: 'with-account' } })).json;
+    const account = (await admin(`/api/v1/profiles/${profile.id}/accounts`, { method: 'POST', body: { platform_url: 'https://example.com', password: 'hunter2' } })).json;
+    const agent = await connect(await tokenWith(['secrets:read']));
+    const answer = await agent.callTool({ name: 'getProfilesByIdAccountsByAccountIdPassword', arguments: { id: profile.id, accountId: account.id } });
+    expect(answerOf(answer)).toEqual({ password: 'hunter2' });
+  });
+
+  it('answers an unknown tool with a protocol error', async () => {
+    const agent = await connect(service.token);
+    await expect(agent.callTool({ name: 'noSuchTool', arguments: {} })).rejects.toThrow(/Unknown tool: noSuchTool/);
+  });
+});
