@@ -23,10 +23,29 @@ export const SECRET_SCOPES: readonly Scope[] = ['secrets:read', 'secrets:totp'];
 
 export const secretScopesOf = (route: AnyRoute): Scope[] => (route.scopes ?? []).filter((scope: Scope) => SECRET_SCOPES.includes(scope));
 
+interface ObjectSchema {
+  properties?: Record<string, unknown>;
+  required?: string[];
+  $defs?: Record<string, unknown>;
+}
+
 /**
- * The tool's input: the route's path parameters, query and body as one object, each converted
- * from its zod schema as a client sends it (io 'input': a field with a default is optional). The
- * service validates the call; a refusal comes back as a tool error with the envelope's code.
+ * A zod object schema as JSON Schema, as a client sends it (io 'input': a field with a default is
+ * optional). A schema named with `.meta({ id })` converts to a `$ref` into its `$defs`: its object is
+ * taken from there, so its fields become the tool's own.
+ */
+function objectSchemaOf(schema: z.ZodType): ObjectSchema {
+  const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as ObjectSchema & { $ref?: string };
+  const { $ref, $defs = {}, ...rest } = converted;
+  if (!$ref) return converted;
+  const name = $ref.replace('#/$defs/', '');
+  const { [name]: root, ...others } = $defs;
+  return { ...(root as ObjectSchema), ...rest, ...(Object.keys(others).length ? { $defs: others } : {}) };
+}
+
+/**
+ * The tool's input: the route's path parameters, query and body as one object. The service
+ * validates the call; a refusal comes back as a tool error with the envelope's code.
  */
 function inputOf(route: AnyRoute): { schema: ApiTool['inputSchema']; places: Record<string, Place> } {
   const properties: Record<string, unknown> = {};
@@ -35,11 +54,7 @@ function inputOf(route: AnyRoute): { schema: ApiTool['inputSchema']; places: Rec
   const places: Record<string, Place> = {};
   for (const [place, schema] of [['path', route.params], ['query', route.query], ['body', route.body]] as const) {
     if (!schema) continue;
-    const converted = z.toJSONSchema(schema as z.ZodType, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as {
-      properties?: Record<string, unknown>;
-      required?: string[];
-      $defs?: Record<string, unknown>;
-    };
+    const converted = objectSchemaOf(schema as z.ZodType);
     for (const [name, property] of Object.entries(converted.properties ?? {})) {
       if (places[name]) throw new Error(`${route.method} ${route.path}: "${name}" is both a ${places[name]} and a ${place} field`);
       places[name] = place;
