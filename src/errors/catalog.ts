@@ -13,6 +13,7 @@ export const ERROR_CATALOG = {
   'request.origin_forbidden': { status: 403, message: 'This browser origin may not call the API.' },
   'request.invalid': { status: 400, message: 'The request has invalid fields.' },
   'request.malformed_json': { status: 400, message: 'The request body is not valid JSON.' },
+  'request.body_incomplete': { status: 400, message: 'The request body broke off: malformed chunked encoding, fewer bytes than Content-Length, or an aborted upload.' },
   'request.unsupported_media_type': { status: 415, message: 'Content-Type must be application/json.' },
   'request.too_large': { status: 413, message: 'The request body is larger than this route accepts.' },
   'route.not_found': { status: 404, message: 'No such route.' },
