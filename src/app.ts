@@ -63,7 +63,8 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
       if (route?.access !== 'public') {
         throttle.assertNotBlocked(clientIp, now());
         ctx.principal = await authenticate(request, deps.config, deps.store).catch((error: unknown) => {
-          if (error instanceof ApiError && error.status === 401) throttle.recordFailure(clientIp, now());
+          // Only a presented token that fails is a guess; a request without one gains nothing to throttle.
+          if (error instanceof ApiError && error.code === 'auth.token_invalid') throttle.recordFailure(clientIp, now());
           throw error;
         });
         throttle.recordSuccess(clientIp, now());
