@@ -54,7 +54,8 @@ describe.each<Runtime>(['workerd', 'bun'])('hostile clients on %s', (runtime) =>
     expect((await raw(port(), '/api/v1/settings/logs', { headers: svc.auth() })).json).toEqual(before);
     const internal = await raw(port(), '/api/v1/audit?limit=1000', { headers: svc.auth() });
     expect(internal.json.items.filter((e: { error_code: string | null }) => e.error_code === 'internal')).toEqual([]);
-    expect(svc.current.output()).not.toMatch(/failed:/);
+    // Not logged as a failure of LPA (workerd itself may still note the bad chunk on its stderr).
+    expect(svc.current.output()).not.toMatch(/request \S+ failed:/);
   });
 
   it('refuses JSON nested deeper than the limit with 400 request.invalid', async () => {
