@@ -23,7 +23,7 @@ describe.each<Runtime>(['workerd', 'bun'])('hostile clients on %s', (runtime) =>
   const port = () => svc.current.port;
   const auditDenials = async () => (await raw(port(), '/api/v1/audit?action=auth.denied&limit=1000', { headers: svc.auth() })).json.items.length as number;
 
-  it.each([
+  const hosts: [string, (port: number) => string][] = [
     ['a trailing dot', (p: number) => `127.0.0.1:${p}.`],
     ['a bad octet', (p: number) => `10.0.2.555:${p}`],
     ['a port out of range', () => '127.0.0.1:65536'],
@@ -33,7 +33,10 @@ describe.each<Runtime>(['workerd', 'bun'])('hostile clients on %s', (runtime) =>
     ['a port that is no number', () => '127.0.0.1:abc'],
     ['a leading zero', (p: number) => `1.2.3.08:${p}`],
     ['empty brackets', (p: number) => `[]:${p}`],
-  ])('answers a Host with %s with the 421 envelope', async (_, host) => {
+    // workerd's own HTTP server refuses these two before any worker runs (README: How every request is handled).
+    ...(runtime === 'bun' ? [['a space', (p: number) => `127.0.0.1:${p} x`], ['user info', (p: number) => `a@127.0.0.1:${p}`]] satisfies [string, (port: number) => string][] : []),
+  ];
+  it.each(hosts)('answers a Host with %s with the 421 envelope', async (_, host) => {
     const answer = await rawExchange(port(), `GET /api/v1/version HTTP/1.1\r\nHost: ${host(port())}\r\nConnection: close\r\n\r\n`);
     expect(answer?.status).toBe(421);
     const body = JSON.parse(answer!.body);
@@ -100,7 +103,7 @@ describe.each<Runtime>(['workerd', 'bun'])('hostile clients on %s', (runtime) =>
   it('adds a few entries at most for 10,000 junk requests, and the admin token still gets 200', async () => {
     const before = await auditDenials();
     const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-    const kinds = [
+    const kinds: { method?: string; headers: Record<string, string>; body?: string }[] = [
       { headers: { authorization: 'Bearer lpa_guessing-0123456789' } },
       { headers: {} },
       { method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'text/plain' }, body: 'retention_days=1' },
