@@ -6,7 +6,7 @@ import { sha256Hex } from '../shared/crypto';
  * digit among them: LPA's issued tokens (`lpa_` + base64url), admin tokens such as `adm_<hex>`.
  * A long file name (`my_holiday_pictures`) has no digit run of that shape and stays readable.
  */
-const TOKEN_SHAPED = /(?<![A-Za-z0-9])[A-Za-z]{2,8}_(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{16,}/g;
+const TOKEN_SHAPED = /(?<![A-Za-z0-9])([A-Za-z]{2,8})_(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{16,}/g;
 /** Shorter bearer strings are no token of LPA's, and would match harmless text. */
 const MIN_BEARER = 8;
 /** The pieces of a path or query that a token could be on its own. */
@@ -38,5 +38,6 @@ export function redactTokens(text: string, secrets: KnownSecrets): string {
     const secret = sha256Hex(plain) === secrets.adminTokenSha256 || (secrets.bearer !== null && secrets.bearer.length >= MIN_BEARER && plain.includes(secrets.bearer));
     return secret ? REDACTED : word;
   });
-  return words.replace(TOKEN_SHAPED, REDACTED);
+  // The prefix stays: it tells what kind of token was sent, and is no secret.
+  return words.replace(TOKEN_SHAPED, `$1_${REDACTED}`);
 }
