@@ -3,14 +3,17 @@ import type { Config } from './config';
 import { ApiError } from './errors/api-error';
 import { toApiError } from './errors/envelope';
 import type { HostPort } from './host/port';
-import { logAccess } from './pipeline/access-log';
+import { logAccess, parsedUrl } from './pipeline/access-log';
 import { auditContext, auditFailure, requestSource } from './pipeline/audit-failure';
-import { authenticate } from './pipeline/authenticate';
+import { authenticate, bearerToken } from './pipeline/authenticate';
 import { authorize } from './pipeline/authorize';
-import { readJsonBody } from './pipeline/body';
+import { discardUnreadBody, readJsonBody } from './pipeline/body';
+import { normalizeAddress } from './pipeline/client-address';
+import { DenialCoalescer } from './pipeline/denial-audit';
 import { assertAllowedHost } from './pipeline/host-guard';
 import { checkOrigin, isPreflight, preflightHeaders } from './pipeline/origin-guard';
-import { emptyResponse, errorResponse, jsonResponse } from './pipeline/respond';
+import { redactTokens } from './pipeline/redact';
+import { emptyResponse, errorResponse, jsonResponse, withoutBody } from './pipeline/respond';
 import { AuthThrottle } from './pipeline/throttle';
 import { decodeParams, EMPTY_QUERY, queryObject, validate } from './pipeline/validate';
 import { DEFAULT_BODY_LIMIT, type AnyRoute, type RequestContext } from './routes/define';
@@ -35,20 +38,24 @@ export type App = (request: Request, connection: Connection) => Promise<Response
 
 /**
  * The request pipeline, in the order the design fixes: request id, Host, Origin, throttle, bearer
- * token, scopes, body, validation, handler. Every failure becomes the error envelope.
+ * token, scopes, body, validation, handler. Every failure becomes the error envelope; nothing of
+ * the request (its URL included) is looked at before the Host guard has passed it.
  */
 export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
   const router = createRouter(routes);
   const throttle = new AuthThrottle();
+  const denials = new DenialCoalescer();
   const now = deps.now ?? Date.now;
 
   async function answer(request: Request, ctx: RequestContext): Promise<Response> {
     const { clientIp } = ctx;
-    const url = new URL(request.url);
     let origin: string | null = null;
     let route: AnyRoute | undefined;
+    let path = '';
     try {
       assertAllowedHost(request, deps.config.port);
+      const url = new URL(request.url);
+      path = url.pathname;
       origin = checkOrigin(request, deps.config.allowedOrigins);
       if (origin !== null && isPreflight(request)) return emptyResponse(204, ctx.requestId, preflightHeaders(origin));
       const match = await router.match(request);
@@ -56,9 +63,11 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
       if (route?.access !== 'public') {
         throttle.assertNotBlocked(clientIp, now());
         ctx.principal = await authenticate(request, deps.config, deps.store).catch((error: unknown) => {
-          if (error instanceof ApiError && error.status === 401) throttle.recordFailure(clientIp, now());
+          // Only a presented token that fails is a guess; a request without one gains nothing to throttle.
+          if (error instanceof ApiError && error.code === 'auth.token_invalid') throttle.recordFailure(clientIp, now());
           throw error;
         });
+        throttle.recordSuccess(clientIp, now());
       }
       if (!match || !route) throw new ApiError('route.not_found', { method: request.method, path: url.pathname.slice(0, 200) });
       authorize(route, ctx.principal);
@@ -71,18 +80,30 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
     } catch (thrown) {
       const error = toApiError(thrown);
       if (error.status === 500) console.error(`request ${ctx.requestId} failed:`, thrown);
-      await auditFailure(ctx, route, error, url, request.method);
+      const failed = { method: request.method, path: redactTokens(path, secretsOf(request)), now: now() };
+      await auditFailure(ctx, route, error, failed, denials);
       return errorResponse(error, ctx.requestId, origin);
     }
   }
 
+  const secretsOf = (request: Request) => ({ adminTokenSha256: deps.config.adminTokenSha256, bearer: bearerToken(request) });
+
   return async (request, { clientIp, waitUntil }) => {
     const startedAt = now();
     const ctx: RequestContext = {
-      requestId: crypto.randomUUID(), source: requestSource(request), clientIp, principal: null, config: deps.config, store: deps.store, host: deps.host, waitUntil,
+      requestId: crypto.randomUUID(),
+      source: requestSource(request),
+      clientIp: normalizeAddress(clientIp),
+      principal: null,
+      config: deps.config,
+      store: deps.store,
+      host: deps.host,
+      waitUntil,
     };
     const response = await answer(request, ctx);
-    logAccess(ctx, request, response, startedAt, now());
-    return response;
+    await discardUnreadBody(request);
+    logAccess(ctx, request, parsedUrl(request), secretsOf(request), response, startedAt, now());
+    // HEAD is answered wherever GET is (the router matches it as GET), with the same status and headers.
+    return request.method === 'HEAD' ? withoutBody(response) : response;
   };
 }

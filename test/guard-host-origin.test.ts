@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call } from './support/api';
+import { call, freshIp } from './support/api';
 import { TEST_ALLOWED_ORIGIN, TEST_PORT } from './support/constants';
 
 describe('Host guard', () => {
@@ -81,5 +81,26 @@ describe('Origin guard', () => {
       expect(res.json.error.code).toBe('request.origin_forbidden');
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     }
+  });
+});
+
+describe('Sec-Fetch-Site', () => {
+  it.each(['cross-site', 'same-site', 'Cross-Site'])('refuses a request without Origin marked %s, before authentication', async (site) => {
+    const res = await call('/api/v1/version', { token: 'lpa_not-a-token-0000000', headers: { 'sec-fetch-site': site } });
+    expect(res.status).toBe(403);
+    expect(res.json.error).toEqual({ code: 'request.origin_forbidden', message: expect.any(String), details: { origin: null, sec_fetch_site: site.toLowerCase() } });
+  });
+
+  it.each(['none', 'same-origin'])('lets a request marked %s through', async (site) => {
+    expect((await call('/api/v1/version', { headers: { 'sec-fetch-site': site } })).status).toBe(200);
+  });
+
+  it('never counts a page\'s requests toward the throttle: a valid token still gets 200', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 30; i++) {
+      const res = await call('/api/v1/version', { token: `lpa_page-guess-${i}-000000`, clientIp: ip, headers: { 'sec-fetch-site': 'cross-site' } });
+      expect(res.status).toBe(403);
+    }
+    expect((await call('/api/v1/version', { clientIp: ip })).status).toBe(200);
   });
 });

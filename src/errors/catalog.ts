@@ -52,6 +52,11 @@ export const ERROR_CATALOG = {
     }),
   },
   'request.malformed_json': { status: 400, message: 'The request body is not valid JSON.', details: NONE },
+  'request.body_incomplete': {
+    status: 400,
+    message: 'The request body broke off: malformed chunked encoding, fewer bytes than Content-Length, or an aborted upload.',
+    details: NONE,
+  },
   'request.unsupported_media_type': {
     status: 415,
     message: 'Content-Type must be application/json.',

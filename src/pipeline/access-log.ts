@@ -1,15 +1,26 @@
 import type { LogRecord } from '../logs/line';
 import { isSecretKey, REDACTED, sanitizeText } from '../logs/sanitize';
 import type { RequestContext } from '../routes/define';
+import { redactTokens, type KnownSecrets } from './redact';
 
 /** Long enough for any real route, short enough that a junk URL cannot bloat the log. */
 const MAX_PATH = 512;
 
-/** The path as requested, with the values of secret-looking query parameters taken out. */
-function loggedPath(url: URL): string {
+/** The request's URL, or null when the runtime handed over one that does not parse (a refused Host). */
+export function parsedUrl(request: Request): URL | null {
+  try {
+    return new URL(request.url);
+  } catch {
+    return null;
+  }
+}
+
+/** The path as requested, without tokens and without the values of secret-looking query parameters. */
+function loggedPath(url: URL | null, secrets: KnownSecrets): string {
+  if (url === null) return '-';
   const query = [...url.searchParams].map(([name, value]) => `${name}=${isSecretKey(name) ? REDACTED : value}`);
   // Redacted before it is cut, so that a cut never leaves part of a secret unrecognised.
-  const path = sanitizeText(query.length === 0 ? url.pathname : `${url.pathname}?${query.join('&')}`);
+  const path = sanitizeText(redactTokens(query.length === 0 ? url.pathname : `${url.pathname}?${query.join('&')}`, secrets));
   return path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path;
 }
 
@@ -18,12 +29,20 @@ function loggedPath(url: URL): string {
  * wait for it: the write runs on under `waitUntil`, and its failure only reaches the console (core
  * status reports a log folder that cannot be written), never the answer.
  */
-export function logAccess(ctx: RequestContext, request: Request, response: Response, startedAt: number, now: number): void {
+export function logAccess(
+  ctx: RequestContext,
+  request: Request,
+  url: URL | null,
+  secrets: KnownSecrets,
+  response: Response,
+  startedAt: number,
+  now: number,
+): void {
   const actor = ctx.principal?.actor;
   const record: LogRecord = {
     ts: now,
     level: response.status >= 500 ? 'error' : 'info',
-    message: `${request.method} ${loggedPath(new URL(request.url))}`,
+    message: `${request.method} ${loggedPath(url, secrets)}`,
     fields: {
       status: response.status,
       duration_ms: now - startedAt,

@@ -2,6 +2,7 @@ import type { Actor, AuditContext } from '../../storage/audit/entry';
 import type { ApiError } from '../errors/api-error';
 import { CLIENT_HEADER, clientSource } from '../shared/client-header';
 import type { AnyRoute, RequestContext } from '../routes/define';
+import type { DenialCoalescer } from './denial-audit';
 
 const DENIALS = new Set([401, 403, 429]);
 
@@ -19,18 +20,33 @@ export function auditContext(ctx: RequestContext, action: AuditContext['action']
   return { actor, source: ctx.source, request_id: ctx.requestId, action };
 }
 
+/** What the audit log may know of the failed request; `path` already without tokens (src/pipeline/redact.ts). */
+export interface FailedRequest {
+  method: string;
+  path: string;
+  now: number;
+}
+
 /**
  * Every denial (401, 403, 429) and every failed change of an audited route is itself an audit
  * entry. It is written after the fact, in its own transaction, because the change it records rolled
- * back. A failure to write it is logged and does not mask the original error.
+ * back. Denials pass through the coalescer first, so a flood of them writes a bounded number of
+ * entries. A failure to write is logged and does not mask the original error.
  */
-export async function auditFailure(ctx: RequestContext, route: AnyRoute | undefined, error: ApiError, url: URL, method: string): Promise<void> {
+export async function auditFailure(
+  ctx: RequestContext,
+  route: AnyRoute | undefined,
+  error: ApiError,
+  request: FailedRequest,
+  denials: DenialCoalescer,
+): Promise<void> {
   const denied = DENIALS.has(error.status);
   if (!denied && !route?.audit) return;
   const audit = auditContext(ctx, denied ? 'auth.denied' : route!.audit);
-  const details = { method, path: url.pathname.slice(0, 200), status: error.status, client_ip: ctx.clientIp };
+  const details = { method: request.method, path: request.path.slice(0, 200), status: error.status, client_ip: ctx.clientIp };
+  const entries = denied ? denials.admit({ audit, code: error.code, details }, request.now) : [{ audit, code: error.code, details }];
   try {
-    await ctx.store.system.record(audit, denied ? 'denied' : 'error', { details }, error.code);
+    await Promise.all(entries.map((entry) => ctx.store.system.record(entry.audit, denied ? 'denied' : 'error', { details: entry.details }, entry.code)));
   } catch (thrown) {
     console.error('could not audit a failed request', thrown);
   }

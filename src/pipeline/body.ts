@@ -1,5 +1,21 @@
 import { ApiError } from '../errors/api-error';
 
+/**
+ * Deepest nesting of arrays and objects a JSON body may have. Real bodies (flow steps included) stay
+ * far below it; much deeper input only serves to exhaust the stack of whatever walks it later
+ * (validation, the structured clone of a store call), so it is refused before it is parsed.
+ */
+export const MAX_JSON_DEPTH = 64;
+/**
+ * The most of a body LPA reads and throws away after answering without it (a 413, a 401 to a
+ * POST). A keep-alive client sends its next request on the same connection only once the whole
+ * body is off the wire; workerd resets a connection with unread body and drops a `Connection:
+ * close` the worker sets, so the remainder is drained, as nginx's lingering close does. Past this
+ * many bytes, or this long, the connection is given up (and reset) instead.
+ */
+const DRAIN_LIMIT = 8 * 1024 * 1024;
+const DRAIN_MS = 5_000;
+
 function isJsonMediaType(contentType: string | null): boolean {
   return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
 }
@@ -18,9 +34,43 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ApiError('request.malformed_json');
+  }
+  assertShallow(text);
+  try {
     return JSON.parse(text);
   } catch {
     throw new ApiError('request.malformed_json');
+  }
+}
+
+/** Counts brackets outside strings: linear, and no stack however deep the text nests. */
+function assertShallow(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) {
+        throw new ApiError('request.invalid', {
+          issues: [{ in: 'body', path: [], code: 'too_deep', message: `Arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels` }],
+        });
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+}
+
+/** A body that breaks off (bad chunked framing, fewer bytes than Content-Length, a client gone) is the client's fault. */
+async function read(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  try {
+    return await reader.read();
+  } catch {
+    throw new ApiError('request.body_incomplete');
   }
 }
 
@@ -30,11 +80,11 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array> 
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await read(reader);
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel().catch(() => {});
+      await drain(reader);
       throw new ApiError('request.too_large', { limit_bytes: limit });
     }
     chunks.push(value);
@@ -46,4 +96,38 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array> 
     offset += chunk.byteLength;
   }
   return out;
+}
+
+/** Reads and discards what is left of a body, within DRAIN_LIMIT and DRAIN_MS; never throws. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_MS)));
+  const discard = async () => {
+    for (let total = 0; total <= DRAIN_LIMIT; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      total += value.byteLength;
+    }
+  };
+  try {
+    await Promise.race([discard(), deadline]);
+  } catch {
+    // A body that breaks off while it is thrown away needs no answer of its own.
+  } finally {
+    if (timer !== null) clearTimeout(timer);
+    await reader.cancel().catch(() => {});
+  }
+}
+
+/** Drains the body of a request that was answered without reading it (see DRAIN_LIMIT). */
+export async function discardUnreadBody(request: Request): Promise<void> {
+  if (!request.body || request.bodyUsed) return;
+  if (Number(request.headers.get('content-length') ?? '0') > DRAIN_LIMIT) return;
+  let reader: ReadableStreamDefaultReader<Uint8Array>;
+  try {
+    reader = request.body.getReader();
+  } catch {
+    return;
+  }
+  await drain(reader);
 }

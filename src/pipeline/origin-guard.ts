@@ -3,14 +3,23 @@ import { ApiError } from '../errors/api-error';
 const ALLOWED_HEADERS = 'authorization, content-type';
 const EXPOSED_HEADERS = 'x-request-id, retry-after';
 
+/** What a browser sends as `Sec-Fetch-Site` for a request that another site's page started. */
+const FOREIGN_SITES = new Set(['cross-site', 'same-site']);
+
 /**
- * A request without Origin comes from a script or tool, not a web page, and passes. A page's
- * Origin must be listed exactly in LPA_ALLOWED_ORIGINS; everything else, `null` included, is refused.
+ * A page's Origin must be listed exactly in LPA_ALLOWED_ORIGINS; everything else, `null` included,
+ * is refused. A request without Origin comes from a script or tool and passes, unless the browser
+ * marks it as started by another site (`Sec-Fetch-Site`): an `<img>` or a navigation sends no
+ * Origin. Both are refused before authentication, so a page can never spend the throttle's budget.
  * Returns the allowed origin, for the CORS headers of the answer.
  */
 export function checkOrigin(request: Request, allowed: ReadonlySet<string>): string | null {
   const origin = request.headers.get('origin');
-  if (origin === null) return null;
+  if (origin === null) {
+    const site = (request.headers.get('sec-fetch-site') ?? '').toLowerCase();
+    if (FOREIGN_SITES.has(site)) throw new ApiError('request.origin_forbidden', { origin: null, sec_fetch_site: site });
+    return null;
+  }
   if (!allowed.has(origin)) throw new ApiError('request.origin_forbidden', { origin: origin.slice(0, 255) });
   return origin;
 }

@@ -29,3 +29,8 @@ export function errorResponse(error: ApiError, requestId: string, origin: string
 export function emptyResponse(status: number, requestId: string, headers: Record<string, string>): Response {
   return new Response(null, { status, headers: { ...baseHeaders(requestId, null), ...headers } });
 }
+
+/** The same answer without its body, for HEAD. */
+export function withoutBody(response: Response): Response {
+  return new Response(null, { status: response.status, headers: response.headers });
+}

@@ -3,39 +3,72 @@ import { ApiError } from '../errors/api-error';
 const WINDOW_MS = 60_000;
 const BLOCK_MS = 60_000;
 const MAX_FAILURES = 20;
-/** Bounds memory: past this many addresses, the least recently failing one is forgotten. */
+/** How long an address that authenticated with a valid token keeps its own budget only. */
+const KNOWN_MS = 60 * 60_000;
+/** Bounds memory: past this many addresses, the least recently touched one is forgotten. */
 const MAX_CLIENTS = 10_000;
 
-interface ClientFailures {
+interface Budget {
   /** Times of the failures inside the window, oldest first; never more than MAX_FAILURES. */
   times: number[];
   blockedUntil: number;
 }
 
+/** Counts one failure; the one that spends the budget blocks until `now + BLOCK_MS` and starts it afresh. */
+function spend(budget: Budget, now: number): void {
+  budget.times = budget.times.filter((t) => t > now - WINDOW_MS);
+  budget.times.push(now);
+  if (budget.times.length >= MAX_FAILURES) {
+    budget.blockedUntil = now + BLOCK_MS;
+    budget.times = [];
+  }
+}
+
+/** Re-inserts `key` as the newest entry and drops the oldest past `max`: a bounded LRU map. */
+function touch<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value!);
+}
+
 /**
  * Twenty failed authentications within one minute from one client address block that address for
  * one minute, whatever token it sends next. The address is the connection's peer, never a header.
+ *
+ * Every peer of a loopback-only service is this machine, and a local process can bind any
+ * 127.0.0.0/8 source address; so addresses that have not authenticated with a valid token within
+ * the last hour also share ONE budget of the same size. Once that is spent, all of them are blocked
+ * for a minute: rotating addresses buys no more guesses than one address has. An address that did
+ * authenticate recently (the user's own clients) keeps only its own budget, so a rotating guesser
+ * does not lock it out; guessing from it is bounded by that address's budget.
  */
 export class AuthThrottle {
-  private readonly clients = new Map<string, ClientFailures>();
+  private readonly clients = new Map<string, Budget>();
+  /** Address → time of its last successful authentication. */
+  private readonly known = new Map<string, number>();
+  private readonly unknown: Budget = { times: [], blockedUntil: 0 };
 
   assertNotBlocked(ip: string, now: number): void {
-    const client = this.clients.get(ip);
-    if (!client || client.blockedUntil <= now) return;
-    const retryAfter = Math.ceil((client.blockedUntil - now) / 1000);
+    const own = this.clients.get(ip)?.blockedUntil ?? 0;
+    const blockedUntil = this.isKnown(ip, now) ? own : Math.max(own, this.unknown.blockedUntil);
+    if (blockedUntil <= now) return;
+    const retryAfter = Math.ceil((blockedUntil - now) / 1000);
     throw new ApiError('auth.throttled', { retry_after_s: retryAfter }, undefined, { 'retry-after': String(retryAfter) });
   }
 
   recordFailure(ip: string, now: number): void {
     const client = this.clients.get(ip) ?? { times: [], blockedUntil: 0 };
-    this.clients.delete(ip);
-    client.times = client.times.filter((t) => t > now - WINDOW_MS);
-    client.times.push(now);
-    if (client.times.length >= MAX_FAILURES) {
-      client.blockedUntil = now + BLOCK_MS;
-      client.times = [];
-    }
-    this.clients.set(ip, client);
-    if (this.clients.size > MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value!);
+    spend(client, now);
+    touch(this.clients, ip, client, MAX_CLIENTS);
+    if (!this.isKnown(ip, now)) spend(this.unknown, now);
+  }
+
+  recordSuccess(ip: string, now: number): void {
+    touch(this.known, ip, now, MAX_CLIENTS);
+  }
+
+  private isKnown(ip: string, now: number): boolean {
+    const at = this.known.get(ip);
+    return at !== undefined && at > now - KNOWN_MS;
   }
 }

@@ -11,7 +11,10 @@ export function createRouter(routes: readonly AnyRoute[]) {
   const router = IttyRouter<IRequest, [], RouteMatch>();
   for (const route of routes) {
     const add = router[route.method.toLowerCase() as 'get'] as (path: string, handler: (req: IRequest) => RouteMatch) => unknown;
-    add(route.path, (req) => ({ route, params: { ...req.params } }));
+    const found = (req: IRequest): RouteMatch => ({ route, params: { ...req.params } });
+    add(route.path, found);
+    // RFC 9110: HEAD is served wherever GET is; the pipeline drops the body.
+    if (route.method === 'GET') router.head(route.path, found);
   }
   return {
     match: (request: Request): Promise<RouteMatch | undefined> =>

@@ -48,6 +48,10 @@ describe.each(RUNTIMES)('the service on %s', (runtime) => {
 
   it('throttles by the real peer address; CF-Connecting-IP and X-Forwarded-For change nothing', async () => {
     const spoof = { 'cf-connecting-ip': '127.0.0.99', 'x-forwarded-for': '127.0.0.99', 'x-real-ip': '127.0.0.99' };
+    // Clients that have authenticated keep their own budget (README: the global budget).
+    for (const known of ['127.0.0.99', '127.0.0.4']) {
+      expect((await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: known })).status).toBe(200);
+    }
     for (let i = 0; i < 20; i++) {
       const res = await raw(svc.current.port, '/api/v1/version', { headers: { authorization: 'Bearer lpa_wrong', ...spoof }, localAddress: '127.0.0.3' });
       expect(res.status).toBe(401);
@@ -57,6 +61,8 @@ describe.each(RUNTIMES)('the service on %s', (runtime) => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect((await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: '127.0.0.99' })).status).toBe(200);
     expect((await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: '127.0.0.4' })).status).toBe(200);
+    // An address that never authenticated shares the spent budget of all such addresses: rotating buys nothing.
+    expect((await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: '127.0.0.8' })).status).toBe(429);
   });
 
   it('checks revisions, scopes and errors the same way', async () => {
