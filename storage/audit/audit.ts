@@ -9,10 +9,10 @@ import { entryOf, type AuditRow } from './record';
 import { purgeBefore } from './retention';
 import { exportLine } from './export-format';
 import type {
-  AuditCheckpoint, AuditPage, AuditPublicKey, AuditRecord, AuditStats, AuditVerification, ExportExtent, ExportFormat, ExportPageSize, PurgeResult,
+  AuditCheckpoint, AuditPage, AuditPublicKey, AuditRecord, AuditStats, ExportExtent, ExportFormat, ExportPageSize, PurgeResult,
 } from './schema';
 import type { AuditSigner } from './signing';
-import { verifyChain } from './verify';
+import { verifySlice, type VerifyCursor, type VerifyStep } from './verify';
 import { first } from '../sql/sql';
 import { DAY_MS } from '../../src/shared/time';
 import { utf8Length } from '../../src/shared/unicode';
@@ -60,8 +60,12 @@ export class Audit {
     return { count: page.items.length, bytes, next_seq: page.next_seq };
   }
 
-  verify(): AuditVerification {
-    return verifyChain(this.ctx.db, this.ctx.proofs, this.ctx.now());
+  /**
+   * One slice of verify (storage/audit/verify.ts): `null` begins, each returned cursor continues.
+   * Each slice is its own short store call, so other requests run between them.
+   */
+  verifySlice(cursor: VerifyCursor | null): VerifyStep {
+    return verifySlice(this.ctx.db, this.ctx.proofs, this.ctx.now(), cursor);
   }
 
   stats(): AuditStats {

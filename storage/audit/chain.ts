@@ -24,18 +24,33 @@ export function canonical(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
-/** What of an entry its hash covers: form 1 the 15 spec fields, form 2 those plus `category` and `v`. */
-export function hashedFields(entry: StoredEntry): Record<string, unknown> {
-  const { category, v, ...spec } = entry;
-  const fields: AuditEntry = {
-    seq: spec.seq, id: spec.id, ts: spec.ts, actor_type: spec.actor_type, actor_id: spec.actor_id, actor_label: spec.actor_label,
-    source: spec.source, action: spec.action, entity_type: spec.entity_type, entity_id: spec.entity_id, entity_no: spec.entity_no,
-    result: spec.result, error_code: spec.error_code, details: spec.details, request_id: spec.request_id,
-  };
-  return v === 1 ? fields : { ...fields, category, v };
+/** The 15 spec fields: all that form 1 hashes. */
+const SPEC_FIELDS = [
+  'seq', 'id', 'ts', 'actor_type', 'actor_id', 'actor_label', 'source', 'action',
+  'entity_type', 'entity_id', 'entity_no', 'result', 'error_code', 'details', 'request_id',
+] as const satisfies readonly (keyof AuditEntry)[];
+
+/** The hashed keys of a form in canonical (sorted) order, each with its `"key":` prefix written once. */
+const sortedKeys = (fields: readonly (keyof StoredEntry)[]) => [...fields].sort().map((key) => [key, `${JSON.stringify(key)}:`] as const);
+const FORM_1 = sortedKeys(SPEC_FIELDS);
+/** Form 2 hashes the spec fields plus `category` and `v`. */
+const FORM_2 = sortedKeys([...SPEC_FIELDS, 'category', 'v']);
+
+/**
+ * canonical() of what an entry's hash covers (form 1 the 15 spec fields, form 2 those plus
+ * `category` and `v`), written straight from the entry: the same bytes without building and
+ * sorting a new object per entry, which verify does a million times.
+ */
+export function canonicalEntry(entry: StoredEntry): string {
+  let out = '';
+  for (const [key, prefix] of entry.v === 1 ? FORM_1 : FORM_2) {
+    const value = entry[key];
+    if (value !== undefined) out += `${out === '' ? '{' : ','}${prefix}${canonical(value)}`;
+  }
+  return out === '' ? '{}' : `${out}}`;
 }
 
 /** hash = SHA-256 hex of (previous hash in hex, then the canonical hashed fields), as UTF-8. */
 export function chainHash(prevHash: string, entry: StoredEntry): string {
-  return sha256Hex(prevHash + canonical(hashedFields(entry)));
+  return sha256Hex(prevHash + canonicalEntry(entry));
 }
