@@ -1,0 +1,90 @@
+import { beforeAll, expect, it } from 'vitest';
+import { categoryOf } from '../storage/audit/actions';
+import { chainHash, CHAIN_VERSION } from '../storage/audit/chain';
+import { AuditProofs } from '../storage/audit/proofs';
+import type { AuditVerification } from '../storage/audit/schema';
+import { verifyChain } from '../storage/audit/verify';
+import { durableSql } from '../storage/sql/durable-sql';
+import { call } from './support/api';
+import { auditedWrite, undoTamperingAfterEach, verify } from './support/audit';
+import { serviceWith } from './support/service';
+import { inStore, sql, storeOverRpc } from './support/store';
+
+/** Enough entries for several slices of verify (2,000 entries each). */
+const ENTRIES = 9_000;
+
+/**
+ * The answer of verify in one synchronous pass inside the store, for comparison with the route's.
+ * This file writes no anchor, checkpoint or seal, so the keys change nothing here.
+ */
+const oneShot = () =>
+  inStore(({ storage }) => {
+    const db = durableSql(storage);
+    return verifyChain(db, new AuditProofs(db, { mac: null, signing: null, seals: [] }), Date.now());
+  });
+
+beforeAll(async () => {
+  await auditedWrite();
+  // A real chain, appended in the store's own hash form, fast enough for a test.
+  await inStore(({ storage }) => {
+    const db = durableSql(storage);
+    let { seq, hash } = db.all<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1')[0]!;
+    const ts = Date.now();
+    for (let i = 0; i < ENTRIES; i++) {
+      seq += 1;
+      const entry = {
+        seq, id: crypto.randomUUID(), ts, actor_type: 'system', actor_id: null, actor_label: 'system', source: 'system', action: 'globals.write',
+        entity_type: 'global', entity_id: `g${i}`, entity_no: null, result: 'ok' as const, error_code: null, details: { i, z: 'é', a: [1, { b: null }] },
+        request_id: null, category: categoryOf('globals.write'), v: CHAIN_VERSION,
+      };
+      hash = chainHash(hash, entry);
+      db.run(
+        `INSERT INTO audit_log (seq, id, ts, actor_type, actor_id, actor_label, source, action, category, entity_type, entity_id, entity_no, result,
+           error_code, details, request_id, hash, v) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        entry.seq, entry.id, entry.ts, entry.actor_type, entry.actor_id, entry.actor_label, entry.source, entry.action, entry.category,
+        entry.entity_type, entry.entity_id, entry.entity_no, entry.result, entry.error_code, JSON.stringify(entry.details), entry.request_id, hash, entry.v,
+      );
+    }
+  });
+});
+
+undoTamperingAfterEach();
+
+it('verifies in several store calls and answers what one pass answers', async () => {
+  const calls: string[] = [];
+  const res = await call('/api/v1/audit/verify', { fetcher: serviceWith({ store: storeOverRpc(calls) }) });
+  expect(res.status).toBe(200);
+  expect(calls.filter((c) => c === 'audit.verifySlice').length).toBeGreaterThan(ENTRIES / 2_000);
+  const [{ n }] = (await sql<{ n: number }>('SELECT count(*) AS n FROM audit_log')) as [{ n: number }];
+  expect(res.json).toEqual({ ok: true, checked: n, anchors: 0, first_bad_seq: null, missing_anchor: null });
+  expect(res.json).toEqual(await oneShot());
+});
+
+it('finds an edit far past the first slice at its seq, as one pass does', async () => {
+  const [{ seq }] = (await sql<{ seq: number }>('SELECT max(seq) - 17 AS seq FROM audit_log')) as [{ seq: number }];
+  await sql(`UPDATE audit_log SET details = '{"i":1}' WHERE seq = ?`, seq);
+  const answer = await verify();
+  expect(answer).toMatchObject({ ok: false, first_bad_seq: seq });
+  expect(answer).toEqual(await oneShot());
+});
+
+it('answers other requests between its slices and checks the entries there were when it began', async () => {
+  const calls: string[] = [];
+  const service = serviceWith({ store: storeOverRpc(calls) });
+  const [{ n }] = (await sql<{ n: number }>('SELECT count(*) AS n FROM audit_log')) as [{ n: number }];
+  let verified: AuditVerification | null = null;
+  const verifying = call('/api/v1/audit/verify', { fetcher: service }).then((res) => (verified = res.json as AuditVerification));
+  while (!calls.includes('audit.verifySlice')) await new Promise((resolve) => setTimeout(resolve, 0));
+
+  const [read, write] = await Promise.all([
+    call('/api/v1/profiles?limit=50', { fetcher: service }),
+    call('/api/v1/settings/logs', { fetcher: service, method: 'PUT', body: { retention_days: 9 } }),
+  ]);
+  expect([read.status, write.status]).toEqual([200, 200]);
+  expect(verified).toBeNull();
+  await verifying;
+  expect(calls.lastIndexOf('audit.verifySlice')).toBeGreaterThan(calls.findIndex((c) => c.startsWith('profiles.')));
+  // The write's entry came after verify began: it is left to the next verify, which finds it.
+  expect(verified).toEqual({ ok: true, checked: n, anchors: 0, first_bad_seq: null, missing_anchor: null });
+  expect(await verify()).toMatchObject({ ok: true, checked: n + 1 });
+});
