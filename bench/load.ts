@@ -102,7 +102,25 @@ export async function sample(fn: () => Promise<void>, count: number, seconds: nu
     await fn();
     times.push(performance.now() - started);
   }
+  return percentiles(times);
+}
+
+/** p50 and p99 of latencies in ms (sorts them in place). */
+export function percentiles(times: number[]): { p50: number; p99: number; n: number } {
   times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN;
   return { p50: at(0.5), p99: at(0.99), n: times.length };
+}
+
+/** Latencies of `fn`, called one after another until `running` settles: what other clients see meanwhile. */
+export async function sampleWhile<T>(running: Promise<T>, fn: () => Promise<void>): Promise<{ p50: number; p99: number; n: number }> {
+  let settled = false;
+  void running.finally(() => (settled = true)).catch(() => undefined);
+  const times: number[] = [];
+  while (!settled) {
+    const started = performance.now();
+    await fn();
+    times.push(performance.now() - started);
+  }
+  return percentiles(times);
 }
