@@ -1,5 +1,6 @@
 /** Load runs with autocannon (in process) and sequential latency samples. */
 import autocannon from 'autocannon';
+import { countingFsyncs } from './fsyncs';
 
 export interface LoadFigures {
   rps: number;
@@ -84,12 +85,26 @@ async function writeRun(base: string, token: string, prefix: string, connections
 /**
  * Audited writes at `connections`: a warm-up on globals of its own (requests still in flight when
  * a run ends keep their global), then the measured run. Returns every global with the revision
- * its last acknowledged write gave.
+ * its last acknowledged write gave and, when `fsyncsOf` names the service's pid, the fsyncs of its
+ * process tree per acknowledged (2xx) write during the measured run.
  */
-export async function writeLoad(base: string, token: string, prefix: string, connections: number, seconds: number): Promise<{ figures: LoadFigures; globals: Global[] }> {
+export async function writeLoad(
+  base: string,
+  token: string,
+  prefix: string,
+  connections: number,
+  seconds: number,
+  fsyncsOf: number | null,
+): Promise<{ figures: LoadFigures; globals: Global[]; fsyncsPerWrite: number | null }> {
   const warm = await writeRun(base, token, `${prefix}_warm`, connections, WARMUP_SECONDS);
-  const measured = await writeRun(base, token, prefix, connections, seconds);
-  return { figures: figures(measured.result), globals: [...warm.globals, ...measured.globals] };
+  const measure = () => writeRun(base, token, prefix, connections, seconds);
+  const counted = fsyncsOf === null ? { fsyncs: null, result: await measure() } : await countingFsyncs(fsyncsOf, measure);
+  const measured = counted.result;
+  return {
+    figures: figures(measured.result),
+    globals: [...warm.globals, ...measured.globals],
+    fsyncsPerWrite: counted.fsyncs === null ? null : counted.fsyncs / Math.max(1, measured.result['2xx']),
+  };
 }
 
 /** Median and 99th percentile of `count` sequential runs of `fn` (ms) after a few unmeasured ones, stopping early after `seconds`. */

@@ -1,22 +1,24 @@
 /**
- * `npm start`: the real service. Bundles the worker, serves the host port on a private unix socket,
+ * `npm start`: the real service, run compiled as dist/launcher.mjs (scripts/build.mjs, started by
+ * scripts/start.mjs), next to the worker bundle dist/worker.js. Serves the host port on a private unix socket,
  * and runs the workerd binary with a generated config on 127.0.0.1. The process around it (settings,
  * announcements, signals) is `startProcess`, shared with the Bun entry.
  */
 import { getRequestListener } from '@hono/node-server';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createHostHandler } from '../host/node/host-handler';
-import { bundleWorker } from './bundle';
 import { startProcess } from './process-startup';
 import { startWorkerd, stopChild, waitUntilReady } from './supervise';
 import { workerdConfig } from './workerd-config';
 
 const READY_TIMEOUT_MS = 15_000;
 /** The workerd binary that the `workerd` npm package installed for this platform. */
+/** The worker bundle built with this launcher: both live in dist/. */
+const WORKER_BUNDLE = new URL('./worker.js', import.meta.url);
 const workerdBinary = (createRequire(import.meta.url)('workerd') as { default: string }).default;
 
 startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
@@ -25,7 +27,8 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
   const runDir = mkdtempSync(join(tmpdir(), 'lpa-'));
   onStop(() => rmSync(runDir, { recursive: true, force: true }));
 
-  await bundleWorker(join(runDir, 'worker.js'));
+  // The config embeds the bundle by a path relative to itself, so the bundle goes next to it.
+  copyFileSync(WORKER_BUNDLE, join(runDir, 'worker.js'));
   const hostSocket = join(runDir, 'host.sock');
   const host = createServer(getRequestListener(createHostHandler(settings.dataRoot)));
   await new Promise<void>((resolve, reject) => host.once('error', reject).listen(hostSocket, resolve));

@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { announceStart, announceStop } from './announce';
+import packageJson from '../../package.json' with { type: 'json' };
 import { LaunchError, launchSettings, type LaunchSettings } from './settings';
 
 /** What a runtime's entry starts its service with. */
@@ -32,7 +33,8 @@ export function startProcess(serve: (start: ProcessStart) => Promise<string>): v
     console.error(error instanceof LaunchError ? `LPA: ${error.message}` : error);
     process.exit(1);
   }
-  const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  // Imported, not read from a path: the launcher also runs bundled (dist/launcher.mjs).
+  const { version } = packageJson;
   const storeDir = join(settings.dataRoot, 'store');
   mkdirSync(storeDir, { recursive: true, mode: 0o700 });
 

@@ -10,7 +10,7 @@ function children(pid: number): number[] {
   }
 }
 
-/** A process and all its descendants: the launcher, workerd and the esbuild services it left running. */
+/** A process and all its descendants: the launcher and workerd (and esbuild, while a stale build runs). */
 export function processTree(pid: number): number[] {
   const out = [pid];
   for (let i = 0; i < out.length; i++) out.push(...children(out[i]!));
