@@ -8,13 +8,15 @@ import type { Token } from './schema';
  * so a revocation takes effect on the very next request; expiry is checked at use.
  *
  * Whether it holds is detected, not assumed: the store answers a token check with the id of its own
- * module instance (`ISOLATE_ID`); only when that is the worker's own does the worker trust the cache.
+ * module instance (`thisIsolate()`); only when that is the worker's own does the worker trust the cache.
  * Elsewhere (the store in another isolate, as the vitest pool may place it) every check asks the store.
  *
  * A change the store's commit later rolls back errs safe: a revocation undone still refuses the
  * token until the store restarts; a creation undone was never answered, so no one holds that token.
  */
-export const ISOLATE_ID = crypto.randomUUID();
+let isolateId: string | undefined;
+/** Made at first use: workerd allows no random values at module scope. */
+export const thisIsolate = () => (isolateId ??= crypto.randomUUID());
 
 const live = new Map<string, Token>();
 let filled = false;
@@ -35,7 +37,7 @@ export const sharedTokens = {
   },
   /** By the worker, with the store's answer to a token check: whether the store shares this module. */
   storeAnswered(isolate: string): void {
-    shared = filled && isolate === ISOLATE_ID;
+    shared = filled && isolate === thisIsolate();
   },
   /** The live token with this hash as of `now` (null: none), or undefined when the store must be asked. */
   lookup(hash: string, now: number): Token | null | undefined {

@@ -5,7 +5,7 @@ import type { AuditContext } from '../audit/entry';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
 import type { CreatedToken, Token, TokenInput } from './schema';
-import { ISOLATE_ID, sharedTokens } from './shared-cache';
+import { sharedTokens, thisIsolate } from './shared-cache';
 
 interface TokenRow {
   id: string;
@@ -91,6 +91,6 @@ export class Tokens {
       'SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)',
       hash, this.ctx.now(),
     );
-    return { token: row ? toToken(row) : null, isolate: ISOLATE_ID };
+    return { token: row ? toToken(row) : null, isolate: thisIsolate() };
   }
 }
