@@ -4,6 +4,7 @@ import { ApiError } from './errors/api-error';
 import { toApiError } from './errors/envelope';
 import type { HostPort } from './host/port';
 import { logAccess, parsedUrl } from './pipeline/access-log';
+import { LogBuffer } from './pipeline/api-log-buffer';
 import { auditContext, auditFailure, requestSource } from './pipeline/audit-failure';
 import { authenticate, bearerToken } from './pipeline/authenticate';
 import { authorize } from './pipeline/authorize';
@@ -34,7 +35,11 @@ export interface Connection {
   waitUntil: (promise: Promise<unknown>) => void;
 }
 
-export type App = (request: Request, connection: Connection) => Promise<Response>;
+export interface App {
+  (request: Request, connection: Connection): Promise<Response>;
+  /** Writes the `api` log lines still buffered; a clean stop calls it before the runtime exits. */
+  flushLogs(): Promise<void>;
+}
 
 /**
  * The request pipeline, in the order the design fixes: request id, Host, Origin, throttle, bearer
@@ -46,6 +51,7 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
   const throttle = new AuthThrottle();
   const denials = new DenialCoalescer();
   const now = deps.now ?? Date.now;
+  const apiLog = new LogBuffer((records) => deps.host.logs.append('api', records));
 
   async function answer(request: Request, ctx: RequestContext): Promise<Response> {
     const { clientIp } = ctx;
@@ -88,7 +94,7 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
 
   const secretsOf = (request: Request) => ({ adminTokenSha256: deps.config.adminTokenSha256, bearer: bearerToken(request) });
 
-  return async (request, { clientIp, waitUntil }) => {
+  const serve = async (request: Request, { clientIp, waitUntil }: Connection): Promise<Response> => {
     const startedAt = now();
     const ctx: RequestContext = {
       requestId: crypto.randomUUID(),
@@ -102,8 +108,9 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
     };
     const response = await answer(request, ctx);
     await discardUnreadBody(request);
-    logAccess(ctx, request, parsedUrl(request), secretsOf(request), response, startedAt, now());
+    logAccess(apiLog, ctx, request, parsedUrl(request), secretsOf(request), response, startedAt, now());
     // HEAD is answered wherever GET is (the router matches it as GET), with the same status and headers.
     return request.method === 'HEAD' ? withoutBody(response) : response;
   };
+  return Object.assign(serve, { flushLogs: () => apiLog.flush() });
 }

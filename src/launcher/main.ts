@@ -14,12 +14,19 @@ import { createHostHandler } from '../host/node/host-handler';
 import { startProcess } from './process-startup';
 import { startWorkerd, stopChild, waitUntilReady } from './supervise';
 import { workerdConfig } from './workerd-config';
+import { FLUSH_LOGS_PATH } from '../runtimes/workerd/flush-logs';
 
 const READY_TIMEOUT_MS = 15_000;
 /** The workerd binary that the `workerd` npm package installed for this platform. */
 /** The worker bundle built with this launcher: both live in dist/. */
 const WORKER_BUNDLE = new URL('./worker.js', import.meta.url);
 const workerdBinary = (createRequire(import.meta.url)('workerd') as { default: string }).default;
+
+/** Asks the worker to write its buffered `api` log lines; a worker that does not answer in time has nothing more to give. */
+async function flushWorkerLogs(url: string, adminToken: string): Promise<void> {
+  const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, signal: AbortSignal.timeout(5_000) });
+  if (response.status !== 204) throw new Error(`the worker did not flush its api log (HTTP ${response.status})`);
+}
 
 startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
   // Generated files and the host socket live in a private temporary folder: short socket paths,
@@ -38,10 +45,12 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
   const configPath = join(runDir, 'config.capnp');
   writeFileSync(configPath, workerdConfig(settings, { bundle: 'worker.js', hostSocket, storeDir }, version));
   const workerd = startWorkerd(workerdBinary, configPath);
+  const base = `http://127.0.0.1:${settings.port}`;
   onStop(() => stopChild(workerd, 5_000));
+  // Runs before workerd is stopped (steps run last added first): the worker's buffered api log lines reach the host.
+  onStop(() => flushWorkerLogs(`${base}${FLUSH_LOGS_PATH}`, settings.adminToken));
   workerd.once('exit', (code, signal) => fail(`workerd stopped unexpectedly (${signal ?? `exit code ${code}`})`));
 
-  const base = `http://127.0.0.1:${settings.port}`;
   await waitUntilReady(`${base}/status`, {}, READY_TIMEOUT_MS, workerd);
   // The first authenticated call opens the store: migrations, keys, and the start-up audit entry.
   await waitUntilReady(`${base}/api/v1/version`, { authorization: `Bearer ${settings.adminToken}` }, READY_TIMEOUT_MS, workerd);

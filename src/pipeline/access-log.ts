@@ -1,4 +1,5 @@
 import type { LogRecord } from '../logs/line';
+import type { LogBuffer } from './api-log-buffer';
 import { isSecretKey, REDACTED, sanitizeText } from '../logs/sanitize';
 import type { RequestContext } from '../routes/define';
 import { redactTokens, type KnownSecrets } from './redact';
@@ -25,11 +26,13 @@ function loggedPath(url: URL | null, secrets: KnownSecrets): string {
 }
 
 /**
- * The `api` log's line for one request, written after the answer is built. The request does not
- * wait for it: the write runs on under `waitUntil`, and its failure only reaches the console (core
- * status reports a log folder that cannot be written), never the answer.
+ * The `api` log's line for one request, made after the answer is built and handed to the isolate's
+ * buffer, which writes it with others in one batch (src/pipeline/api-log-buffer.ts). The request
+ * never waits for it, and a failed write only reaches the console (core status reports a log folder
+ * that cannot be written), never the answer.
  */
 export function logAccess(
+  buffer: LogBuffer,
   ctx: RequestContext,
   request: Request,
   url: URL | null,
@@ -52,7 +55,5 @@ export function logAccess(
       ip: ctx.clientIp,
     },
   };
-  // Started from a resolved promise, so that not even a synchronous failure of the log reaches the answer.
-  const write = Promise.resolve().then(() => ctx.host.logs.append('api', [record]));
-  ctx.waitUntil(write.catch((error: unknown) => console.error('api log write failed:', String(error))));
+  buffer.add(record, ctx.waitUntil);
 }

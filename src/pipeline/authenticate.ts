@@ -1,4 +1,5 @@
 import type { StoreClient } from '../../storage/dispatch';
+import { sharedTokens } from '../../storage/tokens/shared-cache';
 import type { Config } from '../config';
 import { ApiError } from '../errors/api-error';
 import { sha256Hex, timingSafeEqual } from '../shared/crypto';
@@ -13,13 +14,25 @@ export function bearerToken(request: Request): string | null {
   return match ? match[1]! : null;
 }
 
+/** Whether the request carries the bootstrap admin token (known to the worker by its SHA-256 only). */
+export function hasAdminToken(request: Request, config: Config): boolean {
+  const token = bearerToken(request);
+  return token !== null && token.length <= MAX_TOKEN_LENGTH && timingSafeEqual(sha256Hex(token), config.adminTokenSha256);
+}
+
 export async function authenticate(request: Request, config: Config, store: StoreClient): Promise<Principal> {
   const token = bearerToken(request);
   if (token === null) throw new ApiError('auth.token_missing');
   if (token.length > MAX_TOKEN_LENGTH) throw new ApiError('auth.token_invalid');
   const hash = sha256Hex(token);
   if (timingSafeEqual(hash, config.adminTokenSha256)) return ADMIN;
-  const record = await store.tokens.findActive(hash);
+  // From the cache the store keeps in this isolate where it holds (storage/tokens/shared-cache.ts); else one store call.
+  let record = sharedTokens.lookup(hash, Date.now());
+  if (record === undefined) {
+    const answer = await store.tokens.check(hash);
+    sharedTokens.storeAnswered(answer.isolate);
+    record = answer.token;
+  }
   if (!record) throw new ApiError('auth.token_invalid');
   return {
     actor: { type: record.admin ? 'admin' : 'token', id: record.id, label: record.name },

@@ -19,7 +19,7 @@ export type InProcessService = (request: Request, clientIp: string) => Promise<R
  * process, the host port of the Node side called directly, the daily run on a timer. The runtime's
  * entry opens the database and serves HTTP; everything in between is here, once.
  */
-export async function inProcessService(db: SqlDb, { settings, version }: ProcessStart): Promise<InProcessService> {
+export async function inProcessService(db: SqlDb, { settings, version, onStop }: ProcessStart): Promise<InProcessService> {
   // WAL with a full sync at every commit: an acknowledged write survives a crash of the machine.
   db.run('PRAGMA journal_mode = WAL');
   db.run('PRAGMA synchronous = FULL');
@@ -34,6 +34,8 @@ export async function inProcessService(db: SqlDb, { settings, version }: Process
     store: storeClient(async (family, method, args) => structuredClone(await invoke(family, method, structuredClone(args)))),
     host,
   });
+  // The buffered api log lines are written before the process exits (the entry's server stops first).
+  onStop(() => app.flushLogs());
   return (request, clientIp) =>
     app(request, {
       clientIp,

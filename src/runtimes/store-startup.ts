@@ -35,6 +35,7 @@ export interface StartedStore {
  */
 export async function startStore(db: SqlDb, host: HostPort, options: StoreStartOptions): Promise<StartedStore> {
   const { store, migrations } = await openStore(db, hostKeys(host));
+  store.tokens.shareLiveTokens();
   // A service stopped over midnight seals the day it last wrote now, before a later day could follow it.
   const seal = await sealFinishedDay(store, host, Date.now()).catch((error: unknown) => ({ sealed: [], refused: String(error) }));
   // Not awaited: the store serves at once, and a failed log write is reported, not fatal.

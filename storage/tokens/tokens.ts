@@ -5,9 +5,11 @@ import type { AuditContext } from '../audit/entry';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
 import type { CreatedToken, Token, TokenInput } from './schema';
+import { sharedTokens, thisIsolate } from './shared-cache';
 
 interface TokenRow {
   id: string;
+  hash: string;
   name: string;
   scopes: string;
   admin: number;
@@ -39,16 +41,18 @@ export class Tokens {
       created_at: now,
       expires_at: input.expires_in_minutes === undefined ? null : now + input.expires_in_minutes * 60_000,
     };
+    const hash = sha256Hex(token);
     this.ctx.change(
       audit,
       () =>
         this.ctx.db.run(
           'INSERT INTO tokens (id, name, scopes, admin, hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-          record.id, record.name, JSON.stringify(record.scopes), record.admin ? 1 : 0, sha256Hex(token),
+          record.id, record.name, JSON.stringify(record.scopes), record.admin ? 1 : 0, hash,
           record.created_at, record.expires_at,
         ),
       () => ({ entity_type: 'token', entity_id: record.id, details: { name: record.name, scopes: record.scopes, admin: record.admin } }),
     );
+    sharedTokens.added(hash, record);
     return { ...record, token };
   }
 
@@ -68,15 +72,25 @@ export class Tokens {
       },
       () => ({ entity_type: 'token', entity_id: id }),
     );
+    sharedTokens.revoked(id);
   }
 
-  /** The live token with this hash: not revoked and not expired. */
-  findActive(hash: string): Token | null {
+  /** Fills the worker's token cache (storage/tokens/shared-cache.ts); only the served store does. */
+  shareLiveTokens(): void {
+    const rows = this.ctx.db.all<TokenRow>('SELECT * FROM tokens WHERE revoked_at IS NULL');
+    sharedTokens.fill(rows.map((row) => [row.hash, toToken(row)]));
+  }
+
+  /**
+   * The live token with this hash (not revoked, not expired), and the id of this module instance, by
+   * which the worker learns whether it shares the token cache with the store.
+   */
+  check(hash: string): { token: Token | null; isolate: string } {
     const row = first<TokenRow>(
       this.ctx.db,
       'SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)',
       hash, this.ctx.now(),
     );
-    return row ? toToken(row) : null;
+    return { token: row ? toToken(row) : null, isolate: thisIsolate() };
   }
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { raw, useService, RUNTIMES } from './service';
+import { raw, startService, useService, RUNTIMES } from './service';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -51,5 +51,25 @@ describe.each(RUNTIMES)('log files of the service on %s', (runtime) => {
     expect(excerpt.json.error.code).toBe('resource.not_found');
     const listing = await raw(svc.current.port, '/api/v1/system/logs', { headers: svc.auth() });
     expect(listing.json.items.map((item: { file: string }) => item.file)).not.toContain('linked.log');
+  });
+});
+
+describe.each(RUNTIMES)('the api log of the service on %s, stopped at once', (runtime) => {
+  it('holds one line per request, in order, when SIGTERM comes right after the last answer', async () => {
+    const service = await startService(runtime);
+    const requestIds: string[] = [];
+    try {
+      for (let n = 0; n < 40; n++) {
+        const answer = await raw(service.port, n % 2 === 0 ? '/status' : '/api/v1/version', { headers: { authorization: `Bearer ${service.token}` } });
+        requestIds.push(answer.headers['x-request-id'] as string);
+      }
+    } finally {
+      expect(await service.stop('SIGTERM')).toBe(0);
+    }
+    const apiLog = join(service.dataRoot, 'logs', 'api', `api-${today()}.log`);
+    // The launcher's own readiness requests come first; ours are the last 40 lines, in the order sent.
+    const logged = readFileSync(apiLog, 'utf8').trimEnd().split('\n').map((line) => / request_id=(\S+)/.exec(line)?.[1]);
+    expect(logged.slice(-40)).toEqual(requestIds);
+    expect(logged.filter((id) => requestIds.includes(id!))).toHaveLength(40);
   });
 });

@@ -2,12 +2,19 @@ import { storeClient } from '../../../storage/dispatch';
 import { createApp, type App } from '../../app';
 import { configFrom } from '../../config';
 import { storeStub, type WorkerEnv } from './env';
+import { FLUSH_LOGS_PATH } from './flush-logs';
 import { hostClient } from '../../host/port';
 import { ROUTES } from '../../routes/table';
+import { hasAdminToken } from '../../pipeline/authenticate';
+import { parsedUrl } from '../../pipeline/access-log';
+import type { Config } from '../../config';
 
 export { StoreObject } from './store-object';
 
-let app: App | undefined;
+let service: { app: App; config: Config } | undefined;
+
+const isFlushRequest = (request: Request, config: Config) =>
+  request.method === 'POST' && hasAdminToken(request, config) && parsedUrl(request)?.pathname === FLUSH_LOGS_PATH;
 
 /** workerd hands the true peer as `cf.clientIp` ("127.0.0.1:35198", "[::1]:5000"); no header can set it. */
 function peerAddress(request: Request): string {
@@ -15,13 +22,20 @@ function peerAddress(request: Request): string {
   return peer.replace(/^\[([^\]]+)\](:\d+)?$/, '$1').replace(/^([^:]+):\d+$/, '$1');
 }
 
+function startService(env: WorkerEnv): { app: App; config: Config } {
+  const config = configFrom(env);
+  const store = storeClient((family, method, args) => storeStub(env).invoke(family, method, args));
+  return { config, app: createApp(ROUTES, { config, store, host: hostClient(env.HOST) }) };
+}
+
 export default {
-  fetch(request, env, ctx) {
-    app ??= createApp(ROUTES, {
-      config: configFrom(env),
-      store: storeClient((family, method, args) => storeStub(env).invoke(family, method, args)),
-      host: hostClient(env.HOST),
-    });
+  async fetch(request, env, ctx) {
+    service ??= startService(env);
+    const { app, config } = service;
+    if (isFlushRequest(request, config)) {
+      await app.flushLogs();
+      return new Response(null, { status: 204 });
+    }
     return app(request, { clientIp: peerAddress(request), waitUntil: (promise) => ctx.waitUntil(promise) });
   },
 } satisfies ExportedHandler<WorkerEnv>;
