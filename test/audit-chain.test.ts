@@ -110,7 +110,8 @@ describe('tampering, each undone afterwards', () => {
   });
 
   it.each([
-    ['mac', `UPDATE audit_anchor SET mac = '00' || substr(mac, 3) WHERE day = '${DAY2}'`],
+    // The first hex digit flipped: a fixed prefix would leave one MAC in 256 (random key) unchanged.
+    ['mac', `UPDATE audit_anchor SET mac = (CASE WHEN substr(mac, 1, 1) = '0' THEN '1' ELSE '0' END) || substr(mac, 2) WHERE day = '${DAY2}'`],
     ['hash', `UPDATE audit_anchor SET hash = '${'a'.repeat(64)}' WHERE day = '${DAY2}'`],
     ['seq', `UPDATE audit_anchor SET seq = 6 WHERE day = '${DAY2}'`],
     ['day', `UPDATE audit_anchor SET day = '2031-05-09' WHERE day = '${DAY2}'`],
