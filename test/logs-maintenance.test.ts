@@ -1,14 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../src/app';
-import { configFrom } from '../src/config';
 import type { HostPort } from '../src/host/port';
-import { ROUTES } from '../src/routes/table';
 import { call } from './support/api';
 import { BASE_URL, TEST_ADMIN_TOKEN } from './support/constants';
 import { DAY_MS } from '../src/shared/time';
 import { logLineWith, plant, plantSymlink, privateHost, readDataFile, removePath, secondsAgo, todaysLog } from './support/log-files';
-import { inStore, storeOverRpc } from './support/store';
+import { serviceWith } from './support/service';
+import { inStore } from './support/store';
 
 const tag = `ret-${crypto.randomUUID().slice(0, 8)}`;
 const ISO = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`;
@@ -64,11 +62,10 @@ describe('the core log', () => {
  * folders are seen by no other test file.
  */
 function serviceOver(root: string, host: HostPort) {
-  const config = configFrom({ ...env, LPA_DATA_ROOT: `${env.LPA_DATA_ROOT}/${root}` });
-  const app = createApp(ROUTES, { config, store: storeOverRpc(), host });
+  const service = serviceWith({ config: { dataRoot: `${env.LPA_DATA_ROOT}/${root}` }, host });
   return async (path: string) => {
     const headers = { host: new URL(BASE_URL).host, authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
-    const res = await app(new Request(`${BASE_URL}${path}`, { headers }), { clientIp: '127.0.0.1', waitUntil: () => {} });
+    const res = await service.fetch(`${BASE_URL}${path}`, { headers });
     return { status: res.status, json: JSON.parse(await res.text()) };
   };
 }

@@ -1,16 +1,12 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../src/app';
-import { configFrom } from '../src/config';
 import { ApiError } from '../src/errors/api-error';
-import { hostClient } from '../src/host/port';
-import { ROUTES } from '../src/routes/table';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
 import { dispatch, storeClient } from '../storage/dispatch';
 import { durableSql } from '../storage/sql/durable-sql';
 import { openStore, type Store } from '../storage/store';
-import { call, type CallOptions } from './support/api';
+import { call } from './support/api';
 import { createAccount, createProfile, rawRows } from './support/profiles';
+import { serviceWith, type TestService } from './support/service';
 import { inStore } from './support/store';
 
 const audit = (action: 'profile_accounts.create' | 'profile_accounts.password_read') => ({ actor: SYSTEM_ACTOR, source: 'test', request_id: null, action });
@@ -23,14 +19,9 @@ const openLocked = (storage: DurableObjectStorage) => openStore(durableSql(stora
  * The service as the worker builds it, but its store calls go to a store opened on the same database
  * without its keys. The store of the service under test is left as it is.
  */
-async function lockedService(): Promise<NonNullable<CallOptions['fetcher']>> {
+async function lockedService(): Promise<TestService> {
   const locked = await inStore(({ storage }) => openLocked(storage));
-  const app = createApp(ROUTES, {
-    config: configFrom(env),
-    store: storeClient((family, method, args) => inStore(() => dispatch(locked, family, method, args))),
-    host: hostClient(env.HOST),
-  });
-  return { fetch: (url, init) => app(new Request(url, init), { clientIp: '127.0.0.1', waitUntil: () => {} }) };
+  return serviceWith({ store: storeClient((family, method, args) => inStore(() => dispatch(locked, family, method, args))) });
 }
 
 describe('vault missing', () => {

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import type { StoreClient } from '../../storage/dispatch';
 import { createApp } from '../../src/app';
 import { configFrom, type Config } from '../../src/config';
-import { hostClient } from '../../src/host/port';
+import { hostClient, type HostPort } from '../../src/host/port';
 import { ROUTES } from '../../src/routes/table';
 import type { CallOptions } from './api';
 import { storeOverRpc } from './store';
@@ -16,14 +16,14 @@ export interface TestService extends Fetcher {
 
 /**
  * The service as `src/runtimes/workerd/worker.ts` builds it, on the same store, with what a test
- * changes: its configuration or the client it reaches the store through. Its answers are the app's
+ * changes: its configuration, the client it reaches the store through, or its host port. Its answers are the app's
  * own Response objects, so a test decides when (and whether) a streamed body is read.
  */
-export function serviceWith(options: { config?: Partial<Config>; store?: StoreClient } = {}): TestService {
+export function serviceWith(options: { config?: Partial<Config>; store?: StoreClient; host?: HostPort } = {}): TestService {
   const app = createApp(ROUTES, {
     config: { ...configFrom(env), ...options.config },
     store: options.store ?? storeOverRpc(),
-    host: hostClient(env.HOST),
+    host: options.host ?? hostClient(env.HOST),
   });
   const background: Promise<unknown>[] = [];
   return {
