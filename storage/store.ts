@@ -53,11 +53,11 @@ export class Store {
     db.run(`INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', ?)`, crypto.randomUUID());
     this.system = new System(ctx, dbVersion);
     this.tokens = new Tokens(ctx);
-    this.settings = new Settings(ctx);
+    this.audit = new Audit(ctx);
+    this.settings = new Settings(ctx, this.audit);
     this.globals = new Globals(ctx);
     this.flows = new Flows(ctx);
     this.shares = new Shares(ctx);
-    this.audit = new Audit(ctx);
     this.profiles = new Profiles(ctx);
     this.profileAccounts = new ProfileAccounts(ctx, this.profiles);
     this.membership = new MembershipCache(ctx);
