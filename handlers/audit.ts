@@ -83,10 +83,7 @@ export const auditRoutes = [
     summary: 'Audit retention, with the number of entries kept and the time of the oldest',
     scopes: ['audit:read'],
     response: z.object({ retention_days: RetentionDays, ...AuditStats.shape }).meta({ id: 'AuditRetention' }),
-    handler: async ({ ctx }) => {
-      const [retention, stats] = await Promise.all([ctx.store.settings.auditRetention(), ctx.store.audit.stats()]);
-      return { retention_days: retention.retention_days, ...stats };
-    },
+    handler: ({ ctx }) => ctx.store.settings.auditRetentionReport(),
   }),
   defineRoute({
     method: 'PUT',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountStatus, profileQuota } from '../src/membership/provider';
+import { profileQuota } from '../src/membership/provider';
 import { defineRoute } from '../src/routes/define';
 import { Id } from '../src/schemas/ids';
 import { Profile, ProfileInput, ProfilePage, ProfilePatch, ProfileQuery } from '../storage/profiles/schema';
@@ -19,7 +19,7 @@ export const profileRoutes = [
     response: Profile,
     audit: 'profiles.create',
     errors: ['account.limit_reached', 'account.entitlement_missing'],
-    handler: async ({ ctx, body, audit }) => ctx.store.profiles.create(audit, body, profileQuota(await accountStatus(ctx))),
+    handler: async ({ ctx, body, audit }) => ctx.store.profiles.create(audit, body, await profileQuota(ctx)),
   }),
   defineRoute({
     method: 'GET',

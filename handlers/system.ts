@@ -25,7 +25,7 @@ export const systemRoutes = [
     handler: async ({ ctx }) => ({
       app_version: ctx.config.appVersion,
       api_version: API_VERSION,
-      db_version: (await ctx.store.system.info()).db_version,
+      db_version: (await ctx.storeFacts()).db_version,
     }),
   }),
   defineRoute({

@@ -1,4 +1,5 @@
-import type { StoreClient } from '../storage/dispatch';
+import { storeClient, type Invoke } from '../storage/dispatch';
+import type { FailedRequest } from '../storage/system/failure';
 import type { Config } from './config';
 import { ApiError } from './errors/api-error';
 import { toApiError } from './errors/envelope';
@@ -15,6 +16,7 @@ import { assertAllowedHost } from './pipeline/host-guard';
 import { checkOrigin, isPreflight, preflightHeaders } from './pipeline/origin-guard';
 import { redactTokens } from './pipeline/redact';
 import { emptyResponse, errorResponse, jsonResponse, withoutBody } from './pipeline/respond';
+import { startupFacts } from './pipeline/store-facts';
 import { AuthThrottle } from './pipeline/throttle';
 import { decodeParams, EMPTY_QUERY, queryObject, validate } from './pipeline/validate';
 import { DEFAULT_BODY_LIMIT, type AnyRoute, type RequestContext } from './routes/define';
@@ -22,7 +24,8 @@ import { createRouter } from './routes/router';
 
 export interface AppDeps {
   config: Config;
-  store: StoreClient;
+  /** Where store calls go: the Durable Object's `invoke` over RPC, or the store in process. */
+  store: Invoke;
   host: HostPort;
   now?: () => number;
 }
@@ -52,6 +55,8 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
   const denials = new DenialCoalescer();
   const now = deps.now ?? Date.now;
   const apiLog = new LogBuffer((records) => deps.host.logs.append('api', records));
+  const store = storeClient(deps.store);
+  const storeFacts = startupFacts(store);
 
   async function answer(request: Request, ctx: RequestContext): Promise<Response> {
     const { clientIp } = ctx;
@@ -68,7 +73,7 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
       route = match?.route;
       if (route?.access !== 'public') {
         throttle.assertNotBlocked(clientIp, now());
-        ctx.principal = await authenticate(request, deps.config, deps.store).catch((error: unknown) => {
+        ctx.principal = await authenticate(request, deps.config, store).catch((error: unknown) => {
           // Only a presented token that fails is a guess; a request without one gains nothing to throttle.
           if (error instanceof ApiError && error.code === 'auth.token_invalid') throttle.recordFailure(clientIp, now());
           throw error;
@@ -81,18 +86,24 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
       const query = validate(route.query ?? EMPTY_QUERY, queryObject(url), 'query');
       const body = route.body ? validate(route.body, await readJsonBody(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT), 'body') : undefined;
       const audit = route.audit ? auditContext(ctx, route.audit) : undefined;
+      // An audited route's store calls carry their failure's audit entry: a failing change is audited in its own call.
+      if (audit) ctx.store = storeClient(deps.store, { audit, request: failedRequest(request, path, ctx) });
       const result = await route.handler({ params, query: route.query ? query : undefined, body, ctx, audit });
       return jsonResponse(result, route.status ?? 200, ctx.requestId, origin);
     } catch (thrown) {
       const error = toApiError(thrown);
       if (error.status === 500) console.error(`request ${ctx.requestId} failed:`, thrown);
-      const failed = { method: request.method, path: redactTokens(path, secretsOf(request)), now: now() };
-      await auditFailure(ctx, route, error, failed, denials);
+      await auditFailure(store, ctx, route, error, failedRequest(request, path, ctx), denials, now());
       return errorResponse(error, ctx.requestId, origin);
     }
   }
 
   const secretsOf = (request: Request) => ({ adminTokenSha256: deps.config.adminTokenSha256, bearer: bearerToken(request) });
+  const failedRequest = (request: Request, path: string, ctx: RequestContext): FailedRequest => ({
+    method: request.method,
+    path: redactTokens(path, secretsOf(request)),
+    client_ip: ctx.clientIp,
+  });
 
   const serve = async (request: Request, { clientIp, waitUntil }: Connection): Promise<Response> => {
     const startedAt = now();
@@ -102,7 +113,8 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
       clientIp: normalizeAddress(clientIp),
       principal: null,
       config: deps.config,
-      store: deps.store,
+      store,
+      storeFacts,
       host: deps.host,
       waitUntil,
     };

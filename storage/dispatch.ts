@@ -1,8 +1,45 @@
 import { ApiError, type WireError } from '../src/errors/api-error';
-import type { Store, StoreFamily } from './store';
+import { FAMILY_CLASSES, type Store, type StoreFamily } from './store';
+import { isDenial, type FailureAudit } from './system/failure';
 
-/** The answer of one store call, as plain data that survives Durable Object RPC. */
-export type Reply = { ok: true; value: unknown } | { ok: false; error: WireError };
+/*
+ * A store call, from a handler to SQL. The hops that remain, and why each one is there:
+ *
+ *   handler          ctx.store.globals.write(audit, name, body)   typed by StoreClient: "go to definition" lands on Globals.write
+ *   store client     storeClient (below)                          the call becomes data, a StoreCall: a Durable Object
+ *                                                                 runs in its own isolate (or process) as far as the code
+ *                                                                 may assume, so only data crosses to it
+ *   RPC              StoreObject.invoke (src/runtimes/workerd)    the one RPC method of the store; Bun and Deno call the
+ *                                                                 same invoke in process, with structured clones
+ *   group commit     storage/group-commit.ts                      calls that arrive together share one transaction (one
+ *                                                                 fsync), each in a savepoint of its own
+ *   dispatch         dispatch (below)                             the call's method on the Store, checked against the
+ *                                                                 family's public methods; a failure comes back as data
+ *                                                                 (class identity does not survive RPC), audited in the
+ *                                                                 same batch when the call says how
+ *   family method    storage/globals/globals.ts                   synchronous: the change and its audit entry in one
+ *                                                                 transaction
+ *   SqlDb            storage/sql/sql.ts                           durable-sql.ts, bun-sql.ts, node-sql.ts
+ */
+
+type MethodOf<F extends StoreFamily> = {
+  [M in keyof Store[F]]: Store[F][M] extends (...args: never[]) => unknown ? M : never;
+}[keyof Store[F]];
+type ArgsOf<F extends StoreFamily, M extends keyof Store[F]> = Store[F][M] extends (...args: infer A) => unknown ? A : never;
+
+/**
+ * One store call as data, checked against `Store` at compile time: a family, one of its public
+ * methods and that method's arguments. `failure`, on the calls of an audited route, is what the
+ * failure's audit entry needs, so that a failing call is audited in its own store call.
+ */
+export type StoreCall = {
+  [F in StoreFamily]: { [M in MethodOf<F>]: { family: F; method: M; args: ArgsOf<F, M>; failure?: FailureAudit } }[MethodOf<F>];
+}[StoreFamily];
+
+/** The answer of one store call, as plain data that survives Durable Object RPC; `audited`: its failure entry is written. */
+export type Reply = { ok: true; value: unknown } | { ok: false; error: WireError; audited: boolean };
+
+export type Invoke = (call: StoreCall) => Promise<Reply>;
 
 type AsyncMethods<T> = {
   [K in keyof T as T[K] extends (...args: never[]) => unknown ? K : never]: T[K] extends (...args: infer A) => infer R
@@ -13,44 +50,61 @@ type AsyncMethods<T> = {
 /** The store as a handler sees it: every method async, wherever the store runs. */
 export type StoreClient = { [F in StoreFamily]: AsyncMethods<Store[F]> };
 
-export type Invoke = (family: string, method: string, args: unknown[]) => Promise<Reply>;
+/** The public methods of each family: those its class declares (its own prototype), without the constructor. */
+const PUBLIC_METHODS = new Map<string, ReadonlySet<string>>(
+  Object.entries(FAMILY_CLASSES).map(([family, cls]) => [
+    family,
+    new Set(Object.getOwnPropertyNames(cls.prototype).filter((name) => name !== 'constructor')),
+  ]),
+);
+
+/** A failure whose audit entry the store wrote in the failing call's own batch: the pipeline writes nothing more. */
+export class AuditedFailure extends ApiError {}
 
 /**
- * Calls one public method of one family; failures come back as data, never as a thrown error.
- * `within` wraps the call itself (a savepoint, under group commit), so a failing call is undone
- * before its failure is turned into a reply.
+ * Runs one call on the store; failures come back as data, never as a thrown error. `within` wraps
+ * the call itself (a savepoint, under group commit), so a failing call is undone before its
+ * failure is audited (in the enclosing transaction) and turned into a reply. A denial (an account
+ * refusing a profile, 403) is left to the pipeline, whose coalescer decides whether it is written.
  */
-export function dispatch(
-  store: Store,
-  family: string,
-  method: string,
-  args: unknown[],
-  within: <T>(call: () => T) => T = (call) => call(),
-): Reply {
-  const target = Object.hasOwn(store, family) ? (store as unknown as Record<string, object>)[family] : undefined;
-  const fn = target && method !== 'constructor' && Object.hasOwn(Object.getPrototypeOf(target), method)
-    ? (target as Record<string, unknown>)[method]
-    : undefined;
-  if (typeof fn !== 'function') return { ok: false, error: new ApiError('internal').toWire() };
+export function dispatch(store: Store, call: StoreCall, within: <T>(run: () => T) => T = (run) => run()): Reply {
+  if (!PUBLIC_METHODS.get(call.family)?.has(call.method)) return { ok: false, error: new ApiError('internal').toWire(), audited: false };
+  const family = store[call.family] as unknown as Record<string, (...args: unknown[]) => unknown>;
   try {
-    return { ok: true, value: within(() => fn.apply(target, args)) };
+    return { ok: true, value: within(() => family[call.method]!(...call.args)) };
   } catch (thrown) {
-    if (thrown instanceof ApiError) return { ok: false, error: thrown.toWire() };
-    console.error(`store ${family}.${method} failed:`, thrown);
-    return { ok: false, error: new ApiError('internal').toWire() };
+    if (!(thrown instanceof ApiError)) console.error(`store ${call.family}.${call.method} failed:`, thrown);
+    const error = thrown instanceof ApiError ? thrown : new ApiError('internal');
+    return { ok: false, error: error.toWire(), audited: call.failure !== undefined && !isDenial(error.status) && auditFailure(store, call.failure, error) };
   }
 }
 
-/** A typed client over any `invoke`: Durable Object RPC under workerd, a direct call elsewhere. */
-export function storeClient(invoke: Invoke): StoreClient {
-  return new Proxy({} as StoreClient, {
-    get: (_, family: string) =>
-      new Proxy({}, {
-        get: (__, method: string) => async (...args: unknown[]) => {
-          const reply = await invoke(family, method, args);
-          if (!reply.ok) throw ApiError.fromWire(reply.error);
-          return reply.value;
-        },
-      }),
-  });
+function auditFailure(store: Store, failure: FailureAudit, error: ApiError): boolean {
+  try {
+    store.system.recordFailure(failure, error.code, error.status);
+    return true;
+  } catch (thrown) {
+    console.error('could not audit a failed store call', thrown);
+    return false;
+  }
+}
+
+/**
+ * A typed client over `invoke`: for each public method of each family, a function that sends the
+ * call (Durable Object RPC under workerd, a direct call elsewhere) and returns its value or throws
+ * its error. `failure`, for the requests of an audited route, rides along with every call.
+ */
+export function storeClient(invoke: Invoke, failure?: FailureAudit): StoreClient {
+  const client: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {};
+  for (const [family, methods] of PUBLIC_METHODS) {
+    const calls: Record<string, (...args: unknown[]) => Promise<unknown>> = (client[family] = {});
+    for (const method of methods) {
+      calls[method] = async (...args) => {
+        const reply = await invoke({ family, method, args, failure } as StoreCall);
+        if (reply.ok) return reply.value;
+        throw reply.audited ? new AuditedFailure(reply.error.code, reply.error.details, reply.error.message) : ApiError.fromWire(reply.error);
+      };
+    }
+  }
+  return client as unknown as StoreClient;
 }

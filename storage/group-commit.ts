@@ -1,19 +1,18 @@
 import { ApiError } from '../src/errors/api-error';
-import { dispatch, type Invoke, type Reply } from './dispatch';
+import { dispatch, type Invoke, type Reply, type StoreCall } from './dispatch';
 import type { SqlDb } from './sql/sql';
 import type { Store } from './store';
 
 interface Pending {
-  family: string;
-  method: string;
-  args: unknown[];
+  call: StoreCall;
   resolve: (reply: Reply) => void;
 }
 
 /**
  * Group commit. Store calls that arrive while a batch is waiting run together in one transaction,
  * each in a savepoint of its own: concurrent writers share one commit (one fsync) instead of paying
- * one each, and a failing call rolls back only its own savepoint. Replies are released only after
+ * one each, and a failing call rolls back only its own savepoint (its failure's audit entry, when
+ * it carries one, is written in the batch after that rollback). Replies are released only after
  * the batch: under workerd the output gate holds them until the commit is durable; under Bun the
  * commit is synchronous.
  */
@@ -25,17 +24,17 @@ export function groupCommit(store: Store, db: SqlDb): Invoke {
     pending = [];
     let replies: Reply[];
     try {
-      replies = db.transaction(() => batch.map((c) => dispatch(store, c.family, c.method, c.args, (call) => db.transaction(call))));
+      replies = db.transaction(() => batch.map(({ call }) => dispatch(store, call, (run) => db.transaction(run))));
     } catch (error) {
       console.error('a group commit failed:', error);
-      replies = batch.map(() => ({ ok: false, error: new ApiError('internal').toWire() }));
+      replies = batch.map(() => ({ ok: false, error: new ApiError('internal').toWire(), audited: false }));
     }
     batch.forEach((call, i) => call.resolve(replies[i]!));
   };
 
-  return (family, method, args) =>
+  return (call) =>
     new Promise<Reply>((resolve) => {
-      pending.push({ family, method, args, resolve });
+      pending.push({ call, resolve });
       if (pending.length === 1) setTimeout(flush, 0);
     });
 }

@@ -3,11 +3,14 @@ import { z } from 'zod';
 import { createApp } from '../src/app';
 import { configFrom } from '../src/config';
 import { defineRoute } from '../src/routes/define';
-import type { StoreClient } from '../storage/dispatch';
+import type { Invoke } from '../storage/dispatch';
 import type { HostPort } from '../src/host/port';
 
 const recorded: unknown[] = [];
-const store = { system: { record: async (...args: unknown[]) => void recorded.push(args) } } as unknown as StoreClient;
+const store: Invoke = async (call) => {
+  recorded.push(call);
+  return { ok: true, value: undefined };
+};
 
 const app = createApp(
   [

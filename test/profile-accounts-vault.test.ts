@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/errors/api-error';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
-import { dispatch, storeClient } from '../storage/dispatch';
+import { dispatch } from '../storage/dispatch';
 import { durableSql } from '../storage/sql/durable-sql';
 import { openStore, type Store } from '../storage/store';
 import { call } from './support/api';
@@ -21,7 +21,7 @@ const openLocked = (storage: DurableObjectStorage) => openStore(durableSql(stora
  */
 async function lockedService(): Promise<TestService> {
   const locked = await inStore(({ storage }) => openLocked(storage));
-  return serviceWith({ store: storeClient((family, method, args) => inStore(() => dispatch(locked, family, method, args))) });
+  return serviceWith({ store: (call) => inStore(() => dispatch(locked, call)) });
 }
 
 describe('vault missing', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storeClient } from '../storage/dispatch';
+import type { Invoke } from '../storage/dispatch';
 import { sharedTokens } from '../storage/tokens/shared-cache';
 import { call, tokenWith } from './support/api';
 import { serviceWith } from './support/service';
@@ -14,10 +14,10 @@ function paths() {
   const calls: string[] = [];
   const overRpc = storeOverRpc(calls);
   // A store that reports another isolate: as if the Durable Object ran elsewhere.
-  const elsewhere = storeClient(async (family, method, args) => {
-    const value = await (overRpc as unknown as Record<string, Record<string, (...a: unknown[]) => Promise<unknown>>>)[family]![method]!(...args);
-    return { ok: true, value: family === 'tokens' && method === 'check' ? { ...(value as object), isolate: 'another-isolate' } : value };
-  });
+  const elsewhere: Invoke = async (call) => {
+    const reply = await overRpc(call);
+    return reply.ok && call.family === 'tokens' && call.method === 'check' ? { ok: true, value: { ...(reply.value as object), isolate: 'another-isolate' } } : reply;
+  };
   return { calls, shared: serviceWith({ store: overRpc }), apart: serviceWith({ store: elsewhere }) };
 }
 

@@ -13,6 +13,18 @@ const LOCAL_STATUS: AccountStatus = { authenticated: false, verifiedUntil: 0, va
  * FETCH_TIMEOUT_MS; if that brings none, nobody is signed in and `error` says why.
  */
 export async function accountStatus(ctx: RequestContext): Promise<AccountStatus> {
+  return withTrueUsage(ctx, await confirmedStatus(ctx));
+}
+
+/** What profile creation must respect: null when nobody is signed in. Needs no store call of its own beside the creation's. */
+export async function profileQuota(ctx: RequestContext): Promise<ProfileQuota | null> {
+  const status = await confirmedStatus(ctx);
+  if (!status.authenticated || !status.account) return null;
+  return { entitled: status.account.entitlements.profiles, limit: status.account.limits.profiles };
+}
+
+/** The status as the server last confirmed it (its `usage.profiles` as the server counted). */
+async function confirmedStatus(ctx: RequestContext): Promise<AccountStatus> {
   const url = ctx.config.accountUrl;
   if (url === null) return LOCAL_STATUS;
   const known = await knownServer(ctx, url);
@@ -20,10 +32,10 @@ export async function accountStatus(ctx: RequestContext): Promise<AccountStatus>
   const valid = validConfirmation(known, now);
   if (valid) {
     if (refreshDue(known, now)) ctx.waitUntil(refresh(ctx, url, known));
-    return withTrueUsage(ctx, { ...valid.status, offline: !known.online, validForMs: valid.verified_until - now });
+    return { ...valid.status, offline: !known.online, validForMs: valid.verified_until - now };
   }
   const outcome = await refresh(ctx, url, known);
-  if (outcome.ok) return withTrueUsage(ctx, { ...outcome.status, offline: false });
+  if (outcome.ok) return { ...outcome.status, offline: false };
   return {
     authenticated: false,
     offline: true,
@@ -32,12 +44,6 @@ export async function accountStatus(ctx: RequestContext): Promise<AccountStatus>
     account: null,
     error: `The membership server could not confirm the account (${outcome.problem}) and no earlier confirmation is still valid.`,
   };
-}
-
-/** What profile creation must respect: null when nobody is signed in. */
-export function profileQuota(status: AccountStatus): ProfileQuota | null {
-  if (!status.authenticated || !status.account) return null;
-  return { entitled: status.account.entitlements.profiles, limit: status.account.limits.profiles };
 }
 
 /** `usage.profiles` is what this store holds, whatever the server last counted. */

@@ -1,10 +1,10 @@
 import type { Actor, AuditContext } from '../../storage/audit/entry';
+import { AuditedFailure, type StoreClient } from '../../storage/dispatch';
+import { failureDetails, isDenial, type FailedRequest } from '../../storage/system/failure';
 import type { ApiError } from '../errors/api-error';
 import { CLIENT_HEADER, clientSource } from '../shared/client-header';
 import type { AnyRoute, RequestContext } from '../routes/define';
 import type { DenialCoalescer } from './denial-audit';
-
-const DENIALS = new Set([401, 403, 429]);
 
 /**
  * Where a request comes from, for the audit log: 'cli' or 'mcp' when LPA's own clients say so,
@@ -20,33 +20,31 @@ export function auditContext(ctx: RequestContext, action: AuditContext['action']
   return { actor, source: ctx.source, request_id: ctx.requestId, action };
 }
 
-/** What the audit log may know of the failed request; `path` already without tokens (src/pipeline/redact.ts). */
-export interface FailedRequest {
-  method: string;
-  path: string;
-  now: number;
-}
-
 /**
  * Every denial (401, 403, 429) and every failed change of an audited route is itself an audit
- * entry. It is written after the fact, in its own transaction, because the change it records rolled
- * back. Denials pass through the coalescer first, so a flood of them writes a bounded number of
- * entries. A failure to write is logged and does not mask the original error.
+ * entry, in one store call at most. A change that fails in the store is audited there, in the
+ * failing call's own batch (storage/dispatch.ts): its error is an `AuditedFailure` and nothing more
+ * is written here. What fails before the store is written here after the fact, in its own call.
+ * Denials pass through the coalescer first, so a flood of them writes a bounded number of entries
+ * (those it admits at once share one call). A failure to write is logged and does not mask the
+ * original error.
  */
 export async function auditFailure(
+  store: StoreClient,
   ctx: RequestContext,
   route: AnyRoute | undefined,
   error: ApiError,
   request: FailedRequest,
   denials: DenialCoalescer,
+  now: number,
 ): Promise<void> {
-  const denied = DENIALS.has(error.status);
+  if (error instanceof AuditedFailure) return;
+  const denied = isDenial(error.status);
   if (!denied && !route?.audit) return;
-  const audit = auditContext(ctx, denied ? 'auth.denied' : route!.audit);
-  const details = { method: request.method, path: request.path.slice(0, 200), status: error.status, client_ip: ctx.clientIp };
-  const entries = denied ? denials.admit({ audit, code: error.code, details }, request.now) : [{ audit, code: error.code, details }];
   try {
-    await Promise.all(entries.map((entry) => ctx.store.system.record(entry.audit, denied ? 'denied' : 'error', { details: entry.details }, entry.code)));
+    if (!denied) return await store.system.recordFailure({ audit: auditContext(ctx, route!.audit), request }, error.code, error.status);
+    const admitted = denials.admit({ audit: auditContext(ctx, 'auth.denied'), code: error.code, details: failureDetails(request, error.status) }, now);
+    if (admitted.length > 0) await store.system.recordDenials(admitted);
   } catch (thrown) {
     console.error('could not audit a failed request', thrown);
   }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AuditAction } from '../../storage/audit/actions';
 import type { Actor, AuditContext } from '../../storage/audit/entry';
 import type { StoreClient } from '../../storage/dispatch';
+import type { StoreFacts } from '../../storage/system/schema';
 import type { Config } from '../config';
 import type { ErrorCode } from '../errors/catalog';
 import type { HostPort } from '../host/port';
@@ -26,7 +27,10 @@ export interface RequestContext {
   clientIp: string;
   principal: Principal | null;
   config: Config;
+  /** The store; on an audited route, its calls carry their failure's audit entry (storage/dispatch.ts). */
   store: StoreClient;
+  /** The store's facts that change only at its start, known after the first ask (src/pipeline/store-facts.ts). */
+  storeFacts: () => Promise<StoreFacts>;
   host: HostPort;
   waitUntil: (promise: Promise<unknown>) => void;
 }

@@ -8,7 +8,6 @@ import { configVars } from '../launcher/settings';
 import { errorResponse } from '../pipeline/respond';
 import { ROUTES } from '../routes/table';
 import { startStore } from './store-startup';
-import { storeClient } from '../../storage/dispatch';
 import type { SqlDb } from '../../storage/sql/sql';
 
 /** Answers one request that arrived from the TCP peer `clientIp`. */
@@ -31,7 +30,7 @@ export async function inProcessService(db: SqlDb, { settings, version, onStop }:
   const app = createApp(ROUTES, {
     config: configFrom(configVars(settings, version)),
     // Cloning stands in for the copy that Durable Object RPC makes.
-    store: storeClient(async (family, method, args) => structuredClone(await invoke(family, method, structuredClone(args)))),
+    store: async (call) => structuredClone(await invoke(structuredClone(call))),
     host,
   });
   // The buffered api log lines are written before the process exits (the entry's server stops first).

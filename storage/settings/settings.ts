@@ -1,11 +1,16 @@
+import type { Audit } from '../audit/audit';
 import type { AuditContext } from '../audit/entry';
+import type { AuditStats } from '../audit/schema';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
 import { AUDIT_RETENTION_DEFAULTS, LOG_RETENTION_DEFAULTS, type AuditRetention, type LogRetention, type LogRetentionPatch } from './schema';
 
 /** Settings documents, stored as JSON under a key and merged over their defaults on read. */
 export class Settings {
-  constructor(private readonly ctx: StoreContext) {}
+  constructor(
+    private readonly ctx: StoreContext,
+    private readonly audit: Audit,
+  ) {}
 
   logRetention(): LogRetention {
     return { ...LOG_RETENTION_DEFAULTS, ...this.read<LogRetention>('logs') };
@@ -25,6 +30,11 @@ export class Settings {
 
   auditRetention(): AuditRetention {
     return { ...AUDIT_RETENTION_DEFAULTS, ...this.read<AuditRetention>('audit') };
+  }
+
+  /** The audit retention with what the log holds now: `GET /api/v1/settings/audit` in one store call. */
+  auditRetentionReport(): { retention_days: number } & AuditStats {
+    return { retention_days: this.auditRetention().retention_days, ...this.audit.stats() };
   }
 
   setAuditRetention(audit: AuditContext, next: AuditRetention): AuditRetention {

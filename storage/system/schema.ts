@@ -8,6 +8,10 @@ export const StoreInfo = z.object({
 });
 export type StoreInfo = z.output<typeof StoreInfo>;
 
+/** The facts of a store that change only at its start (src/app.ts keeps the first answer). */
+export const StoreFacts = StoreInfo.pick({ store_id: true, db_version: true });
+export type StoreFacts = z.output<typeof StoreFacts>;
+
 /** The answer of the reachability check. */
 export const Reachability = z.object({ status: z.enum(['ok']), version: z.string() }).meta({ id: 'Reachability' });
 

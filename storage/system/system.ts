@@ -2,7 +2,8 @@ import type { AuditContext, AuditSubject } from '../audit/entry';
 import type { AuditResult } from '../audit/schema';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
-import type { StoreInfo } from './schema';
+import { failureDetails, type FailureAudit } from './failure';
+import type { StoreFacts, StoreInfo } from './schema';
 
 /** Facts about the store itself, and audit entries that record no change of their own. */
 export class System {
@@ -12,16 +13,31 @@ export class System {
   ) {}
 
   info(): StoreInfo {
+    return { ...this.facts(), vault: { state: this.ctx.vault.state, reason: this.ctx.vault.reason } };
+  }
+
+  /**
+   * `db_version` is what the migrations at start left, `store_id` is written once, when the store is
+   * made: neither changes while the service runs (a store restarted under a running worker runs the
+   * same code over the same database). The vault's state can: a restart may find vault.key again.
+   */
+  facts(): StoreFacts {
     const row = first<{ value: string }>(this.ctx.db, `SELECT value FROM meta WHERE key = 'store_id'`);
-    return {
-      store_id: row!.value,
-      db_version: this.dbVersion,
-      vault: { state: this.ctx.vault.state, reason: this.ctx.vault.reason },
-    };
+    return { store_id: row!.value, db_version: this.dbVersion };
   }
 
   /** Records a denial or a failed change, which has no transaction of its own to ride in. */
   record(audit: AuditContext, result: AuditResult, subject: AuditSubject, errorCode: string | null): void {
     this.ctx.db.transaction(() => this.ctx.audit.append(audit, result, subject, errorCode));
+  }
+
+  /** Denials (401, 403, 429) as the pipeline's coalescer admits them: all in one store call. */
+  recordDenials(denials: readonly { audit: AuditContext; code: string; details: Record<string, unknown> }[]): void {
+    for (const denial of denials) this.record(denial.audit, 'denied', { details: denial.details }, denial.code);
+  }
+
+  /** The entry of a failed change of an audited route: written by the failing call itself (storage/dispatch.ts) or by the pipeline. */
+  recordFailure(failure: FailureAudit, errorCode: string, status: number): void {
+    this.record(failure.audit, 'error', { details: failureDetails(failure.request, status) }, errorCode);
   }
 }

@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import type { StoreClient } from '../../storage/dispatch';
+import type { Invoke } from '../../storage/dispatch';
 import { createApp } from '../../src/app';
 import { configFrom, type Config } from '../../src/config';
 import { hostClient, type HostPort } from '../../src/host/port';
@@ -19,7 +19,7 @@ export interface TestService extends Fetcher {
  * changes: its configuration, the client it reaches the store through, or its host port. Its answers are the app's
  * own Response objects, so a test decides when (and whether) a streamed body is read.
  */
-export function serviceWith(options: { config?: Partial<Config>; store?: StoreClient; host?: HostPort } = {}): TestService {
+export function serviceWith(options: { config?: Partial<Config>; store?: Invoke; host?: HostPort } = {}): TestService {
   const app = createApp(ROUTES, {
     config: { ...configFrom(env), ...options.config },
     store: options.store ?? storeOverRpc(),

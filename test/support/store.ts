@@ -1,6 +1,6 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { storeClient, type StoreClient } from '../../storage/dispatch';
+import { storeClient, type Invoke, type StoreClient } from '../../storage/dispatch';
 import type { SqlValue } from '../../storage/sql/sql';
 import { storeStub } from '../../src/runtimes/workerd/env';
 import type { StoreObject } from '../../src/runtimes/workerd/store-object';
@@ -22,7 +22,7 @@ export interface InStore {
  */
 export function inStore<T>(fn: (inside: InStore) => T | Promise<T>): Promise<T> {
   return runInDurableObject(storeStub(env), (instance, state) =>
-    fn({ instance, store: storeClient((family, method, args) => instance.invoke(family, method, args)), storage: state.storage, sql: state.storage.sql }),
+    fn({ instance, store: storeClient((call) => instance.invoke(call)), storage: state.storage, sql: state.storage.sql }),
   );
 }
 
@@ -32,12 +32,12 @@ export function sql<T = Record<string, SqlValue>>(query: string, ...params: SqlV
 }
 
 /**
- * The store as the worker's handlers reach it (over RPC), for a service a test builds itself;
- * `calls`, when given, gets `family.method` of every call, to show what a request asked the store.
+ * The store as the worker reaches it (over RPC), for a service a test builds itself; `calls`, when
+ * given, gets `family.method` of every call, to show what a request asked the store.
  */
-export function storeOverRpc(calls?: string[]): StoreClient {
-  return storeClient((family, method, args) => {
-    calls?.push(`${family}.${method}`);
-    return storeStub(env).invoke(family, method, args);
-  });
+export function storeOverRpc(calls?: string[]): Invoke {
+  return (call) => {
+    calls?.push(`${call.family}.${call.method}`);
+    return storeStub(env).invoke(call);
+  };
 }

@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { ConfigVars } from '../../config';
 import { hostClient } from '../../host/port';
 import type { JobReport } from '../../jobs/daily-job';
-import type { Reply } from '../../../storage/dispatch';
+import type { Reply, StoreCall } from '../../../storage/dispatch';
 import { durableSql } from '../../../storage/sql/durable-sql';
 import { startStore, type StartedStore } from '../store-startup';
 
@@ -31,8 +31,9 @@ export class StoreObject extends DurableObject<WorkerEnv> {
     });
   }
 
-  invoke(family: string, method: string, args: unknown[]): Promise<Reply> {
-    return this.started!.invoke(family, method, args);
+  /** Every store call of the worker: one RPC (see the hops in storage/dispatch.ts). */
+  invoke(call: StoreCall): Promise<Reply> {
+    return this.started!.invoke(call);
   }
 
   async alarm(): Promise<void> {

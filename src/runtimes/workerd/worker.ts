@@ -1,4 +1,3 @@
-import { storeClient } from '../../../storage/dispatch';
 import { createApp, type App } from '../../app';
 import { configFrom } from '../../config';
 import { storeStub, type WorkerEnv } from './env';
@@ -24,8 +23,7 @@ function peerAddress(request: Request): string {
 
 function startService(env: WorkerEnv): { app: App; config: Config } {
   const config = configFrom(env);
-  const store = storeClient((family, method, args) => storeStub(env).invoke(family, method, args));
-  return { config, app: createApp(ROUTES, { config, store, host: hostClient(env.HOST) }) };
+  return { config, app: createApp(ROUTES, { config, store: (call) => storeStub(env).invoke(call), host: hostClient(env.HOST) }) };
 }
 
 export default {
