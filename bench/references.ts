@@ -1,16 +1,15 @@
 /** The reference servers and the SQLite reference, each started fresh on this machine. */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startWorkerd, stopChild, waitUntilReady } from '../src/launcher/supervise';
+import { workerdBinary } from '../src/launcher/workerd-binary';
+import { COMPATIBILITY_DATE } from '../src/launcher/workerd-config';
 import { freePort } from '../test/node/service';
 
 export const BUN = 'node_modules/.bin/bun';
-/** The same workerd binary `npm start` runs. */
-const workerdBinary = (createRequire(import.meta.url)('workerd') as { default: string }).default;
 
 export interface Server {
   port: number;
@@ -68,7 +67,7 @@ const config :Workerd.Config = (
 );
 const hello :Workerd.Worker = (
   modules = [(name = "hello.js", esModule = ${JSON.stringify(HELLO_WORKERS[kind])})],
-  compatibilityDate = "2026-04-01",
+  compatibilityDate = ${JSON.stringify(COMPATIBILITY_DATE)},
 ${store ? `  bindings = [(name = "STORE", durableObjectNamespace = "Store")],
   durableObjectNamespaces = [(className = "Store", uniqueKey = "hello-store", enableSql = true, preventEviction = true)],
   durableObjectStorage = (localDisk = "disk"),

@@ -9,18 +9,16 @@ import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { createHostHandler } from '../host/node/host-handler';
 import { startProcess } from './process-startup';
 import { startWorkerd, stopChild, waitUntilReady } from './supervise';
+import { workerdBinary } from './workerd-binary';
 import { workerdConfig } from './workerd-config';
 import { FLUSH_LOGS_PATH } from '../runtimes/workerd/flush-logs';
 
 const READY_TIMEOUT_MS = 15_000;
-/** The workerd binary that the `workerd` npm package installed for this platform. */
 /** The worker bundle built with this launcher: both live in dist/. */
 const WORKER_BUNDLE = new URL('./worker.js', import.meta.url);
-const workerdBinary = (createRequire(import.meta.url)('workerd') as { default: string }).default;
 
 /** Asks the worker to write its buffered `api` log lines; a worker that does not answer in time has nothing more to give. */
 async function flushWorkerLogs(url: string, adminToken: string): Promise<void> {

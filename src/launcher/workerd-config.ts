@@ -7,8 +7,8 @@ export interface WorkerdPaths {
   storeDir: string;
 }
 
-/** workerd's compatibility date for the worker; no later than the installed workerd supports. */
-const COMPATIBILITY_DATE = '2026-04-01';
+/** workerd's compatibility date for the worker: the installed workerd's own date, the same as wrangler.toml's (the tests); test/node/toolchain.test.ts checks both. */
+export const COMPATIBILITY_DATE = '2026-11-17';
 
 const text = (name: string, value: string) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`;
 
