@@ -53,14 +53,15 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
   const now = deps.now ?? Date.now;
   const apiLog = new LogBuffer((records) => deps.host.logs.append('api', records));
 
-  async function answer(request: Request, ctx: RequestContext): Promise<Response> {
+  /** `seen.url` is the request's URL once the Host guard has passed it, parsed once for the answer and the log line. */
+  async function answer(request: Request, ctx: RequestContext, seen: { url: URL | null }): Promise<Response> {
     const { clientIp } = ctx;
     let origin: string | null = null;
     let route: AnyRoute | undefined;
     let path = '';
     try {
       assertAllowedHost(request, deps.config.port);
-      const url = new URL(request.url);
+      const url = (seen.url = new URL(request.url));
       path = url.pathname;
       origin = checkOrigin(request, deps.config.allowedOrigins);
       if (origin !== null && isPreflight(request)) return emptyResponse(204, ctx.requestId, preflightHeaders(origin));
@@ -106,9 +107,10 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
       host: deps.host,
       waitUntil,
     };
-    const response = await answer(request, ctx);
+    const seen: { url: URL | null } = { url: null };
+    const response = await answer(request, ctx, seen);
     await discardUnreadBody(request);
-    logAccess(apiLog, ctx, request, parsedUrl(request), secretsOf(request), response, startedAt, now());
+    logAccess(apiLog, ctx, request, seen.url ?? parsedUrl(request), secretsOf(request), response, startedAt, now());
     // HEAD is answered wherever GET is (the router matches it as GET), with the same status and headers.
     return request.method === 'HEAD' ? withoutBody(response) : response;
   };
