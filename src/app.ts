@@ -65,7 +65,7 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
       path = url.pathname;
       origin = checkOrigin(request, deps.config.allowedOrigins);
       if (origin !== null && isPreflight(request)) return emptyResponse(204, ctx.requestId, preflightHeaders(origin));
-      const match = await router.match(request);
+      const match = router.match(request.method, url.pathname);
       route = match?.route;
       if (route?.access !== 'public') {
         throttle.assertNotBlocked(clientIp, now());
