@@ -1,5 +1,5 @@
 import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
 import { ApiError } from '../src/errors/api-error';
 import { fromBase64, toBase64 } from '../src/shared/base64';
 
@@ -16,11 +16,16 @@ const PREFIX = 'v1.';
  * copied into another row or column does not decrypt.
  */
 export class Vault {
+  /** Made once: node:crypto turns raw key bytes into a key object on every cipher otherwise. */
+  private readonly key: KeyObject | null;
+
   constructor(
-    private readonly key: Uint8Array | null,
+    key: Uint8Array | null,
     readonly state: VaultState,
     readonly reason: string | null,
-  ) {}
+  ) {
+    this.key = key === null ? null : createSecretKey(key);
+  }
 
   static unlocked(key: Uint8Array): Vault {
     if (key.length !== 32) return new Vault(null, 'locked', 'vault.key does not hold a 256-bit key');
@@ -52,7 +57,7 @@ export class Vault {
     return new TextDecoder().decode(this.openBytes(sealed, aad));
   }
 
-  private requireKey(): Uint8Array {
+  private requireKey(): KeyObject {
     if (!this.key) throw new ApiError('vault.locked', { state: this.state, reason: this.reason });
     return this.key;
   }

@@ -14,6 +14,10 @@ declare module 'node:crypto' {
 
 /** AES-256-GCM for the vault (storage/vault.ts). */
 declare module 'node:crypto' {
+  interface KeyObject {
+    readonly type: 'secret';
+  }
+  export function createSecretKey(key: Uint8Array): KeyObject;
   interface AeadCipher {
     setAAD(data: Uint8Array): this;
     update(data: Uint8Array): Uint8Array;
@@ -25,6 +29,6 @@ declare module 'node:crypto' {
   interface GcmDecipher extends AeadCipher {
     setAuthTag(tag: Uint8Array): this;
   }
-  export function createCipheriv(algorithm: 'aes-256-gcm', key: Uint8Array, iv: Uint8Array, options: { authTagLength: number }): GcmCipher;
-  export function createDecipheriv(algorithm: 'aes-256-gcm', key: Uint8Array, iv: Uint8Array, options: { authTagLength: number }): GcmDecipher;
+  export function createCipheriv(algorithm: 'aes-256-gcm', key: KeyObject, iv: Uint8Array, options: { authTagLength: number }): GcmCipher;
+  export function createDecipheriv(algorithm: 'aes-256-gcm', key: KeyObject, iv: Uint8Array, options: { authTagLength: number }): GcmDecipher;
 }
