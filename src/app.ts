@@ -58,18 +58,19 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
   const store = storeClient(deps.store);
   const storeFacts = startupFacts(store);
 
-  async function answer(request: Request, ctx: RequestContext): Promise<Response> {
+  /** `seen.url` is the request's URL once the Host guard has passed it, parsed once for the answer and the log line. */
+  async function answer(request: Request, ctx: RequestContext, seen: { url: URL | null }): Promise<Response> {
     const { clientIp } = ctx;
     let origin: string | null = null;
     let route: AnyRoute | undefined;
     let path = '';
     try {
       assertAllowedHost(request, deps.config.port);
-      const url = new URL(request.url);
+      const url = (seen.url = new URL(request.url));
       path = url.pathname;
       origin = checkOrigin(request, deps.config.allowedOrigins);
       if (origin !== null && isPreflight(request)) return emptyResponse(204, ctx.requestId, preflightHeaders(origin));
-      const match = await router.match(request);
+      const match = router.match(request.method, url.pathname);
       route = match?.route;
       if (route?.access !== 'public') {
         throttle.assertNotBlocked(clientIp, now());
@@ -118,9 +119,10 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
       host: deps.host,
       waitUntil,
     };
-    const response = await answer(request, ctx);
+    const seen: { url: URL | null } = { url: null };
+    const response = await answer(request, ctx, seen);
     await discardUnreadBody(request);
-    logAccess(apiLog, ctx, request, parsedUrl(request), secretsOf(request), response, startedAt, now());
+    logAccess(apiLog, ctx, request, seen.url ?? parsedUrl(request), secretsOf(request), response, startedAt, now());
     // HEAD is answered wherever GET is (the router matches it as GET), with the same status and headers.
     return request.method === 'HEAD' ? withoutBody(response) : response;
   };

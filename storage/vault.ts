@@ -1,11 +1,13 @@
-import { gcm } from '@noble/ciphers/aes.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
 import { ApiError } from '../src/errors/api-error';
 import { fromBase64, toBase64 } from '../src/shared/base64';
 
 export type VaultState = 'unlocked' | 'locked' | 'missing';
 
 const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const GCM = 'aes-256-gcm';
 const PREFIX = 'v1.';
 
 /**
@@ -14,11 +16,16 @@ const PREFIX = 'v1.';
  * copied into another row or column does not decrypt.
  */
 export class Vault {
+  /** Made once: node:crypto turns raw key bytes into a key object on every cipher otherwise. */
+  private readonly key: KeyObject | null;
+
   constructor(
-    private readonly key: Uint8Array | null,
+    key: Uint8Array | null,
     readonly state: VaultState,
     readonly reason: string | null,
-  ) {}
+  ) {
+    this.key = key === null ? null : createSecretKey(key);
+  }
 
   static unlocked(key: Uint8Array): Vault {
     if (key.length !== 32) return new Vault(null, 'locked', 'vault.key does not hold a 256-bit key');
@@ -28,25 +35,40 @@ export class Vault {
   seal(plaintext: string | Uint8Array, aad: string): string {
     const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
     const data = typeof plaintext === 'string' ? utf8ToBytes(plaintext) : plaintext;
-    const sealed = gcm(this.requireKey(), nonce, utf8ToBytes(aad)).encrypt(data);
-    const out = new Uint8Array(NONCE_BYTES + sealed.length);
-    out.set(nonce);
-    out.set(sealed, NONCE_BYTES);
-    return PREFIX + toBase64(out);
+    // node:crypto is native everywhere the store runs: sealing a global took ~90 µs in pure JS under workerd.
+    const cipher = createCipheriv(GCM, this.requireKey(), nonce, { authTagLength: TAG_BYTES }).setAAD(utf8ToBytes(aad));
+    // workerd's final() fails after an update with no bytes; an empty value is sealed with no update.
+    const body = data.length === 0 ? [] : [cipher.update(data)];
+    return PREFIX + toBase64(concat([nonce, ...body, cipher.final(), cipher.getAuthTag()]));
   }
 
+  /** Throws when the ciphertext was altered, is cut short, or belongs to another key or `aad`. */
   openBytes(sealed: string, aad: string): Uint8Array {
     const key = this.requireKey();
     const raw = fromBase64(sealed.slice(PREFIX.length));
-    return gcm(key, raw.subarray(0, NONCE_BYTES), utf8ToBytes(aad)).decrypt(raw.subarray(NONCE_BYTES));
+    if (raw.length < NONCE_BYTES + TAG_BYTES) throw new Error('sealed value too short');
+    const decipher = createDecipheriv(GCM, key, raw.subarray(0, NONCE_BYTES), { authTagLength: TAG_BYTES })
+      .setAAD(utf8ToBytes(aad))
+      .setAuthTag(raw.subarray(raw.length - TAG_BYTES));
+    return concat([decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
   }
 
   open(sealed: string, aad: string): string {
     return new TextDecoder().decode(this.openBytes(sealed, aad));
   }
 
-  private requireKey(): Uint8Array {
+  private requireKey(): KeyObject {
     if (!this.key) throw new ApiError('vault.locked', { state: this.state, reason: this.reason });
     return this.key;
   }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_PORT, type ConfigVars } from '../config';
+import { ADMIN_TOKEN_SHAPE } from '../shared/admin-token';
 
 export interface LaunchSettings {
   port: number;
@@ -30,13 +31,14 @@ function parsePort(raw: string | undefined): number {
  * start with mode 0600. Only its path is ever printed.
  */
 function adminToken(dataRoot: string, fromEnv: string | undefined): { token: string; file: string | null } {
-  if (fromEnv) {
-    if (!/^[A-Za-z0-9\-._~+/]{16,512}$/.test(fromEnv)) throw new LaunchError('LPA_ADMIN_TOKEN must be 16..512 characters of A-Z a-z 0-9 - . _ ~ + /');
-    return { token: fromEnv, file: null };
-  }
+  const shaped = (token: string, from: string) => {
+    if (!ADMIN_TOKEN_SHAPE.test(token)) throw new LaunchError(`${from} must be 16..512 characters of A-Z a-z 0-9 - . _ ~ + /`);
+    return token;
+  };
+  if (fromEnv) return { token: shaped(fromEnv, 'LPA_ADMIN_TOKEN'), file: null };
   const file = join(dataRoot, 'admin-token');
   if (!existsSync(file)) writeFileSync(file, `lpa_${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-  return { token: readFileSync(file, 'utf8').trim(), file };
+  return { token: shaped(readFileSync(file, 'utf8').trim(), `the admin token in ${file}`), file };
 }
 
 export function launchSettings(env: NodeJS.ProcessEnv): LaunchSettings {

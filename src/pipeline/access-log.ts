@@ -19,7 +19,7 @@ export function parsedUrl(request: Request): URL | null {
 /** The path as requested, without tokens and without the values of secret-looking query parameters. */
 function loggedPath(url: URL | null, secrets: KnownSecrets): string {
   if (url === null) return '-';
-  const query = [...url.searchParams].map(([name, value]) => `${name}=${isSecretKey(name) ? REDACTED : value}`);
+  const query = url.search === '' ? [] : [...url.searchParams].map(([name, value]) => `${name}=${isSecretKey(name) ? REDACTED : value}`);
   // Redacted before it is cut, so that a cut never leaves part of a secret unrecognised.
   const path = sanitizeText(redactTokens(query.length === 0 ? url.pathname : `${url.pathname}?${query.join('&')}`, secrets));
   return path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path;

@@ -19,6 +19,7 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, part: I
 
 /** Query values as given: a name that appears twice becomes an array, which no schema accepts. */
 export function queryObject(url: URL): Record<string, string | string[]> {
+  if (url.search === '') return {};
   const out: Record<string, string | string[]> = Object.create(null);
   for (const [name, value] of url.searchParams) {
     const prev = out[name];

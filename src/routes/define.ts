@@ -59,7 +59,7 @@ export interface RouteSpec<
   A extends AuditAction | undefined = undefined,
 > {
   method: Method;
-  /** itty-router path, `:name` for a path parameter. */
+  /** The path, `:name` for a path parameter (one segment); see src/routes/router.ts. */
   path: string;
   summary: string;
   description?: string;

@@ -11,3 +11,24 @@ declare module 'node:crypto' {
   export function createHash(algorithm: 'sha256'): Hash;
   export function createHmac(algorithm: 'sha256', key: Uint8Array): Hash;
 }
+
+/** AES-256-GCM for the vault (storage/vault.ts). */
+declare module 'node:crypto' {
+  interface KeyObject {
+    readonly type: 'secret';
+  }
+  export function createSecretKey(key: Uint8Array): KeyObject;
+  interface AeadCipher {
+    setAAD(data: Uint8Array): this;
+    update(data: Uint8Array): Uint8Array;
+    final(): Uint8Array;
+  }
+  interface GcmCipher extends AeadCipher {
+    getAuthTag(): Uint8Array;
+  }
+  interface GcmDecipher extends AeadCipher {
+    setAuthTag(tag: Uint8Array): this;
+  }
+  export function createCipheriv(algorithm: 'aes-256-gcm', key: KeyObject, iv: Uint8Array, options: { authTagLength: number }): GcmCipher;
+  export function createDecipheriv(algorithm: 'aes-256-gcm', key: KeyObject, iv: Uint8Array, options: { authTagLength: number }): GcmDecipher;
+}

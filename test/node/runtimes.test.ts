@@ -1,5 +1,6 @@
 import { execSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { raw, startService, useService, RUNTIMES } from './service';
@@ -115,5 +116,13 @@ describe.each(RUNTIMES)('the service on %s', (runtime) => {
     } finally {
       expect(await other.stop('SIGINT')).toBe(0);
     }
+  });
+
+  // The redaction of logged paths hashes only words of this shape (src/shared/admin-token.ts).
+  it('refuses to start with an admin token of another shape, from LPA_ADMIN_TOKEN or the admin-token file', async () => {
+    await expect(startService(runtime, undefined, { LPA_ADMIN_TOKEN: 'short-token' })).rejects.toThrow(/LPA_ADMIN_TOKEN must be 16\.\.512 characters/);
+    const dataRoot = mkdtempSync(join(tmpdir(), 'lpa-svc-'));
+    writeFileSync(join(dataRoot, 'admin-token'), 'a token with spaces in it\n', { mode: 0o600 });
+    await expect(startService(runtime, dataRoot)).rejects.toThrow(/the admin token in \S+admin-token must be 16\.\.512 characters/);
   });
 });

@@ -59,7 +59,7 @@ export async function checkRequest(request: FuzzRequest, tokens: Record<Caller, 
   const answer = await send(request, tokens);
   const where = `${request.method} ${request.target.slice(0, 300)} → ${answer.status} ${answer.text.slice(0, 300)}`;
   expect(answer.status, where).toBeLessThan(500);
-  const match = await router.match(new Request(`${BASE_URL}${request.target}`, { method: request.method }));
+  const match = router.match(request.method, new URL(`${BASE_URL}${request.target}`).pathname);
   if (answer.status < 300) {
     const route = match!.route;
     expect(answer.status, where).toBe(route.status ?? 200);
