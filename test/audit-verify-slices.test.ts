@@ -1,8 +1,9 @@
 import { beforeAll, expect, it } from 'vitest';
 import { categoryOf } from '../storage/audit/actions';
-import { chainHash, CHAIN_VERSION } from '../storage/audit/chain';
+import { CANONICAL_SQL_COLUMNS, canonicalEntry, canonicalFromSql, chainHash, CHAIN_VERSION, type CanonicalParts } from '../storage/audit/chain';
 import { AuditProofs } from '../storage/audit/proofs';
 import type { AuditVerification } from '../storage/audit/schema';
+import { entryOf, type AuditRow } from '../storage/audit/record';
 import { verifyChain } from '../storage/audit/verify';
 import { durableSql } from '../storage/sql/durable-sql';
 import { call } from './support/api';
@@ -87,4 +88,29 @@ it('answers other requests between its slices and checks the entries there were 
   // The write's entry came after verify began: it is left to the next verify, which finds it.
   expect(verified).toEqual({ ok: true, checked: n, anchors: 0, first_bad_seq: null, missing_anchor: null });
   expect(await verify()).toMatchObject({ ok: true, checked: n + 1 });
+});
+
+it("writes SQLite's canonical text of an entry exactly as canonicalEntry does, for every character, integer and form", async () => {
+  // Verify hashes SQLite's text and reads a row whole only where that does not match, so this is
+  // what keeps verify on its fast path for any real entry.
+  const mismatches = await inStore(({ storage }) => {
+    const db = durableSql(storage);
+    db.run('CREATE TABLE canonical_probe AS SELECT * FROM audit_log WHERE 0');
+    const characters = (from: number) => String.fromCodePoint(...Array.from({ length: 512 }, (_, i) => from + i).filter((c) => c < 0xd800 || c > 0xdfff));
+    const starts = [...Array.from({ length: 0x10000 / 512 }, (_, i) => i * 512), 0x1f600, 0x10fe00];
+    const integers = [0, -1, 1, 2 ** 31, -(2 ** 53) + 1, 2 ** 53 - 1, null];
+    starts.forEach((start, i) => {
+      db.run(
+        `INSERT INTO canonical_probe (seq, id, ts, actor_type, actor_id, actor_label, source, action, category, entity_type, entity_id, entity_no, result,
+           error_code, details, request_id, hash, v) VALUES (?, ?, ?, 'token', ?, ?, 'api', 'globals.write', 'automation', NULL, ?, ?, 'ok', ?, ?, ?, 'x', ?)`,
+        i + 1, characters(start), 1_700_000_000_000 + i, i % 2 ? null : 'tok', characters(start), `e${characters(start)}`, integers[i % integers.length]!,
+        i % 3 ? null : 'some.error', i % 4 ? JSON.stringify({ z: characters(start), a: [1, -0.5, 1e21, { y: null, b: true }] }) : null,
+        i % 5 ? `req_${i}` : null, i % 6 === 0 ? 1 : CHAIN_VERSION,
+      );
+    });
+    const rows = db.all<AuditRow & CanonicalParts>(`SELECT *, ${CANONICAL_SQL_COLUMNS} FROM canonical_probe ORDER BY seq`);
+    db.run('DROP TABLE canonical_probe');
+    return rows.filter((row) => canonicalFromSql(row) !== canonicalEntry(entryOf(row))).map((row) => row.seq);
+  });
+  expect(mismatches).toEqual([]);
 });
