@@ -11,7 +11,7 @@ import { auditedWrite, undoTamperingAfterEach, verify } from './support/audit';
 import { serviceWith } from './support/service';
 import { inStore, sql, storeOverRpc } from './support/store';
 
-/** Enough entries for several slices of verify (2,000 entries each). */
+/** Enough entries for several slices of verify (1,000 entries each). */
 const ENTRIES = 9_000;
 
 /**
@@ -24,18 +24,17 @@ const oneShot = () =>
     return verifyChain(db, new AuditProofs(db, { mac: null, signing: null, seals: [] }), Date.now());
   });
 
-beforeAll(async () => {
-  await auditedWrite();
-  // A real chain, appended in the store's own hash form, fast enough for a test.
-  await inStore(({ storage }) => {
+/** Appends `count` entries to the real chain, in the store's own hash form, fast enough for a test. */
+const appendEntries = (count: number, details: (i: number) => Record<string, unknown>) =>
+  inStore(({ storage }) => {
     const db = durableSql(storage);
     let { seq, hash } = db.all<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1')[0]!;
     const ts = Date.now();
-    for (let i = 0; i < ENTRIES; i++) {
+    for (let i = 0; i < count; i++) {
       seq += 1;
       const entry = {
         seq, id: crypto.randomUUID(), ts, actor_type: 'system', actor_id: null, actor_label: 'system', source: 'system', action: 'globals.write',
-        entity_type: 'global', entity_id: `g${i}`, entity_no: null, result: 'ok' as const, error_code: null, details: { i, z: 'é', a: [1, { b: null }] },
+        entity_type: 'global', entity_id: `g${i}`, entity_no: null, result: 'ok' as const, error_code: null, details: details(i),
         request_id: null, category: categoryOf('globals.write'), v: CHAIN_VERSION,
       };
       hash = chainHash(hash, entry);
@@ -47,6 +46,10 @@ beforeAll(async () => {
       );
     }
   });
+
+beforeAll(async () => {
+  await auditedWrite();
+  await appendEntries(ENTRIES, (i) => ({ i, z: 'é', a: [1, { b: null }] }));
 });
 
 undoTamperingAfterEach();
@@ -55,7 +58,7 @@ it('verifies in several store calls and answers what one pass answers', async ()
   const calls: string[] = [];
   const res = await call('/api/v1/audit/verify', { fetcher: serviceWith({ store: storeOverRpc(calls) }) });
   expect(res.status).toBe(200);
-  expect(calls.filter((c) => c === 'audit.verifySlice').length).toBeGreaterThan(ENTRIES / 2_000);
+  expect(calls.filter((c) => c === 'audit.verifySlice').length).toBeGreaterThan(ENTRIES / 1_000);
   const [{ n }] = (await sql<{ n: number }>('SELECT count(*) AS n FROM audit_log')) as [{ n: number }];
   expect(res.json).toEqual({ ok: true, checked: n, anchors: 0, first_bad_seq: null, missing_anchor: null });
   expect(res.json).toEqual(await oneShot());
@@ -113,4 +116,19 @@ it("writes SQLite's canonical text of an entry exactly as canonicalEntry does, f
     return rows.filter((row) => canonicalFromSql(row) !== canonicalEntry(entryOf(row))).map((row) => row.seq);
   });
   expect(mismatches).toEqual([]);
+});
+
+it('ends a slice early where entries carry large details, and still answers what one pass answers', async () => {
+  // 100 entries of 15,000 characters of details each: 1.5 M characters, six slices' worth at most.
+  await appendEntries(100, (i) => ({ i, text: 'x'.repeat(15_000) }));
+  const entryCalls = async () => {
+    const calls: string[] = [];
+    const res = await call('/api/v1/audit/verify', { fetcher: serviceWith({ store: storeOverRpc(calls) }) });
+    return { answer: res.json, calls: calls.filter((c) => c === 'audit.verifySlice').length };
+  };
+  const { answer, calls } = await entryCalls();
+  expect(answer).toMatchObject({ ok: true, first_bad_seq: null });
+  expect(answer).toEqual(await oneShot());
+  // The small entries take 10 slices and the anchors one; the large ones at least six more.
+  expect(calls).toBeGreaterThanOrEqual(Math.ceil(ENTRIES / 1_000) + 1 + 6);
 });
