@@ -62,12 +62,13 @@ function sqlAroundDetails(form: typeof FORM_2): [before: string, after: string] 
   const at = form.findIndex(([key]) => key === 'details');
   const fields = (part: typeof FORM_2, first: boolean) => part.map(([key, prefix], i) => `'${i === 0 && first ? '' : ','}${prefix}' || ${sqlCanonical(key)}`);
   return [
-    ["'{'", ...fields(form.slice(0, at), true), `'${form.length > 1 && at > 0 ? ',' : ''}${form[at]![1]}'`].join(' || '),
+    ["'{'", ...fields(form.slice(0, at), true), `'${at > 0 ? ',' : ''}${form[at]![1]}'`].join(' || '),
     [...fields(form.slice(at + 1), false), "'}'"].join(' || '),
   ];
 }
 const SQL_FORM_1 = sqlAroundDetails(FORM_1);
 const SQL_FORM_2 = sqlAroundDetails(FORM_2);
+/** canonicalEntry's `entry.v === 1`: v reads as the number 1 exactly where SQLite holds the INTEGER 1. */
 const isForm1 = `typeof(v) = 'integer' AND v = 1`;
 
 /**
