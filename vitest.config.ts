@@ -9,9 +9,16 @@ import { createHostHandler } from './src/host/node/host-handler';
 import { createFixtureHandler } from './test/node/fs-fixtures';
 import { TEST_ADMIN_TOKEN, TEST_ALLOWED_ORIGIN, TEST_PORT } from './test/support/constants';
 
-// One data root for the run: the host port's files (keys, logs, automation files) live here, as they
-// do under the data root of `npm start`.
-const dataRoot = mkdtempSync(join(tmpdir(), 'lpa-test-'));
+// One temporary folder for the whole run, removed when it ends (test/node/run-folder.ts): os.tmpdir()
+// follows TMPDIR in this process and in every process it starts, so each data root, CLI work folder
+// and scratch file a test makes lands under it.
+// The config is evaluated more than once per run: each evaluation after the first keeps the folder.
+const runFolder = (process.env.LPA_TEST_RUN_FOLDER ??= mkdtempSync(join(tmpdir(), 'lpa-run-')));
+process.env.TMPDIR = runFolder;
+
+// One data root for the request-level tests: the host port's files (keys, logs, automation files)
+// live here, as they do under the data root of `npm start`.
+const dataRoot = mkdtempSync(join(runFolder, 'lpa-test-'));
 const host = createHostHandler(dataRoot);
 const fixtures = createFixtureHandler(dataRoot);
 
@@ -53,14 +60,14 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/node/**'],
           // A real HTTP membership server on 127.0.0.1 (signed out unless a test switches it).
-          globalSetup: ['test/node/membership-server.ts'],
+          globalSetup: ['test/node/membership-server.ts', 'test/node/run-folder.ts'],
           // Runs per fuzz property; 0 lets each fuzz file keep its bounded default (FUZZ_RUNS=1000 for a long local run).
           provide: { fuzzRuns: Number(process.env.FUZZ_RUNS) || 0 },
         },
       },
       {
         // Tests in Node that run the service as `npm start` does and talk to it over HTTP.
-        test: { name: 'service', include: ['test/node/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 30_000 },
+        test: { name: 'service', include: ['test/node/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 30_000, globalSetup: ['test/node/run-folder.ts'] },
       },
     ],
   },
