@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick]`: figures of the service as `npm start` runs it, each next to a
+ * `npm run bench [-- --quick] [--only verify]`: figures of the service as `npm start` runs it, each next to a
  * reference measured in the same run on this machine, printed and written to bench/RESULTS.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +15,9 @@ import { printTable, writeResults, type Row } from './report';
 import { EXPORT_ACTIONS, SEED_ENTITY } from './seed-plan';
 
 const quick = process.argv.includes('--quick');
+/** `--only verify`: just the verify figures, on a store seeded with the plan's audit entries (and few profiles). */
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+if (only !== null && only !== 'verify') throw new Error(`--only knows one section: verify (not ${only})`);
 const PLAN = quick
   ? { loadSeconds: 3, sqliteSeconds: 2, samples: 30, sampleSeconds: 5, profilesSmall: 1_000, profilesLarge: 10_000, audit: 100_000, exportPart: 2_500, limitMinutes: 5 }
   : { loadSeconds: 10, sqliteSeconds: 5, samples: 100, sampleSeconds: 20, profilesSmall: 1_000, profilesLarge: 100_000, audit: 1_000_000, exportPart: 25_000, limitMinutes: 20 };
@@ -247,23 +250,7 @@ async function atScale(): Promise<void> {
     await audit('limit=100&action=profiles.create', 20, 'page filtered by action')();
     await audit(`limit=100&entity_id=${SEED_ENTITY}`, 20, 'page filtered by entity_id')();
 
-    log('audit verify');
-    const verifyStarted = performance.now();
-    const verifying = ok<{ ok: boolean; checked: number }>(service, '/api/v1/audit/verify');
-    const [status, read] = await Promise.all([
-      sampleWhile(verifying, async () => void (await ok(service, '/status'))),
-      sampleWhile(verifying, async () => void (await ok(service, '/api/v1/profiles?limit=50'))),
-    ]);
-    const verify = await verifying;
-    const verifySeconds = (performance.now() - verifyStarted) / 1000;
-    row('Audit', `verify (${verify.checked} entries, ok ${verify.ok})`, `${verifySeconds.toFixed(2)} s`, { target: '≤ 5 s', met: verifySeconds <= 5 && verify.ok });
-    for (const [what, figures] of [['GET /status', status], ['GET /api/v1/profiles?limit=50', read]] as const) {
-      row('Audit', `${what} while verify runs, p99 (${figures.n} requests, one at a time; p50 ${ms(figures.p50)})`, ms(figures.p99), {
-        target: '≤ 100 ms',
-        met: figures.p99 <= 100,
-      });
-    }
-
+    await verifyFigures(service);
     memory('service RSS at scale, after verify', service, null);
 
     log('audit export');
@@ -280,6 +267,40 @@ async function atScale(): Promise<void> {
     memory('service RSS at scale, after audit pages, verify, export and 8 concurrent exports', service, 250);
     const settings = await call<{ entries: number }>(service, '/api/v1/settings/audit');
     notes.push(`The at-scale store held ${settings.json.entries} audit entries when measured.`);
+  } finally {
+    await stop(service);
+  }
+}
+
+/** Verify of the whole chain, with `GET /status` and a store-backed read sampled one at a time while it runs. */
+async function verifyFigures(service: RunningService): Promise<void> {
+  log('audit verify');
+  const verifyStarted = performance.now();
+  const verifying = ok<{ ok: boolean; checked: number }>(service, '/api/v1/audit/verify');
+  const [status, read] = await Promise.all([
+    sampleWhile(verifying, async () => void (await ok(service, '/status'))),
+    sampleWhile(verifying, async () => void (await ok(service, '/api/v1/profiles?limit=50'))),
+  ]);
+  const verify = await verifying;
+  const verifySeconds = (performance.now() - verifyStarted) / 1000;
+  row('Audit', `verify (${verify.checked} entries, ok ${verify.ok})`, `${verifySeconds.toFixed(2)} s`, { target: '≤ 5 s', met: verifySeconds <= 5 && verify.ok });
+  for (const [what, figures] of [['GET /status', status], ['GET /api/v1/profiles?limit=50', read]] as const) {
+    row('Audit', `${what} while verify runs, p99 (${figures.n} requests, one at a time; p50 ${ms(figures.p50)})`, ms(figures.p99), {
+      target: '≤ 100 ms',
+      met: figures.p99 <= 100,
+    });
+  }
+}
+
+/** `--only verify`: the audit entries of the plan on a small profile table, then verify alone. */
+async function verifyOnly(): Promise<void> {
+  const root = dataRoot();
+  await stop(await track(startService('workerd', root)));
+  await seed(root, PLAN.profilesSmall, PLAN.audit, PLAN.exportPart);
+  const service = await track(startService('workerd', root));
+  try {
+    await verifyFigures(service);
+    memory('service RSS after verify', service, null);
   } finally {
     await stop(service);
   }
@@ -334,14 +355,15 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
   };
-  await section('reference and request', async () => {
+  if (only === 'verify') await section('verify', verifyOnly);
+  else await section('reference and request', async () => {
     await referenceHello('node:http hello', nodeHello);
     const hello = { name: 'workerd hello', figures: await referenceHello('workerd hello', () => workerdHello('plain')) };
     const helloRpc = { name: 'workerd hello + 1 RPC', figures: await referenceHello('workerd hello + 1 DO RPC (SQL read)', () => workerdHello('rpc')) };
     await bunReference(hello);
     await requests(hello, helloRpc);
   });
-  await section('at-scale', atScale);
+  if (only === null) await section('at-scale', atScale);
   clearTimeout(limit);
   report();
 }
@@ -349,7 +371,8 @@ async function main(): Promise<void> {
 function report(): void {
   printTable(rows);
   for (const note of notes) console.log(`- ${note}`);
-  writeResults(new URL('RESULTS.md', import.meta.url).pathname, quick ? 'quick' : 'full', rows, notes);
+  // A run of one section would overwrite the full table with a part of it: it is printed only.
+  if (only === null) writeResults(new URL('RESULTS.md', import.meta.url).pathname, quick ? 'quick' : 'full', rows, notes);
 }
 
 async function cleanup(): Promise<void> {

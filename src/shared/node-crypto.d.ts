@@ -8,6 +8,6 @@ declare module 'node:crypto' {
     update(data: string | Uint8Array): Hash;
     digest(encoding: 'hex'): string;
   }
-  export function createHash(algorithm: 'sha256'): Hash;
+  export function hash(algorithm: 'sha256', data: string, outputEncoding: 'hex'): string;
   export function createHmac(algorithm: 'sha256', key: Uint8Array): Hash;
 }
