@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { Response as MiniflareResponse } from 'miniflare';
 import { defineConfig } from 'vitest/config';
+import { writeSha256Wasm } from './scripts/sha256-wasm.mjs';
 import { createHostHandler } from './src/host/node/host-handler';
 import { createFixtureHandler } from './test/node/fs-fixtures';
 import { TEST_ADMIN_TOKEN, TEST_ALLOWED_ORIGIN, TEST_PORT } from './test/support/constants';
@@ -21,6 +22,8 @@ process.env.TMPDIR = runFolder;
 const dataRoot = mkdtempSync(join(runFolder, 'lpa-test-'));
 const host = createHostHandler(dataRoot);
 const fixtures = createFixtureHandler(dataRoot);
+// The worker imports the compiled SHA-256 that the build writes; a tree never built gets it here too.
+writeSha256Wasm();
 
 /** A Node handler as a Miniflare service binding, answered through Miniflare's own Response class. */
 function binding(handler: (request: Request) => Promise<Response>) {

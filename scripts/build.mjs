@@ -1,21 +1,23 @@
 /**
  * `npm run build` (also run by `prepare`, so `npm install` / `npm ci` build): bundles what `npm start`
  * runs into `dist/`, so that start-up loads plain JavaScript — no TypeScript loader, no bundling:
- * - `dist/worker.js`, the worker as workerd loads it (one ES module);
+ * - `dist/worker.js`, the worker as workerd loads it (one ES module), and beside it `dist/sha256.wasm`,
+ *   the compiled SHA-256 it imports (scripts/sha256-wasm.mjs; workerd's config declares it);
  * - `dist/launcher.mjs`, the Node launcher (src/launcher/main.ts); packages stay in node_modules.
  * `isStale()` tells `npm start` (scripts/start.mjs) whether a source changed since the last build.
  * Plain JavaScript on purpose: it runs before anything is compiled.
  */
-import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { SHA256_WASM, writeSha256Wasm } from './sha256-wasm.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = join(ROOT, 'dist');
 /** Written last, so a build that stopped half-way is still stale. */
 const STAMP = join(DIST, 'launcher.mjs');
 /** What the two bundles are built from: every change there makes the build stale. */
-const SOURCES = ['src', 'storage', 'handlers', 'package.json', 'package-lock.json', 'scripts/build.mjs'];
+const SOURCES = ['src', 'storage', 'handlers', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/sha256-wasm.mjs'];
 
 function newestChange(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
@@ -53,10 +55,13 @@ export async function buildAll() {
 }
 
 async function buildBoth(build) {
+  writeSha256Wasm();
+  copyFileSync(SHA256_WASM, join(DIST, 'sha256.wasm'));
   await bundle(build, join(DIST, 'worker.js'), {
     entryPoints: [join(ROOT, 'src/runtimes/workerd/worker.ts')],
     platform: 'neutral',
-    external: ['cloudflare:*', 'node:*'],
+    // `./sha256.wasm` stays an import: workerd resolves it to the module its config declares.
+    external: ['cloudflare:*', 'node:*', '*.wasm'],
     mainFields: ['module', 'main'],
     conditions: ['workerd', 'worker', 'import'],
   });

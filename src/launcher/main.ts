@@ -17,8 +17,9 @@ import { workerdConfig } from './workerd-config';
 import { FLUSH_LOGS_PATH } from '../runtimes/workerd/flush-logs';
 
 const READY_TIMEOUT_MS = 15_000;
-/** The worker bundle built with this launcher: both live in dist/. */
+/** The worker bundle built with this launcher, and the module it imports: all live in dist/. */
 const WORKER_BUNDLE = new URL('./worker.js', import.meta.url);
+const SHA256_WASM = new URL('./sha256.wasm', import.meta.url);
 
 /** Asks the worker to write its buffered `api` log lines; a worker that does not answer in time has nothing more to give. */
 async function flushWorkerLogs(url: string, adminToken: string): Promise<void> {
@@ -34,6 +35,7 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
 
   // The config embeds the bundle by a path relative to itself, so the bundle goes next to it.
   copyFileSync(WORKER_BUNDLE, join(runDir, 'worker.js'));
+  copyFileSync(SHA256_WASM, join(runDir, 'sha256.wasm'));
   const hostSocket = join(runDir, 'host.sock');
   const host = createServer(getRequestListener(createHostHandler(settings.dataRoot)));
   await new Promise<void>((resolve, reject) => host.once('error', reject).listen(hostSocket, resolve));
@@ -41,7 +43,7 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
   chmodSync(hostSocket, 0o600);
 
   const configPath = join(runDir, 'config.capnp');
-  writeFileSync(configPath, workerdConfig(settings, { bundle: 'worker.js', hostSocket, storeDir }, version));
+  writeFileSync(configPath, workerdConfig(settings, { bundle: 'worker.js', sha256Wasm: 'sha256.wasm', hostSocket, storeDir }, version));
   const workerd = startWorkerd(workerdBinary, configPath);
   const base = `http://127.0.0.1:${settings.port}`;
   onStop(() => stopChild(workerd, 5_000));

@@ -3,6 +3,8 @@ import { configVars, type LaunchSettings } from './settings';
 export interface WorkerdPaths {
   /** The bundled worker, relative to the config file. */
   bundle: string;
+  /** The SHA-256 module the worker imports as `./sha256.wasm`, relative to the config file. */
+  sha256Wasm: string;
   hostSocket: string;
   storeDir: string;
 }
@@ -36,7 +38,10 @@ const config :Workerd.Config = (
 );
 
 const lpa :Workerd.Worker = (
-  modules = [(name = "worker.js", esModule = embed ${JSON.stringify(paths.bundle)})],
+  modules = [
+    (name = "worker.js", esModule = embed ${JSON.stringify(paths.bundle)}),
+    (name = "sha256.wasm", wasm = embed ${JSON.stringify(paths.sha256Wasm)}),
+  ],
   compatibilityDate = ${JSON.stringify(COMPATIBILITY_DATE)},
   compatibilityFlags = ["nodejs_compat"],
   bindings = [

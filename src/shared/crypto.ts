@@ -1,15 +1,28 @@
 import { createHmac, hash } from 'node:crypto';
 import { toBase64Url } from './base64';
 
+/** SHA-256 of a string's UTF-8 bytes, in lower-case hex. */
+export type Sha256Hex = (text: string) => string;
+
 /**
  * Synchronous hashing: the audit chain is extended inside a synchronous storage transaction, where
  * `crypto.subtle` (always async) cannot be awaited. `node:crypto` is native on workerd (under
- * `nodejs_compat`), Bun and Deno alike, and hashes an entry about 2.5× faster than pure JS did.
- * A string is hashed as its UTF-8 bytes. The one-shot `hash` skips the Hash object `createHash`
- * builds: under workerd each call into native crypto costs microseconds, whatever the length.
+ * `nodejs_compat`), Bun and Deno alike. The one-shot `hash` skips the Hash object `createHash`
+ * builds. Under workerd each call into native crypto still costs about 3.5 µs whatever the length,
+ * so the workerd entry swaps in the WebAssembly SHA-256 (`useSha256Hex`, `sha256-wasm.ts`).
  */
+let sha256: Sha256Hex = (text) => hash('sha256', text, 'hex');
+
 export function sha256Hex(text: string): string {
-  return hash('sha256', text, 'hex');
+  return sha256(text);
+}
+
+/**
+ * Replaces the SHA-256 behind `sha256Hex` for the whole isolate: called once by a runtime's entry at
+ * module load, before any request. The answers are the same bytes (test/sha256-wasm.test.ts).
+ */
+export function useSha256Hex(implementation: Sha256Hex): void {
+  sha256 = implementation;
 }
 
 export function hmacHex(key: Uint8Array, text: string): string {
