@@ -1,7 +1,10 @@
 import { hash } from 'node:crypto';
+import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import sha256Wasm from '../src/runtimes/workerd/sha256.wasm';
+import { sha256In } from '../src/shared/crypto';
 import { wasmSha256Hex } from '../src/shared/sha256-wasm';
+import { inStore } from './support/store';
 
 /** The module's input buffer (hash-wasm's MAIN_BUFFER_SIZE): texts around it take the long path. */
 const BUFFER_BYTES = 16 * 1024;
@@ -51,5 +54,13 @@ describe('SHA-256 from the compiled module (hash-wasm) against node:crypto', () 
     wasmHex(long);
     expect(wasmHex(short)).toBe(alone);
     expect(alone).toBe(nodeHex(short));
+  });
+});
+
+describe('the SHA-256 the service runs under workerd', () => {
+  it('is the compiled module, in the Worker and in the store alike', async () => {
+    await exports.default.fetch('http://localhost/status');
+    expect(sha256In()).toBe('hash-wasm');
+    expect(await inStore(() => sha256In())).toBe('hash-wasm');
   });
 });

@@ -12,6 +12,7 @@ export type Sha256Hex = (text: string) => string;
  * so the workerd entry swaps in the WebAssembly SHA-256 (`useSha256Hex`, `sha256-wasm.ts`).
  */
 let sha256: Sha256Hex = (text) => hash('sha256', text, 'hex');
+let sha256Source = 'node:crypto';
 
 export function sha256Hex(text: string): string {
   return sha256(text);
@@ -21,8 +22,14 @@ export function sha256Hex(text: string): string {
  * Replaces the SHA-256 behind `sha256Hex` for the whole isolate: called once by a runtime's entry at
  * module load, before any request. The answers are the same bytes (test/sha256-wasm.test.ts).
  */
-export function useSha256Hex(implementation: Sha256Hex): void {
+export function useSha256Hex(implementation: Sha256Hex, source: string): void {
   sha256 = implementation;
+  sha256Source = source;
+}
+
+/** Which SHA-256 `sha256Hex` runs in this isolate: 'node:crypto', or what a runtime's entry swapped in. */
+export function sha256In(): string {
+  return sha256Source;
 }
 
 export function hmacHex(key: Uint8Array, text: string): string {

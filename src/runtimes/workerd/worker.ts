@@ -14,9 +14,10 @@ import sha256Wasm from './sha256.wasm';
 export { StoreObject } from './store-object';
 
 // workerd's node:crypto costs microseconds per call whatever the length (README, Audit log: how
-// verify hashes); the compiled module hashes an audit entry in about half the time. The Worker and the
-// Durable Object share this isolate, so this one call serves both.
-useSha256Hex(wasmSha256Hex(sha256Wasm));
+// verify hashes); the compiled module hashes an audit entry in about half the time. Every isolate
+// that runs this bundle, the Worker's and the Durable Object's (one and the same under `workerd
+// serve`), loads this module first, so this one call serves both.
+useSha256Hex(wasmSha256Hex(sha256Wasm), 'hash-wasm');
 
 let service: { app: App; config: Config } | undefined;
 
