@@ -5,7 +5,7 @@ import type { StoreClient } from '../storage/dispatch';
 import { ApiError } from '../src/errors/api-error';
 import { Base64Chunks } from '../src/shared/base64';
 import { Capacity } from '../src/shared/capacity';
-import { StreamedJson } from '../src/shared/streamed-json';
+import { JsonBody } from '../src/shared/json-body';
 import { utf8Length } from '../src/shared/unicode';
 
 /** The largest export served in one response; beyond either bound the answer is a 413 with the count. */
@@ -37,7 +37,7 @@ interface Plan {
  * while it fetches the pages, so an export holds about one page in memory, whatever its size. Both
  * stop at the newest seq matching when the export began, so entries written meanwhile are not in it.
  */
-export async function exportAudit(store: StoreClient, filters: AuditFilters, format: ExportFormat, now: number): Promise<StreamedJson<AuditExport>> {
+export async function exportAudit(store: StoreClient, filters: AuditFilters, format: ExportFormat, now: number): Promise<JsonBody<AuditExport>> {
   const release = running.tryTake();
   if (!release) {
     throw new ApiError('audit.export_busy', { max_concurrent: MAX_CONCURRENT_EXPORTS, retry_after_s: EXPORT_RETRY_AFTER_S }, undefined, {
@@ -48,7 +48,7 @@ export async function exportAudit(store: StoreClient, filters: AuditFilters, for
     const plan = await measure(store, filters, format);
     const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
     const envelope = JSON.stringify({ file_name: `lpa-audit-${stamp}.${format}`, count: plan.count, content_base64: '' } satisfies AuditExport);
-    return new StreamedJson(fileStream(store, filters, format, plan, envelope, release));
+    return new JsonBody(fileStream(store, filters, format, plan, envelope, release));
   } catch (error) {
     release();
     throw error;

@@ -33,7 +33,7 @@ export const profileRoutes = [
     query: ProfileQuery,
     response: ProfilePage,
     errors: ['request.cursor_invalid', 'request.cursor_mismatch'],
-    handler: ({ ctx, query }) => ctx.store.profiles.list(query),
+    handler: ({ ctx, query }) => ctx.store.profiles.list.json(query),
   }),
   defineRoute({
     method: 'GET',

@@ -1,4 +1,5 @@
 import { ApiError, type WireError } from '../src/errors/api-error';
+import { JsonBody } from '../src/shared/json-body';
 import { FAMILY_CLASSES, type Store, type StoreFamily } from './store';
 import { isDenial, type FailureAudit } from './system/failure';
 
@@ -30,10 +31,11 @@ type ArgsOf<F extends StoreFamily, M extends keyof Store[F]> = Store[F][M] exten
 /**
  * One store call as data, checked against `Store` at compile time: a family, one of its public
  * methods and that method's arguments. `failure`, on the calls of an audited route, is what the
- * failure's audit entry needs, so that a failing call is audited in its own store call.
+ * failure's audit entry needs, so that a failing call is audited in its own store call. `as: 'json'`:
+ * the value comes back as its JSON text, made in the store (a page the worker only sends on).
  */
 export type StoreCall = {
-  [F in StoreFamily]: { [M in MethodOf<F>]: { family: F; method: M; args: ArgsOf<F, M>; failure?: FailureAudit } }[MethodOf<F>];
+  [F in StoreFamily]: { [M in MethodOf<F>]: { family: F; method: M; args: ArgsOf<F, M>; failure?: FailureAudit; as?: 'json' } }[MethodOf<F>];
 }[StoreFamily];
 
 /** The answer of one store call, as plain data that survives Durable Object RPC; `audited`: its failure entry is written. */
@@ -43,11 +45,14 @@ export type Invoke = (call: StoreCall) => Promise<Reply>;
 
 type AsyncMethods<T> = {
   [K in keyof T as T[K] extends (...args: never[]) => unknown ? K : never]: T[K] extends (...args: infer A) => infer R
-    ? (...args: A) => Promise<Awaited<R>>
+    ? ((...args: A) => Promise<Awaited<R>>) & { json: (...args: A) => Promise<JsonBody<Awaited<R>>> }
     : never;
 };
 
-/** The store as a handler sees it: every method async, wherever the store runs. */
+/**
+ * The store as a handler sees it: every method async, wherever the store runs. `.json(…)` on a
+ * method asks for its answer as JSON text, for a handler that returns the value as it is.
+ */
 export type StoreClient = { [F in StoreFamily]: AsyncMethods<Store[F]> };
 
 /** The public methods of each family: those its class declares (its own prototype), without the constructor. */
@@ -71,7 +76,8 @@ export function dispatch(store: Store, call: StoreCall, within: <T>(run: () => T
   if (!PUBLIC_METHODS.get(call.family)?.has(call.method)) return { ok: false, error: new ApiError('internal').toWire(), audited: false };
   const family = store[call.family] as unknown as Record<string, (...args: unknown[]) => unknown>;
   try {
-    return { ok: true, value: within(() => family[call.method]!(...call.args)) };
+    const value = within(() => family[call.method]!(...call.args));
+    return { ok: true, value: call.as === 'json' ? JSON.stringify(value) : value };
   } catch (thrown) {
     if (!(thrown instanceof ApiError)) console.error(`store ${call.family}.${call.method} failed:`, thrown);
     const error = thrown instanceof ApiError ? thrown : new ApiError('internal');
@@ -95,15 +101,19 @@ function auditFailure(store: Store, failure: FailureAudit, error: ApiError): boo
  * its error. `failure`, for the requests of an audited route, rides along with every call.
  */
 export function storeClient(invoke: Invoke, failure?: FailureAudit): StoreClient {
-  const client: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {};
+  const send = async (call: StoreCall) => {
+    const reply = await invoke(call);
+    if (reply.ok) return reply.value;
+    throw reply.audited ? new AuditedFailure(reply.error.code, reply.error.details, reply.error.message) : ApiError.fromWire(reply.error);
+  };
+  const client: Record<string, Record<string, unknown>> = {};
   for (const [family, methods] of PUBLIC_METHODS) {
-    const calls: Record<string, (...args: unknown[]) => Promise<unknown>> = (client[family] = {});
+    const calls: Record<string, unknown> = (client[family] = {});
     for (const method of methods) {
-      calls[method] = async (...args) => {
-        const reply = await invoke({ family, method, args, failure } as StoreCall);
-        if (reply.ok) return reply.value;
-        throw reply.audited ? new AuditedFailure(reply.error.code, reply.error.details, reply.error.message) : ApiError.fromWire(reply.error);
-      };
+      const call = (args: unknown[], as?: 'json') => ({ family, method, args, failure, as }) as StoreCall;
+      calls[method] = Object.assign((...args: unknown[]) => send(call(args)), {
+        json: async (...args: unknown[]) => new JsonBody((await send(call(args, 'json'))) as string),
+      });
     }
   }
   return client as unknown as StoreClient;

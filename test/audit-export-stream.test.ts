@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EXPORT_RETRY_AFTER_S, MAX_CONCURRENT_EXPORTS } from '../handlers/audit-export';
 import { exportHeader, exportLine } from '../storage/audit/export-format';
-import type { AuditRecord, ExportFormat } from '../storage/audit/schema';
+import type { AuditPage, AuditRecord, ExportFormat } from '../storage/audit/schema';
 import { toBase64 } from '../src/shared/base64';
 import { BASE_URL, TEST_ADMIN_TOKEN } from './support/constants';
 import { call } from './support/api';
@@ -35,7 +35,7 @@ async function builtInOne(format: ExportFormat): Promise<string> {
   const records = await inStore(async ({ store }) => {
     const all: AuditRecord[] = [];
     for (let after: number | null = 0; after !== null; ) {
-      const page = await store.audit.list({}, { after_seq: after }, 1000);
+      const page: AuditPage = await store.audit.list({}, { after_seq: after }, 1000);
       all.push(...page.items);
       after = page.next_seq;
     }

@@ -1,6 +1,6 @@
 import type { ApiError } from '../errors/api-error';
 import { errorBody } from '../errors/envelope';
-import { StreamedJson } from '../shared/streamed-json';
+import { JsonBody } from '../shared/json-body';
 import { corsHeaders } from './origin-guard';
 
 /** Headers on every answer: the request id, no caching of anything that may hold a secret. */
@@ -16,7 +16,7 @@ function baseHeaders(requestId: string, origin: string | null): Record<string, s
 export function jsonResponse(body: unknown, status: number, requestId: string, origin: string | null): Response {
   const headers = baseHeaders(requestId, origin);
   if (status === 204 || body === undefined) return new Response(null, { status, headers });
-  const payload = body instanceof StreamedJson ? body.body : JSON.stringify(body);
+  const payload = body instanceof JsonBody ? body.body : JSON.stringify(body);
   return new Response(payload, { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' } });
 }
 

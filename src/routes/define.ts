@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import type { ErrorCode } from '../errors/catalog';
 import type { HostPort } from '../host/port';
 import type { Scope } from '../shared/scopes';
-import type { StreamedJson } from '../shared/streamed-json';
+import type { JsonBody } from '../shared/json-body';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -78,8 +78,8 @@ export interface RouteSpec<
   audit?: A;
   /** Error codes this route can answer beyond those its access, parameters and body imply. */
   errors?: readonly ErrorCode[];
-  /** The answer's body; a StreamedJson where it is sent while it is built. */
-  handler: (input: HandlerInput<P, Q, B, A>) => Promise<Out<R> | StreamedJson<Out<R>>> | Out<R> | StreamedJson<Out<R>>;
+  /** The answer's body; a JsonBody where its bytes are ready (a store read's text, a stream). */
+  handler: (input: HandlerInput<P, Q, B, A>) => Promise<Out<R> | JsonBody<Out<R>>> | Out<R> | JsonBody<Out<R>>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
