@@ -34,7 +34,10 @@ export async function nodeHello(): Promise<Server> {
   return ready(spawn(process.execPath, ['-e', script], { stdio: 'ignore' }), port);
 }
 
-/** The worker of the reference: "hello", or "hello" after one RPC to a SQLite-backed Durable Object. */
+/**
+ * The worker of the reference: "hello"; "hello" after one RPC to a SQLite-backed Durable Object that
+ * reads one row; or after one that writes one row (its own commit, as workerd makes it durable).
+ */
 const HELLO_WORKERS = {
   plain: "export default { fetch() { return new Response('hello'); } };",
   rpc: `import { DurableObject } from 'cloudflare:workers';
@@ -47,6 +50,20 @@ export default {
     return new Response('hello ' + (await stub.read()));
   },
 };`,
+  write: `import { DurableObject } from 'cloudflare:workers';
+export class Store extends DurableObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, v TEXT)');
+  }
+  write() { return this.ctx.storage.sql.exec('INSERT INTO t (v) VALUES (?)', 'x'.repeat(64)).rowsWritten; }
+}
+export default {
+  async fetch(request, env) {
+    const stub = env.STORE.get(env.STORE.idFromName('store'));
+    return new Response('hello ' + (await stub.write()));
+  },
+};`,
 } as const;
 
 /**
@@ -57,7 +74,7 @@ export async function workerdHello(kind: keyof typeof HELLO_WORKERS): Promise<Se
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'lpa-bench-hello-'));
   const config = join(dir, 'hello.capnp');
-  const store = kind === 'rpc';
+  const store = kind !== 'plain';
   writeFileSync(
     config,
     `using Workerd = import "/workerd/workerd.capnp";

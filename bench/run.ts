@@ -69,12 +69,12 @@ function memory(figure: string, service: RunningService, targetMb: number | null
   });
 }
 
-async function referenceHello(name: string, start: () => Promise<Server>): Promise<LoadFigures> {
+async function referenceHello(name: string, start: () => Promise<Server>, connections = CONNECTIONS): Promise<LoadFigures> {
   const server = await track(start());
   try {
-    log(`${name} at ${CONNECTIONS} connections`);
-    const figures = await readLoad(`http://127.0.0.1:${server.port}/`, {}, CONNECTIONS, PLAN.loadSeconds);
-    row('Reference', `${name}, ${CONNECTIONS} conn`, rps(figures.rps), { reference: `p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}` });
+    log(`${name} at ${connections} connections`);
+    const figures = await readLoad(`http://127.0.0.1:${server.port}/`, {}, connections, PLAN.loadSeconds);
+    row('Reference', `${name}, ${connections} conn`, rps(figures.rps), { reference: `p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}` });
     failures(name, figures);
     return figures;
   } finally {
@@ -131,7 +131,10 @@ async function bunReference(hello: Reference): Promise<void> {
 }
 
 /** Reads and audited writes on a fresh store (with a page of profiles to read). */
-async function requests(hello: Reference, helloRpc: Reference): Promise<void> {
+/** What one Durable Object write costs workerd itself, by connections: the runtime's own limit for a write. */
+type WriteReferences = Map<number, Reference>;
+
+async function requests(hello: Reference, helloRpc: Reference, helloWrite: WriteReferences): Promise<void> {
   const root = dataRoot();
   await stop(await track(startService('workerd', root)));
   await seed(root, READ_PROFILES, 0, 0);
@@ -163,6 +166,11 @@ async function requests(hello: Reference, helloRpc: Reference): Promise<void> {
         ratio: times(ratio),
         target: connections === CONNECTIONS ? '≥ 1.00×' : '',
         met: connections === CONNECTIONS ? ratio >= 1 : null,
+      });
+      const runtime = helloWrite.get(connections)!;
+      row('Audited write', 'same, against the runtime\'s own write', rps(figures.rps), {
+        reference: `${runtime.name} ${rps(runtime.figures.rps)}`,
+        ratio: times(figures.rps / runtime.figures.rps),
       });
       row('Audited write', `latency, ${connections} conn`, `p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}`, {
         target: connections === CONNECTIONS ? 'p99 ≤ 100 ms' : '',
@@ -361,7 +369,12 @@ async function main(): Promise<void> {
     const hello = { name: 'workerd hello', figures: await referenceHello('workerd hello', () => workerdHello('plain')) };
     const helloRpc = { name: 'workerd hello + 1 RPC', figures: await referenceHello('workerd hello + 1 DO RPC (SQL read)', () => workerdHello('rpc')) };
     await bunReference(hello);
-    await requests(hello, helloRpc);
+    const helloWrite: WriteReferences = new Map();
+    for (const connections of [1, CONNECTIONS]) {
+      const name = 'workerd hello + 1 DO RPC writing one row';
+      helloWrite.set(connections, { name, figures: await referenceHello(name, () => workerdHello('write'), connections) });
+    }
+    await requests(hello, helloRpc, helloWrite);
   });
   if (only === null) await section('at-scale', atScale);
   clearTimeout(limit);
