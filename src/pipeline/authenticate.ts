@@ -2,10 +2,10 @@ import type { StoreClient } from '../../storage/dispatch';
 import { sharedTokens } from '../../storage/tokens/shared-cache';
 import type { Config } from '../config';
 import { ApiError } from '../errors/api-error';
+import { MAX_TOKEN_LENGTH } from '../shared/admin-token';
 import { sha256Hex, timingSafeEqual } from '../shared/crypto';
 import type { Principal } from '../routes/define';
 
-const MAX_TOKEN_LENGTH = 512;
 const ADMIN: Principal = { actor: { type: 'admin', id: null, label: 'admin' }, scopes: [], admin: true };
 
 /** The bearer token of the Authorization header; a token anywhere else (the query string) is not one. */
