@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startWorkerd, stopChild, waitUntilReady } from '../src/launcher/supervise';
-import { workerdBinary } from '../src/launcher/workerd-binary';
-import { COMPATIBILITY_DATE } from '../src/launcher/workerd-config';
+import { startWorkerd, stopChild, waitUntilReady } from '../src/runtimes/launcher/supervise';
+import { workerdBinary } from '../src/runtimes/launcher/workerd-binary';
+import { COMPATIBILITY_DATE } from '../src/runtimes/launcher/workerd-config';
 import { freePort } from '../test/node/service';
 
 export const BUN = 'node_modules/.bin/bun';

@@ -2,7 +2,7 @@ import { exportHeader, exportLine } from '../storage/audit/export-format';
 import type { AuditFilters } from '../storage/audit/filters';
 import type { AuditExport, ExportFormat } from '../storage/audit/schema';
 import type { StoreClient } from '../storage/dispatch';
-import { ApiError } from '../src/errors/api-error';
+import { ApiError } from '../src/shared/errors/api-error';
 import { Base64Chunks } from '../src/shared/base64';
 import { Capacity } from '../src/shared/capacity';
 import { JsonBody } from '../src/shared/json-body';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError } from '../src/errors/api-error';
+import { ApiError } from '../src/shared/errors/api-error';
 import {
   AutomationFileContent,
   AutomationFileListing,
@@ -8,7 +8,7 @@ import {
   FILE_BASE64_MAX_CHARS,
 } from '../src/host/files-schema';
 import { defineRoute } from '../src/routes/define';
-import { Ok } from '../src/schemas/ok';
+import { Ok } from '../src/shared/schemas/ok';
 import { fromBase64, toBase64 } from '../src/shared/base64';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../src/routes/define';
-import { Ok } from '../src/schemas/ok';
+import { Ok } from '../src/shared/schemas/ok';
 import { GLOBAL_VALUE_MAX_CHARS, GlobalDelete, GlobalList, GlobalName, GlobalSummary, GlobalValue, GlobalWrite } from '../storage/globals/schema';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ApiError } from '../src/errors/api-error';
-import { EXCERPT_MAX_BYTES, excerptOf, LogExcerpt } from '../src/logs/excerpt';
-import { LogFileList, LogFileName, LogStream } from '../src/logs/streams';
+import { ApiError } from '../src/shared/errors/api-error';
+import { EXCERPT_MAX_BYTES, excerptOf, LogExcerpt } from '../src/shared/logs/excerpt';
+import { LogFileList, LogFileName, LogStream } from '../src/shared/logs/streams';
 import { defineRoute } from '../src/routes/define';
 
 export const logRoutes = [

@@ -1,4 +1,4 @@
-import { accountStatus } from '../src/membership/provider';
+import { accountStatus } from './membership/provider';
 import { AccountStatus } from '../storage/membership/schema';
 import { defineRoute } from '../src/routes/define';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../src/routes/define';
-import { Id } from '../src/schemas/ids';
+import { Id } from '../src/shared/schemas/ids';
 import { AccountInput, AccountPatch, PlatformAccount, PlatformAccountList, PlatformPassword, TotpCode } from '../storage/profile-accounts/schema';
 
 const profileParams = z.object({ id: Id });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { profileQuota } from '../src/membership/provider';
+import { profileQuota } from './membership/provider';
 import { defineRoute } from '../src/routes/define';
-import { Id } from '../src/schemas/ids';
+import { Id } from '../src/shared/schemas/ids';
 import { Profile, ProfileInput, ProfilePage, ProfilePatch, ProfileQuery } from '../storage/profiles/schema';
 
 const params = z.object({ id: Id });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../src/routes/define';
-import { Id } from '../src/schemas/ids';
-import { Ok } from '../src/schemas/ok';
+import { Id } from '../src/shared/schemas/ids';
+import { Ok } from '../src/shared/schemas/ok';
 import { CreatedToken, TokenInput, TokenList } from '../storage/tokens/schema';
 
 export const tokenRoutes = [

@@ -3,7 +3,7 @@
  * runs into `dist/`, so that start-up loads plain JavaScript — no TypeScript loader, no bundling:
  * - `dist/worker.js`, the worker as workerd loads it (one ES module), and beside it `dist/sha256.wasm`,
  *   the compiled SHA-256 it imports (scripts/sha256-wasm.mjs; workerd's config declares it);
- * - `dist/launcher.mjs`, the Node launcher (src/launcher/main.ts); packages stay in node_modules.
+ * - `dist/launcher.mjs`, the Node launcher (src/runtimes/launcher/main.ts); packages stay in node_modules.
  * `isStale()` tells `npm start` (scripts/start.mjs) whether a source changed since the last build.
  * Plain JavaScript on purpose: it runs before anything is compiled.
  */
@@ -66,7 +66,7 @@ async function buildBoth(build) {
     conditions: ['workerd', 'worker', 'import'],
   });
   await bundle(build, STAMP, {
-    entryPoints: [join(ROOT, 'src/launcher/main.ts')],
+    entryPoints: [join(ROOT, 'src/runtimes/launcher/main.ts')],
     platform: 'node',
     target: 'node20',
     packages: 'external',

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DEFAULT_PORT } from '../src/config';
+import { DEFAULT_PORT } from '../src/shared/config';
 import { ROUTES } from '../src/routes/table';
 import { openapiDocument } from '../src/openapi/document';
 

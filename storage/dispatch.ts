@@ -1,4 +1,4 @@
-import { ApiError, type WireError } from '../src/errors/api-error';
+import { ApiError, type WireError } from '../src/shared/errors/api-error';
 import { JsonBody } from '../src/shared/json-body';
 import { FAMILY_CLASSES, type Store, type StoreFamily } from './store';
 import { isDenial, type FailureAudit } from './system/failure';

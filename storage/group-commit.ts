@@ -1,4 +1,4 @@
-import { ApiError } from '../src/errors/api-error';
+import { ApiError } from '../src/shared/errors/api-error';
 import { dispatch, type Invoke, type Reply, type StoreCall } from './dispatch';
 import type { SqlDb } from './sql/sql';
 import type { Store } from './store';

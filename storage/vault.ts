@@ -1,6 +1,6 @@
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
-import { ApiError } from '../src/errors/api-error';
+import { ApiError } from '../src/shared/errors/api-error';
 import { fromBase64, toBase64 } from '../src/shared/base64';
 
 export type VaultState = 'unlocked' | 'locked' | 'missing';

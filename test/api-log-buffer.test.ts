@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LogRecord } from '../src/logs/line';
+import type { LogRecord } from '../src/shared/logs/line';
 import { LogBuffer, type LogBufferLimits } from '../src/pipeline/api-log-buffer';
 
 const line = (n: number): LogRecord => ({ ts: 1_700_000_000_000 + n, level: 'info', message: `GET /${n}` });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FETCH_TIMEOUT_MS } from '../src/membership/exchange';
-import { REFRESH_AFTER_MS } from '../src/membership/verification';
+import { FETCH_TIMEOUT_MS } from '../handlers/membership/exchange';
+import { REFRESH_AFTER_MS } from '../handlers/membership/verification';
 import { call } from './support/api';
 import { confirmed, membershipUrl, serverCounts, signedInService, statusRequests, steer } from './support/membership';
 import { rawRows } from './support/profiles';

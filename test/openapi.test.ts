@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CATALOG } from '../src/errors/catalog';
+import { ERROR_CATALOG } from '../src/shared/errors/catalog';
 import { ROUTES } from '../src/routes/table';
 import { call, tokenWith } from './support/api';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp } from '../src/app';
-import { configFrom } from '../src/config';
+import { createApp } from '../src/pipeline/app';
+import { configFrom } from '../src/shared/config';
 import { defineRoute } from '../src/routes/define';
 import type { Invoke } from '../storage/dispatch';
 import type { HostPort } from '../src/host/port';

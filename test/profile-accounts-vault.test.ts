@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../src/errors/api-error';
+import { ApiError } from '../src/shared/errors/api-error';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
 import { dispatch } from '../storage/dispatch';
 import { durableSql } from '../storage/sql/durable-sql';

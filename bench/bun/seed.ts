@@ -10,7 +10,7 @@ import type { AuditAction } from '../../storage/audit/actions';
 import type { AuditContext } from '../../storage/audit/entry';
 import { AuditLog } from '../../storage/audit/log';
 import { bunSql } from '../../storage/sql/bun-sql';
-import { hostKeys } from '../../src/runtimes/store-keys';
+import { hostKeys } from '../../storage/keys';
 import { openStore } from '../../storage/store';
 import { createHostHandler } from '../../src/host/node/host-handler';
 import { hostClient } from '../../src/host/port';

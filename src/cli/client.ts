@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_PORT } from '../config';
+import { DEFAULT_PORT } from '../shared/config';
 import { CLIENT_HEADER, type ClientSource } from '../shared/client-header';
 
 /** An error answer of the service, with its stable code. */

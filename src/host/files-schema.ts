@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Base64Out, base64In } from '../schemas/base64';
+import { Base64Out, base64In } from '../shared/schemas/base64';
 import { FILE_NAME_MAX_CHARS, fileNameProblem } from '../shared/file-name';
 
 /** 4 MiB of file, as standard base64 with padding. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ERROR_CATALOG, type ErrorCode } from '../errors/catalog';
-import { codeEnvelope } from '../errors/envelope';
+import { ERROR_CATALOG, type ErrorCode } from '../shared/errors/catalog';
+import { codeEnvelope } from '../shared/errors/envelope';
 import type { AnyRoute } from '../routes/define';
 import { byStatus, routeErrorCodes } from './errors';
 import { SchemaCollector, type JsonSchema } from './json-schema';

@@ -1,4 +1,4 @@
-import { ERROR_CATALOG, type ErrorCode } from '../errors/catalog';
+import { ERROR_CATALOG, type ErrorCode } from '../shared/errors/catalog';
 import type { AnyRoute } from '../routes/define';
 
 /** The error codes a route can answer, derived from what its declaration makes it do. */

@@ -1,6 +1,6 @@
-import type { LogRecord } from '../logs/line';
+import type { LogRecord } from '../shared/logs/line';
 import type { LogBuffer } from './api-log-buffer';
-import { isSecretKey, REDACTED, sanitizeText } from '../logs/sanitize';
+import { isSecretKey, REDACTED, sanitizeText } from '../shared/logs/sanitize';
 import type { RequestContext } from '../routes/define';
 import { redactTokens, type KnownSecrets } from './redact';
 

@@ -1,4 +1,4 @@
-import type { LogRecord } from '../logs/line';
+import type { LogRecord } from '../shared/logs/line';
 
 export interface LogBufferLimits {
   /** The most lines held; a batch of this many is written at once. */

@@ -1,7 +1,7 @@
 import type { Actor, AuditContext } from '../../storage/audit/entry';
 import { AuditedFailure, type StoreClient } from '../../storage/dispatch';
 import { failureDetails, isDenial, type FailedRequest } from '../../storage/system/failure';
-import type { ApiError } from '../errors/api-error';
+import type { ApiError } from '../shared/errors/api-error';
 import { CLIENT_HEADER, clientSource } from '../shared/client-header';
 import type { AnyRoute, RequestContext } from '../routes/define';
 import type { DenialCoalescer } from './denial-audit';

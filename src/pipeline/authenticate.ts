@@ -1,7 +1,7 @@
 import type { StoreClient } from '../../storage/dispatch';
 import { sharedTokens } from '../../storage/tokens/shared-cache';
-import type { Config } from '../config';
-import { ApiError } from '../errors/api-error';
+import type { Config } from '../shared/config';
+import { ApiError } from '../shared/errors/api-error';
 import { MAX_TOKEN_LENGTH } from '../shared/admin-token';
 import { sha256Hex, timingSafeEqual } from '../shared/crypto';
 import type { Principal } from '../routes/define';

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../shared/errors/api-error';
 import type { AnyRoute, Principal } from '../routes/define';
 
 /** All of a route's scopes are required; an admin session satisfies every scope check. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../shared/errors/api-error';
 
 /**
  * Deepest nesting of arrays and objects a JSON body may have. Real bodies (flow steps included) stay

@@ -1,5 +1,5 @@
 import type { AuditContext } from '../../storage/audit/entry';
-import type { ErrorCode } from '../errors/catalog';
+import type { ErrorCode } from '../shared/errors/catalog';
 
 /** How long repeated denials of one client for one reason are gathered into one entry. */
 export const DENIAL_WINDOW_MS = 60_000;

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../shared/errors/api-error';
 
 /**
  * Only the loopback names with the served port: a DNS-rebinding page reaches us with its own host

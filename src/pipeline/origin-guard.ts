@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../shared/errors/api-error';
 
 const ALLOWED_HEADERS = 'authorization, content-type';
 const EXPOSED_HEADERS = 'x-request-id, retry-after';

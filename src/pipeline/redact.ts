@@ -1,4 +1,4 @@
-import { REDACTED } from '../logs/sanitize';
+import { REDACTED } from '../shared/logs/sanitize';
 import { ADMIN_TOKEN_SHAPE } from '../shared/admin-token';
 import { sha256Hex } from '../shared/crypto';
 

@@ -1,5 +1,5 @@
-import type { ApiError } from '../errors/api-error';
-import { errorBody } from '../errors/envelope';
+import type { ApiError } from '../shared/errors/api-error';
+import { errorBody } from '../shared/errors/envelope';
 import { JsonBody } from '../shared/json-body';
 import { corsHeaders } from './origin-guard';
 

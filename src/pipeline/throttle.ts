@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../shared/errors/api-error';
 
 const WINDOW_MS = 60_000;
 const BLOCK_MS = 60_000;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../shared/errors/api-error';
 
 export type InputPart = 'path' | 'query' | 'body';
 

@@ -1,13 +1,13 @@
-import { createApp } from '../app';
-import { configFrom } from '../config';
-import { ApiError } from '../errors/api-error';
+import { createApp } from '../pipeline/app';
+import { configFrom } from '../shared/config';
+import { ApiError } from '../shared/errors/api-error';
 import { createHostHandler } from '../host/node/host-handler';
 import { hostClient } from '../host/port';
-import type { ProcessStart } from '../launcher/process-startup';
-import { configVars } from '../launcher/settings';
+import type { ProcessStart } from './launcher/process-startup';
+import { configVars } from './launcher/settings';
 import { errorResponse } from '../pipeline/respond';
 import { ROUTES } from '../routes/table';
-import { startStore } from './store-startup';
+import { startStore } from '../../storage/startup';
 import type { SqlDb } from '../../storage/sql/sql';
 
 /** Answers one request that arrived from the TCP peer `clientIp`. */

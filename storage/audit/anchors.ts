@@ -1,4 +1,4 @@
-import type { AuditSeal } from '../../src/schemas/audit-seal';
+import type { AuditSeal } from '../../src/shared/schemas/audit-seal';
 import { hmacHex, timingSafeEqual } from '../../src/shared/crypto';
 import { DAY_MS } from '../../src/shared/time';
 import { first, type SqlDb } from '../sql/sql';

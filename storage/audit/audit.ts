@@ -1,5 +1,5 @@
-import type { AuditSeal } from '../../src/schemas/audit-seal';
-import { ApiError } from '../../src/errors/api-error';
+import type { AuditSeal } from '../../src/shared/schemas/audit-seal';
+import { ApiError } from '../../src/shared/errors/api-error';
 import type { StoreContext } from '../context';
 import { commitSeal, sealDue, type SealDue } from './anchors';
 import { GENESIS_HASH } from './chain';

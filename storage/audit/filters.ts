@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Id } from '../../src/schemas/ids';
-import { queryInt } from '../../src/schemas/query';
+import { Id } from '../../src/shared/schemas/ids';
+import { queryInt } from '../../src/shared/schemas/query';
 import { AuditCategory } from './actions';
 import { AuditResult, ExportFormat } from './schema';
 

@@ -1,4 +1,4 @@
-import type { AuditSeal } from '../../src/schemas/audit-seal';
+import type { AuditSeal } from '../../src/shared/schemas/audit-seal';
 import { first, type SqlDb } from '../sql/sql';
 import { AuditSigner } from './signing';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Base64Out } from '../../src/schemas/base64';
+import { Base64Out } from '../../src/shared/schemas/base64';
 
 /** The outcomes an entry records; also the values of the `result` filter. */
 export const AuditResult = z.enum(['ok', 'denied', 'error']);

@@ -1,4 +1,4 @@
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/shared/errors/api-error';
 import { deleteChunks, getChunks, putChunks } from '../chunks';
 import type { StoreContext } from '../context';
 import type { BundledFlow, Flow, FlowSummary, NewFlow, Step } from './schema';

@@ -1,4 +1,4 @@
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/shared/errors/api-error';
 import type { AuditContext } from '../audit/entry';
 import type { StoreContext } from '../context';
 import { assertFlowsExist, dependentsOf, flowRows, insertFlow, readFlow, removeFlow } from './flow-records';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Id, uniqueItems } from '../../src/schemas/ids';
-import { itemList } from '../../src/schemas/list';
+import { Id, uniqueItems } from '../../src/shared/schemas/ids';
+import { itemList } from '../../src/shared/schemas/list';
 import { DEFAULT_BODY_LIMIT } from '../../src/shared/body-limit';
 
 /** The name of a flow, of its group or of one of its values. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { itemList } from '../../src/schemas/list';
-import { queryInt } from '../../src/schemas/query';
+import { itemList } from '../../src/shared/schemas/list';
+import { queryInt } from '../../src/shared/schemas/query';
 import { isWellFormed } from '../../src/shared/unicode';
 
 export const GLOBAL_VALUE_MAX_CHARS = 1_048_576;

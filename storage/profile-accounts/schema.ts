@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { itemList } from '../../src/schemas/list';
+import { itemList } from '../../src/shared/schemas/list';
 import { DIGITS, PERIOD_S, totpProblem } from '../../src/shared/totp';
 
 /** A platform account as the API shows it: its password and 2FA secret only as whether they are set. */

@@ -1,5 +1,5 @@
 import { hmacHex, sha256Hex, timingSafeEqual } from '../../src/shared/crypto';
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/shared/errors/api-error';
 import { fromBase64Url, toBase64Url } from '../../src/shared/base64';
 
 /** Where a keyset traversal stopped: the last row's sort value and its `no` (unique, the tie-breaker). */

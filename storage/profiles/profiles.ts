@@ -1,4 +1,4 @@
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/shared/errors/api-error';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { AuditContext, AuditSubject } from '../audit/entry';
 import type { StoreContext } from '../context';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { uniqueItems } from '../../src/schemas/ids';
-import { queryBool, queryInt } from '../../src/schemas/query';
+import { uniqueItems } from '../../src/shared/schemas/ids';
+import { queryBool, queryInt } from '../../src/shared/schemas/query';
 
 /** Bounds the spec leaves open (README: Profiles). */
 export const PROFILE_BOUNDS = { name: 120, group: 120, tag: 64, tags: 50, notes: 10_000, q: 200, cursor: 2048, page: 1_000_000 } as const;

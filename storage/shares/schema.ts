@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { IdList } from '../../src/schemas/ids';
-import { itemList } from '../../src/schemas/list';
+import { IdList } from '../../src/shared/schemas/ids';
+import { itemList } from '../../src/shared/schemas/list';
 import { BundledFlow, FlowSummary } from '../flows/schema';
 import { SHARE_CODE } from './share-code';
 

@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/shared/errors/api-error';
 import type { AuditContext } from '../audit/entry';
 import { deleteChunks, getChunks, putChunks } from '../chunks';
 import type { StoreContext } from '../context';

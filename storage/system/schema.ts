@@ -8,7 +8,7 @@ export const StoreInfo = z.object({
 });
 export type StoreInfo = z.output<typeof StoreInfo>;
 
-/** The facts of a store that change only at its start (src/app.ts keeps the first answer). */
+/** The facts of a store that change only at its start (src/pipeline/store-facts.ts keeps the first answer). */
 export const StoreFacts = StoreInfo.pick({ store_id: true, db_version: true });
 export type StoreFacts = z.output<typeof StoreFacts>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { uniqueItems } from '../../src/schemas/ids';
-import { itemList } from '../../src/schemas/list';
+import { uniqueItems } from '../../src/shared/schemas/ids';
+import { itemList } from '../../src/shared/schemas/list';
 import { SCOPES } from '../../src/shared/scopes';
 
 /** A token as listed: never its secret, which only its creator sees, once. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/shared/errors/api-error';
 import { randomToken, sha256Hex } from '../../src/shared/crypto';
 import type { Scope } from '../../src/shared/scopes';
 import type { AuditContext } from '../audit/entry';

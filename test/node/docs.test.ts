@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CATALOG } from '../../src/errors/catalog';
+import { ERROR_CATALOG } from '../../src/shared/errors/catalog';
 import { ROUTES } from '../../src/routes/table';
 import { AUDIT_ACTIONS } from '../../storage/audit/actions';
 

@@ -3,8 +3,8 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire, findPackageJSON } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { workerdBinary } from '../../src/launcher/workerd-binary';
-import { COMPATIBILITY_DATE } from '../../src/launcher/workerd-config';
+import { workerdBinary } from '../../src/runtimes/launcher/workerd-binary';
+import { COMPATIBILITY_DATE } from '../../src/runtimes/launcher/workerd-config';
 
 const root = new URL('../..', import.meta.url).pathname;
 /** The package.json of the copy of `name` that code in the file `from` loads (whatever the package exports). */

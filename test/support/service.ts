@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import type { Invoke } from '../../storage/dispatch';
-import { createApp } from '../../src/app';
-import { configFrom, type Config } from '../../src/config';
+import { createApp } from '../../src/pipeline/app';
+import { configFrom, type Config } from '../../src/shared/config';
 import { hostClient, type HostPort } from '../../src/host/port';
 import { ROUTES } from '../../src/routes/table';
 import type { CallOptions } from './api';

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { storeClient, type Invoke, type StoreClient } from '../../storage/dispatch';
 import type { SqlValue } from '../../storage/sql/sql';
 import { storeStub } from '../../src/runtimes/workerd/env';
-import type { StoreObject } from '../../src/runtimes/workerd/store-object';
+import type { StoreObject } from '../../storage/durable-object';
 
 /** What a test sees inside the store's Durable Object. */
 export interface InStore {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { action, intBetween, withJson, type JsonOption } from '../args';
 import type { Query } from '../client';
-import type { queryInt } from '../../schemas/query';
+import type { queryInt } from '../../shared/schemas/query';
 import { AuditCategory } from '../../../storage/audit/actions';
 import { ACTOR_TYPES } from '../../../storage/audit/entry';
 import { AUDIT_FILTERS, AuditListQuery } from '../../../storage/audit/filters';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { LogExcerpt } from '../../logs/excerpt';
-import type { LogFileList } from '../../logs/streams';
+import type { LogExcerpt } from '../../shared/logs/excerpt';
+import type { LogFileList } from '../../shared/logs/streams';
 import { action, withJson, type JsonOption } from '../args';
 import { show, table } from '../output';
 

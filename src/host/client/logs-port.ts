@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { LogRecord } from '../../logs/line';
-import { LogFileEntry, LogStream, type LogFileList, type WrittenStream } from '../../logs/streams';
+import type { LogRecord } from '../../shared/logs/line';
+import { LogFileEntry, LogStream, type LogFileList, type WrittenStream } from '../../shared/logs/streams';
 import { HOST_BASE, hostJson, type HostFetcher } from './fetcher';
 
 /** What the host's log cleanup removed, and what it could not. */
@@ -18,7 +18,7 @@ export interface LogTail {
 }
 
 export interface LogsPort {
-  /** Appends lines to the stream's daily files; the host formats them (src/logs/line.ts). */
+  /** Appends lines to the stream's daily files; the host formats them (src/shared/logs/line.ts). */
   append(stream: WrittenStream, records: readonly LogRecord[]): Promise<void>;
   list(): Promise<LogFileEntry[]>;
   /** The last `maxBytes` bytes of a file; null when the stream has no such log file. */

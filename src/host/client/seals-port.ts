@@ -1,4 +1,4 @@
-import { AuditSeal } from '../../schemas/audit-seal';
+import { AuditSeal } from '../../shared/schemas/audit-seal';
 import { hostJson, type HostFetcher } from './fetcher';
 
 export interface SealsPort {

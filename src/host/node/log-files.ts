@@ -1,6 +1,6 @@
 import { accessSync, constants, lstatSync, mkdirSync, readdirSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { isLogFileName, isLogStream, LOG_STREAMS, type LogFileEntry, type LogStream } from '../../logs/streams';
+import { isLogFileName, isLogStream, LOG_STREAMS, type LogFileEntry, type LogStream } from '../../shared/logs/streams';
 import { openPlainFile, plainFileStats } from './safe-open';
 
 /**

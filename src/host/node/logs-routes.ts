@@ -1,9 +1,9 @@
 import { appendFileSync, closeSync, constants, mkdirSync, readSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { formatLogLine, LogRecord, type LogFields, type LogLevel } from '../../logs/line';
+import { formatLogLine, LogRecord, type LogFields, type LogLevel } from '../../shared/logs/line';
 import { DAY_MS } from '../../shared/time';
-import { dailyLogFile, LOG_STREAMS, LogStream, WRITTEN_STREAMS, type WrittenStream } from '../../logs/streams';
+import { dailyLogFile, LOG_STREAMS, LogStream, WRITTEN_STREAMS, type WrittenStream } from '../../shared/logs/streams';
 import type { CleanupResult } from '../client/logs-port';
 import type { HostRoute } from './host-route';
 import { ensureLogFolders, listLogFiles, logFolderProblems, LogNameError, logsRoot, openLogFile } from './log-files';

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { AuditSeal } from '../../schemas/audit-seal';
+import { AuditSeal } from '../../shared/schemas/audit-seal';
 import type { HostRoute } from './host-route';
 
 /** The seal record's file in the data root, beside the keys. */

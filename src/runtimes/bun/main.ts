@@ -5,7 +5,7 @@
  */
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
-import { startProcess } from '../../launcher/process-startup';
+import { startProcess } from '../launcher/process-startup';
 import { inProcessService, internalError } from '../in-process';
 import { bunSql } from '../../../storage/sql/bun-sql';
 

@@ -5,7 +5,7 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
-import { startProcess } from '../../launcher/process-startup';
+import { startProcess } from '../launcher/process-startup';
 import { inProcessService, internalError } from '../in-process';
 import { nodeSql } from '../../../storage/sql/node-sql';
 

@@ -1,6 +1,13 @@
-import type { StoreObject, WorkerEnv } from './store-object';
+import type { ConfigVars } from '../../shared/config';
+import type { StoreEnv, StoreObject } from '../../../storage/durable-object';
 
-export type { WorkerEnv } from './store-object';
+/**
+ * The bindings the worker is created with (the workerd config the launcher generates; wrangler.toml
+ * in the tests): its configuration, the store's Durable Object namespace and the host port.
+ */
+export interface WorkerEnv extends ConfigVars, StoreEnv {
+  STORE: DurableObjectNamespace<StoreObject>;
+}
 
 /** The one store of a data root. */
 export function storeStub(env: WorkerEnv): DurableObjectStub<StoreObject> {

@@ -1,17 +1,17 @@
-import { createApp, type App } from '../../app';
-import { configFrom } from '../../config';
+import { createApp, type App } from '../../pipeline/app';
+import { configFrom } from '../../shared/config';
 import { storeStub, type WorkerEnv } from './env';
 import { FLUSH_LOGS_PATH } from './flush-logs';
 import { hostClient } from '../../host/port';
 import { ROUTES } from '../../routes/table';
 import { hasAdminToken } from '../../pipeline/authenticate';
 import { parsedUrl } from '../../pipeline/access-log';
-import type { Config } from '../../config';
+import type { Config } from '../../shared/config';
 import { useSha256Hex } from '../../shared/crypto';
 import { wasmSha256Hex } from '../../shared/sha256-wasm';
 import sha256Wasm from './sha256.wasm';
 
-export { StoreObject } from './store-object';
+export { StoreObject } from '../../../storage/durable-object';
 
 // workerd's node:crypto costs microseconds per call whatever the length (README, Audit log: how
 // verify hashes); the compiled module hashes an audit entry in about half the time. Every isolate

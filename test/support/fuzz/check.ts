@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { ERROR_CATALOG, type ErrorCode } from '../../../src/errors/catalog';
-import { codeEnvelope, ErrorEnvelope } from '../../../src/errors/envelope';
+import { ERROR_CATALOG, type ErrorCode } from '../../../src/shared/errors/catalog';
+import { codeEnvelope, ErrorEnvelope } from '../../../src/shared/errors/envelope';
 import { routeErrorCodes } from '../../../src/openapi/errors';
 import { createRouter } from '../../../src/routes/router';
 import { ROUTES } from '../../../src/routes/table';

@@ -1,4 +1,4 @@
-import type { LogRecord } from '../logs/line';
+import type { LogRecord } from '../../src/shared/logs/line';
 import type { JobReport } from './daily-job';
 
 /** The `jobs` log's lines for one daily run: one per job with what it reported, then a summary. */

@@ -1,5 +1,5 @@
-import type { HostPort } from '../host/port';
-import type { Store } from '../../storage/store';
+import type { HostPort } from '../../src/host/port';
+import type { Store } from '../store';
 
 /** A job of the daily run; it reports what it did, for the jobs log. */
 export interface DailyJob {

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_PORT, type ConfigVars } from '../config';
-import { ADMIN_TOKEN_SHAPE } from '../shared/admin-token';
+import { DEFAULT_PORT, type ConfigVars } from '../../shared/config';
+import { ADMIN_TOKEN_SHAPE } from '../../shared/admin-token';
 
 export interface LaunchSettings {
   port: number;

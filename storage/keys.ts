@@ -1,5 +1,5 @@
-import type { HostPort } from '../host/port';
-import type { KeySource } from '../../storage/store';
+import type { HostPort } from '../src/host/port';
+import type { KeySource } from './store';
 
 /**
  * Keys and the audit's seal record come from the host. Keys are created only together with a new

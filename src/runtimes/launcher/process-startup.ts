@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { announceStart, announceStop } from './announce';
-import packageJson from '../../package.json' with { type: 'json' };
+import packageJson from '../../../package.json' with { type: 'json' };
 import { LaunchError, launchSettings, type LaunchSettings } from './settings';
 
 /** What a runtime's entry starts its service with. */

@@ -1,5 +1,5 @@
-import type { HostPort } from '../host/port';
-import type { Store } from '../../storage/store';
+import type { HostPort } from '../../src/host/port';
+import type { Store } from '../store';
 
 /** What one sealing did: the day it sealed, if any, or why it refused. */
 export interface SealReport {

@@ -9,12 +9,12 @@ import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHostHandler } from '../host/node/host-handler';
+import { createHostHandler } from '../../host/node/host-handler';
 import { startProcess } from './process-startup';
 import { startWorkerd, stopChild, waitUntilReady } from './supervise';
 import { workerdBinary } from './workerd-binary';
 import { workerdConfig } from './workerd-config';
-import { FLUSH_LOGS_PATH } from '../runtimes/workerd/flush-logs';
+import { FLUSH_LOGS_PATH } from '../workerd/flush-logs';
 
 const READY_TIMEOUT_MS = 15_000;
 /** The worker bundle built with this launcher, and the module it imports: all live in dist/. */

@@ -1,14 +1,14 @@
-import type { HostPort } from '../host/port';
-import type { LogRecord } from '../logs/line';
-import { nextDailyRun, runDailyJobs } from '../jobs/daily';
-import type { JobReport } from '../jobs/daily-job';
-import { sealFinishedDay, type SealReport } from '../jobs/audit-seal';
-import { hostKeys } from './store-keys';
-import type { Invoke } from '../../storage/dispatch';
-import { groupCommit } from '../../storage/group-commit';
-import type { MigrationReport } from '../../storage/migrations/migrate';
-import type { SqlDb } from '../../storage/sql/sql';
-import { openStore, type Store } from '../../storage/store';
+import type { HostPort } from '../src/host/port';
+import type { LogRecord } from '../src/shared/logs/line';
+import { nextDailyRun, runDailyJobs } from './jobs/daily';
+import type { JobReport } from './jobs/daily-job';
+import { sealFinishedDay, type SealReport } from './jobs/audit-seal';
+import { hostKeys } from './keys';
+import type { Invoke } from './dispatch';
+import { groupCommit } from './group-commit';
+import type { MigrationReport } from './migrations/migrate';
+import type { SqlDb } from './sql/sql';
+import { openStore, type Store } from './store';
 
 /** What differs between runtimes in starting the store, besides their SqlDb. */
 export interface StoreStartOptions {

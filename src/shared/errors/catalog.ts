@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCOPES } from '../shared/scopes';
+import { SCOPES } from '../scopes';
 
 /** A code that carries nothing beyond its message. */
 const NONE = z.object({});

@@ -1,4 +1,4 @@
-import { LOG_STREAMS, type LogStream } from '../logs/streams';
+import { LOG_STREAMS, type LogStream } from '../../src/shared/logs/streams';
 import type { DailyJob } from './daily-job';
 
 /**

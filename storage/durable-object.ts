@@ -1,25 +1,20 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { ConfigVars } from '../../config';
-import { hostClient } from '../../host/port';
-import type { JobReport } from '../../jobs/daily-job';
-import type { Reply, StoreCall } from '../../../storage/dispatch';
-import { durableSql } from '../../../storage/sql/durable-sql';
-import { startStore, type StartedStore } from '../store-startup';
+import { hostClient } from '../src/host/port';
+import type { JobReport } from './jobs/daily-job';
+import type { Reply, StoreCall } from './dispatch';
+import { durableSql } from './sql/durable-sql';
+import { startStore, type StartedStore } from './startup';
 
-/**
- * The bindings the worker and its Durable Object are created with (the workerd config the launcher
- * generates; wrangler.toml in the tests). Declared beside the class because each names the other.
- */
-export interface WorkerEnv extends ConfigVars {
-  STORE: DurableObjectNamespace<StoreObject>;
+/** What the store's Durable Object is created with: the host port's binding (the worker's env is wider). */
+export interface StoreEnv {
   HOST: Fetcher;
 }
 
 /** The one writer: a SQLite-backed Durable Object that serves the `Store` over RPC. */
-export class StoreObject extends DurableObject<WorkerEnv> {
+export class StoreObject extends DurableObject<StoreEnv> {
   private started: StartedStore | undefined;
 
-  constructor(ctx: DurableObjectState, env: WorkerEnv) {
+  constructor(ctx: DurableObjectState, env: StoreEnv) {
     super(ctx, env);
     void ctx.blockConcurrencyWhile(async () => {
       this.started = await startStore(durableSql(ctx.storage), hostClient(env.HOST), {

@@ -1,10 +1,10 @@
-import type { HostPort } from '../host/port';
-import { DAY_MS } from '../shared/time';
+import type { HostPort } from '../../src/host/port';
+import { DAY_MS } from '../../src/shared/time';
 import { AUDIT_JOBS } from './audit-jobs';
 import type { DailyJob, JobReport } from './daily-job';
 import { jobLogRecords } from './jobs-log';
 import { logRetentionJob } from './log-retention';
-import type { Store } from '../../storage/store';
+import type { Store } from '../store';
 
 /** Every job of the daily run, in order. A family adds its job here. */
 export const DAILY_JOBS: readonly DailyJob[] = [...AUDIT_JOBS, logRetentionJob];

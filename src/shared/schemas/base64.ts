@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isStrictBase64 } from '../shared/base64';
+import { isStrictBase64 } from '../base64';
 
 /**
  * Standard base64 with padding in its one canonical form (RFC 4648 §4; the bits the padding leaves
