@@ -6,7 +6,8 @@ import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { Response as MiniflareResponse } from 'miniflare';
 import { defineConfig } from 'vitest/config';
 import { writeSha256Wasm } from './scripts/sha256-wasm.mjs';
-import { createHostHandler } from './src/host/node/host-handler';
+import { nodeHost } from './src/host/node/node-host';
+import { hostServer } from './src/host/node/server';
 import { createFixtureHandler } from './test/node/fs-fixtures';
 import { TEST_ADMIN_TOKEN, TEST_ALLOWED_ORIGIN, TEST_PORT } from './test/support/constants';
 
@@ -20,7 +21,7 @@ process.env.TMPDIR = runFolder;
 // One data root for the request-level tests: the host port's files (keys, logs, automation files)
 // live here, as they do under the data root of `npm start`.
 const dataRoot = mkdtempSync(join(runFolder, 'lpa-test-'));
-const host = createHostHandler(dataRoot);
+const host = hostServer(nodeHost(dataRoot));
 const fixtures = createFixtureHandler(dataRoot);
 // The worker imports the compiled SHA-256 that the build writes; a tree never built gets it here too.
 writeSha256Wasm();
@@ -50,7 +51,7 @@ export default defineConfig({
                 LPA_ALLOWED_ORIGINS: TEST_ALLOWED_ORIGIN,
               },
               serviceBindings: {
-                // The real Node host handler, so the tests exercise the very code the launcher serves.
+                // The real host server over the Node implementation, the very code the launcher serves.
                 HOST: binding(host),
                 // Test-only: plants fixture files and links in the data root (test/node/fs-fixtures.ts).
                 TEST_FS: binding(fixtures),

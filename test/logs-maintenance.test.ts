@@ -58,7 +58,7 @@ describe('the core log', () => {
 });
 
 /**
- * The service over a data root of the test's own (through the real host handler), so that broken log
+ * The service over a data root of the test's own (through the real host server), so that broken log
  * folders are seen by no other test file.
  */
 function serviceOver(root: string, host: HostPort) {

@@ -12,8 +12,7 @@ import { AuditLog } from '../../storage/audit/log';
 import { bunSql } from '../../storage/sql/bun-sql';
 import { hostKeys } from '../../storage/keys';
 import { openStore } from '../../storage/store';
-import { createHostHandler } from '../../src/host/node/host-handler';
-import { hostClient } from '../../src/host/port';
+import { nodeHost } from '../../src/host/node/node-host';
 import { EXPORT_ACTIONS, SEED_GLOBALS } from '../seed-plan';
 
 const BATCH = 5_000;
@@ -40,9 +39,7 @@ const context = (action: AuditAction): AuditContext => ({
 
 const database = new Database(storeFile(dataRoot!), { strict: true });
 const sql = bunSql(database);
-const handleHost = createHostHandler(dataRoot!);
-const host = hostClient({ fetch: (input, init) => handleHost(new Request(input, init)) });
-const keySource = hostKeys(host);
+const keySource = hostKeys(nodeHost(dataRoot!));
 const { store } = await openStore(sql, keySource);
 const log = new AuditLog(sql, Date.now);
 

@@ -1,12 +1,10 @@
-import { createApp } from '../pipeline/app';
 import { configFrom } from '../shared/config';
 import { ApiError } from '../shared/errors/api-error';
-import { createHostHandler } from '../host/node/host-handler';
-import { hostClient } from '../host/port';
+import { nodeHost } from '../host/node/node-host';
 import type { ProcessStart } from './launcher/process-startup';
 import { configVars } from './launcher/settings';
 import { errorResponse } from '../pipeline/respond';
-import { ROUTES } from '../routes/table';
+import { lpaService } from './service';
 import { startStore } from '../../storage/startup';
 import type { SqlDb } from '../../storage/sql/sql';
 
@@ -15,19 +13,19 @@ export type InProcessService = (request: Request, clientIp: string) => Promise<R
 
 /**
  * The service in one process, as Bun and Deno run it: the store on a local SQLite file in this
- * process, the host port of the Node side called directly, the daily run on a timer. The runtime's
- * entry opens the database and serves HTTP; everything in between is here, once.
+ * process, the Node implementation of the host port called directly (no HTTP in between), the
+ * daily run on a timer. The runtime's entry opens the database and serves HTTP; everything in
+ * between is here, once.
  */
 export async function inProcessService(db: SqlDb, { settings, version, onStop }: ProcessStart): Promise<InProcessService> {
   // WAL with a full sync at every commit: an acknowledged write survives a crash of the machine.
   db.run('PRAGMA journal_mode = WAL');
   db.run('PRAGMA synchronous = FULL');
-  const handleHost = createHostHandler(settings.dataRoot);
-  const host = hostClient({ fetch: (input, init) => handleHost(new Request(input, init)) });
+  const host = nodeHost(settings.dataRoot);
   // A timer does not outlive the process, so there is never a pending one to keep.
   const { invoke } = await startStore(db, host, { wakeAt: (at, { run }) => void setTimeout(run, at - Date.now()) });
 
-  const app = createApp(ROUTES, {
+  const app = lpaService({
     config: configFrom(configVars(settings, version)),
     // Cloning stands in for the copy that Durable Object RPC makes.
     store: async (call) => structuredClone(await invoke(structuredClone(call))),

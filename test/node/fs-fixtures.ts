@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { createHostHandler, type HostHandler } from '../../src/host/node/host-handler';
+import { nodeHost } from '../../src/host/node/node-host';
+import { hostServer, type HostHandler } from '../../src/host/node/server';
 import type { FixtureOp } from '../support/fixture-ops';
 
 /**
@@ -20,9 +21,9 @@ export function createFixtureHandler(dataRoot: string): (request: Request) => Pr
     const url = new URL(request.url);
     const forward = /^\/host\/([a-z0-9-]+)(\/.*)$/.exec(url.pathname);
     if (forward) {
-      // The real host handler over a data root of the test's own, for states no other test may see.
+      // The real host server over a data root of the test's own, for states no other test may see.
       const [, name, rest] = forward as unknown as [string, string, string];
-      if (!privateHosts.has(name)) privateHosts.set(name, createHostHandler(inRoot(name)));
+      if (!privateHosts.has(name)) privateHosts.set(name, hostServer(nodeHost(inRoot(name))));
       const body = ['GET', 'HEAD'].includes(request.method) ? undefined : await request.arrayBuffer();
       return privateHosts.get(name)!(new Request(`http://host${rest}${url.search}`, { method: request.method, headers: request.headers, body }));
     }

@@ -7,7 +7,7 @@ import { raw, useService, type Runtime } from './service';
 
 /**
  * What another program can put in the automation folder, against the service as it runs: on Bun the
- * host handler runs in the service's own process, so an open that waits (a FIFO) would freeze it all.
+ * host port runs in the service's own process, so an open that waits (a FIFO) would freeze it all.
  */
 describe.each<Runtime>(['workerd', 'bun'])('the automation folder of the service on %s', (runtime) => {
   const svc = useService(runtime);

@@ -60,7 +60,7 @@ export const secondsAgo = (ms: number) => Math.floor((Date.now() - ms) / 1000) *
 
 /**
  * The host port over a data root of the test's own (`<test data root>/<name>`), served by the real
- * Node host handler, for states of the log folders that no other test file may see.
+ * host server over the Node implementation, for states of the log folders no other test file may see.
  */
 export function privateHost(name: string): HostPort {
   return hostClient({ fetch: (input, init) => testFs().fetch(input.replace(/^http:\/\/host\//, `http://fixtures/host/${name}/`), init) });

@@ -1,9 +1,8 @@
 import { env } from 'cloudflare:workers';
 import type { Invoke } from '../../storage/dispatch';
-import { createApp } from '../../src/pipeline/app';
 import { configFrom, type Config } from '../../src/shared/config';
 import { hostClient, type HostPort } from '../../src/host/port';
-import { ROUTES } from '../../src/routes/table';
+import { lpaService } from '../../src/runtimes/service';
 import type { CallOptions } from './api';
 import { storeOverRpc } from './store';
 
@@ -20,7 +19,7 @@ export interface TestService extends Fetcher {
  * own Response objects, so a test decides when (and whether) a streamed body is read.
  */
 export function serviceWith(options: { config?: Partial<Config>; store?: Invoke; host?: HostPort } = {}): TestService {
-  const app = createApp(ROUTES, {
+  const app = lpaService({
     config: { ...configFrom(env), ...options.config },
     store: options.store ?? storeOverRpc(),
     host: options.host ?? hostClient(env.HOST),

@@ -1,6 +1,7 @@
 import { accessSync, constants, lstatSync, mkdirSync, readdirSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { isLogFileName, isLogStream, LOG_STREAMS, type LogFileEntry, type LogStream } from '../../shared/logs/streams';
+import { HostRefusal } from '../port';
 import { openPlainFile, plainFileStats } from './safe-open';
 
 /**
@@ -12,11 +13,10 @@ import { openPlainFile, plainFileStats } from './safe-open';
 export const logsRoot = (dataRoot: string) => join(dataRoot, 'logs');
 const streamPath = (dataRoot: string, stream: LogStream) => join(logsRoot(dataRoot), stream);
 
-export class LogNameError extends Error {}
-
+/** Names that are not log names are refused, whoever asks. */
 function assertNames(stream: string, file?: string): asserts stream is LogStream {
-  if (!isLogStream(stream)) throw new LogNameError(`not a log stream: ${JSON.stringify(stream.slice(0, 40))}`);
-  if (file !== undefined && !isLogFileName(file)) throw new LogNameError(`not a log file name: ${JSON.stringify(file.slice(0, 200))}`);
+  if (!isLogStream(stream)) throw new HostRefusal(`not a log stream: ${JSON.stringify(stream.slice(0, 40))}`);
+  if (file !== undefined && !isLogFileName(file)) throw new HostRefusal(`not a log file name: ${JSON.stringify(file.slice(0, 200))}`);
 }
 
 const isMissing = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
@@ -37,7 +37,7 @@ export function ensureLogFolders(dataRoot: string): void {
 
 /**
  * Opens a log file as safe-open.ts opens any file. Returns null when there is no such log file
- * (absent, a link, not a regular file, a second name of a file); throws LogNameError for a name that
+ * (absent, a link, not a regular file, a second name of a file); refuses (HostRefusal) a name that
  * is not a log file name.
  */
 export function openLogFile(dataRoot: string, stream: string, file: string, flags: number): { fd: number; stats: Stats } | null {

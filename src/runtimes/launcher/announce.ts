@@ -1,4 +1,4 @@
-import { appendLogLine } from '../../host/node/logs-routes';
+import { appendLogLine } from '../../host/node/logs';
 import type { LaunchSettings } from './settings';
 
 /**

@@ -9,7 +9,8 @@ import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHostHandler } from '../../host/node/host-handler';
+import { nodeHost } from '../../host/node/node-host';
+import { hostServer } from '../../host/node/server';
 import { startProcess } from './process-startup';
 import { startWorkerd, stopChild, waitUntilReady } from './supervise';
 import { workerdBinary } from './workerd-binary';
@@ -37,7 +38,7 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
   copyFileSync(WORKER_BUNDLE, join(runDir, 'worker.js'));
   copyFileSync(SHA256_WASM, join(runDir, 'sha256.wasm'));
   const hostSocket = join(runDir, 'host.sock');
-  const host = createServer(getRequestListener(createHostHandler(settings.dataRoot)));
+  const host = createServer(getRequestListener(hostServer(nodeHost(settings.dataRoot))));
   await new Promise<void>((resolve, reject) => host.once('error', reject).listen(hostSocket, resolve));
   onStop(() => host.close());
   chmodSync(hostSocket, 0o600);

@@ -1,15 +1,15 @@
-import { createApp, type App } from '../../pipeline/app';
+import type { App } from '../../pipeline/app';
 import { configFrom } from '../../shared/config';
 import { storeStub, type WorkerEnv } from './env';
 import { FLUSH_LOGS_PATH } from './flush-logs';
 import { hostClient } from '../../host/port';
-import { ROUTES } from '../../routes/table';
 import { hasAdminToken } from '../../pipeline/authenticate';
 import { parsedUrl } from '../../pipeline/access-log';
 import type { Config } from '../../shared/config';
 import { useSha256Hex } from '../../shared/crypto';
 import { wasmSha256Hex } from '../../shared/sha256-wasm';
 import sha256Wasm from './sha256.wasm';
+import { lpaService } from '../service';
 
 export { StoreObject } from '../../../storage/durable-object';
 
@@ -32,7 +32,7 @@ function peerAddress(request: Request): string {
 
 function startService(env: WorkerEnv): { app: App; config: Config } {
   const config = configFrom(env);
-  return { config, app: createApp(ROUTES, { config, store: (call) => storeStub(env).invoke(call), host: hostClient(env.HOST) }) };
+  return { config, app: lpaService({ config, store: (call) => storeStub(env).invoke(call), host: hostClient(env.HOST) }) };
 }
 
 export default {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isStrictBase64 } from '../base64';
+import { fromBase64, isStrictBase64, toBase64 } from '../base64';
 
 /**
  * Standard base64 with padding in its one canonical form (RFC 4648 §4; the bits the padding leaves
@@ -18,3 +18,16 @@ export const base64In = (maxChars: number) =>
     .max(maxChars)
     .refine(isStrictBase64, 'Expected standard base64 with padding')
     .meta({ contentEncoding: 'base64', pattern: BASE64_PATTERN });
+
+/** Bytes that cross JSON as base64 (the host port's wire): decoding refuses all but the canonical form. */
+export const Base64Bytes = z.codec(z.string(), z.custom<Uint8Array>((value) => value instanceof Uint8Array), {
+  decode: (text, payload) => {
+    try {
+      return fromBase64(text);
+    } catch {
+      payload.issues.push({ code: 'custom', message: 'Expected standard base64 with padding', input: text });
+      return z.NEVER;
+    }
+  },
+  encode: (bytes) => toBase64(bytes),
+});

@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { AuditSeal } from '../../shared/schemas/audit-seal';
-import type { HostRoute } from './host-route';
+import type { HostPort } from '../port';
 
 /** The seal record's file in the data root, beside the keys. */
 export const SEALS_FILE = 'audit-seals.jsonl';
@@ -33,31 +33,24 @@ function readSeals(path: string): AuditSeal[] {
  * O_APPEND and fsync'd (the file, and the folder when the file is new) before the store commits the
  * anchor, so a seal the store acted on is on disk first.
  */
-export function sealHostRoutes(dataRoot: string): HostRoute[] {
+export function nodeSeals(dataRoot: string): HostPort['seals'] {
   const path = join(dataRoot, SEALS_FILE);
-  return [
-    { method: 'GET', pattern: /^\/seals$/, handle: () => Response.json({ seals: readSeals(path) }) },
-    {
-      method: 'POST',
-      pattern: /^\/seals$/,
-      handle: async (request) => {
-        const seal = AuditSeal.safeParse(await request.json().catch(() => null));
-        if (!seal.success) return Response.json({ error: 'not a seal' }, { status: 400 });
-        const fd = openSync(path, 'a', 0o600);
-        try {
-          writeSync(fd, sealLine(seal.data));
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
-        const dir = openSync(dataRoot, 'r');
-        try {
-          fsyncSync(dir);
-        } finally {
-          closeSync(dir);
-        }
-        return Response.json({ ok: true });
-      },
+  return {
+    read: async () => readSeals(path),
+    async append(seal) {
+      const fd = openSync(path, 'a', 0o600);
+      try {
+        writeSync(fd, sealLine(seal));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      const dir = openSync(dataRoot, 'r');
+      try {
+        fsyncSync(dir);
+      } finally {
+        closeSync(dir);
+      }
     },
-  ];
+  };
 }

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { closeSync, constants, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileNameProblem } from '../../shared/file-name';
+import { HostRefusal, type HostPort } from '../port';
+import { openPlainFile, plainFileStats } from './safe-open';
+
+const FOLDER = 'automation-files';
+const TEMPORARY_PREFIX = '.tmp-';
+
+function errno(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException).code;
+}
+
+/** Writes and syncs every byte, so that what is linked into place is the whole file. */
+function writeAll(path: string, bytes: Uint8Array): void {
+  const fd = openSync(path, 'wx', 0o600);
+  try {
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function syncFolder(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Temporary files of writes that a crash interrupted; none is in flight while the host starts. */
+function sweepTemporaries(dir: string): void {
+  for (const name of readdirSync(dir)) if (name.startsWith(TEMPORARY_PREFIX)) unlinkSync(join(dir, name));
+}
+
+/**
+ * The automation folder of the data root. A file is written whole to a hidden temporary name and
+ * then hard-linked to its real name: the link is atomic and fails when the name exists, so a crash
+ * never leaves a half file under a real name and an existing file is never replaced. Names are
+ * checked again here; the worker is not trusted with a path. Whatever else is in the folder (a
+ * link, a FIFO, a device, a folder, a file with a second name) is neither listed nor read: it is
+ * opened as safe-open.ts opens any file, so a read never follows a link and never waits.
+ */
+export function nodeFiles(dataRoot: string): HostPort['files'] {
+  const folder = (): string => {
+    const dir = resolve(dataRoot, FOLDER);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return realpathSync(dir);
+  };
+  sweepTemporaries(folder());
+  const checked = (name: string): string => {
+    const problem = fileNameProblem(name);
+    if (problem) throw new HostRefusal(`name ${problem}`);
+    return name;
+  };
+  return {
+    async list() {
+      const dir = folder();
+      const items = readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isFile() && fileNameProblem(entry.name) === null)
+        .flatMap((entry) => {
+          // Listed only when it can be read: a second name of a file elsewhere is not listed either.
+          const stats = plainFileStats(join(dir, entry.name));
+          return stats ? [{ name: entry.name, size_bytes: stats.size }] : [];
+        })
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return { directory: dir, items };
+    },
+    async read(name) {
+      const opened = openPlainFile(folder(), checked(name), constants.O_RDONLY);
+      if (opened === null) return null;
+      try {
+        return new Uint8Array(readFileSync(opened.fd));
+      } finally {
+        closeSync(opened.fd);
+      }
+    },
+    async write(name, bytes) {
+      const dir = folder();
+      const target = join(dir, checked(name));
+      const temporary = join(dir, `${TEMPORARY_PREFIX}${randomUUID()}`);
+      writeAll(temporary, bytes);
+      try {
+        linkSync(temporary, target);
+      } catch (error) {
+        if (errno(error) === 'EEXIST') return 'exists';
+        throw error;
+      } finally {
+        unlinkSync(temporary);
+      }
+      syncFolder(dir);
+      return 'created';
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { LogRecord } from '../shared/logs/line';
+import { LogFileEntry, LogStream, WRITTEN_STREAMS } from '../shared/logs/streams';
+import { AuditSeal } from '../shared/schemas/audit-seal';
+import { Base64Bytes } from '../shared/schemas/base64';
+import { AutomationFileListing } from './files-schema';
+
+/**
+ * Every operation of the host port, declared once: the arguments its method takes (a tuple, in
+ * order) and what it resolves with. The port's type (port.ts), its client over a fetcher (port.ts)
+ * and its server (node/server.ts) are all derived from this table; on the wire an operation is
+ * `POST /<group>/<name>` with its encoded arguments as a JSON array, answered `{ "result": … }`.
+ */
+const operation = <A extends z.ZodTuple, R extends z.ZodType>(args: A, result: R) => ({ args, result });
+
+/** The key files of the data root, `<name>.key`: each 32 random bytes, base64. */
+export const KeyName = z.enum(['vault', 'audit', 'audit-signing']);
+export type KeyName = z.output<typeof KeyName>;
+
+/** The most a tail read returns; the worker asks for 256 KiB. */
+export const MAX_TAIL_BYTES = 1024 * 1024;
+
+/** The end of one log file, as raw bytes; `offset` > 0 means the file holds more before them. */
+export const LogTail = z.object({ entry: LogFileEntry, bytes: Base64Bytes, offset: z.int().min(0) });
+export type LogTail = z.output<typeof LogTail>;
+
+/** What the host's log cleanup removed, and what it could not. */
+export const CleanupResult = z.object({
+  removed: z.array(LogFileEntry),
+  failed: z.array(z.object({ stream: LogStream, file: z.string(), error: z.string() })),
+});
+export type CleanupResult = z.output<typeof CleanupResult>;
+
+export const HOST_OPERATIONS = {
+  disk: {
+    /** Free bytes on the data root's file system, for an unprivileged user. */
+    free: operation(z.tuple([]), z.number()),
+  },
+  keys: {
+    /** `read(name, create)`: a key file's bytes; with `create`, made first (256 random bits, mode 0600) when absent; null when absent. */
+    read: operation(z.tuple([KeyName, z.boolean()]), Base64Bytes.nullable()),
+  },
+  files: {
+    /** The automation folder (its real path) and the plain files in it. */
+    list: operation(z.tuple([]), AutomationFileListing),
+    /** `write(name, bytes)`: writes a new file; `exists` when the name is taken, which is never replaced. */
+    write: operation(z.tuple([z.string(), Base64Bytes]), z.enum(['created', 'exists'])),
+    /** `read(name)`: a file's bytes, or null when there is no such file. */
+    read: operation(z.tuple([z.string()]), Base64Bytes.nullable()),
+  },
+  logs: {
+    /** `append(stream, records)`: appends lines to the stream's daily files; the host formats them (src/shared/logs/line.ts). */
+    append: operation(z.tuple([z.enum(WRITTEN_STREAMS), z.array(LogRecord).max(10_000)]), z.void()),
+    list: operation(z.tuple([]), z.array(LogFileEntry)),
+    /** `tail(stream, file, maxBytes)`: the last `maxBytes` bytes of a file; null when the stream has no such log file. */
+    tail: operation(z.tuple([LogStream, z.string(), z.int().min(1).max(MAX_TAIL_BYTES)]), LogTail.nullable()),
+    /**
+     * `cleanup(maxAgeDays)`: deletes files last modified more than the given number of days ago, per
+     * stream. Age is measured by the host's clock, the one that stamped the modification times.
+     */
+    cleanup: operation(z.tuple([z.partialRecord(LogStream, z.int().min(1))]), CleanupResult),
+    /** Why log folders cannot be written, one sentence each. */
+    problems: operation(z.tuple([]), z.array(z.string())),
+  },
+  /** The audit's append-only seal record beside the keys. */
+  seals: {
+    /** Every line of the seal record, oldest first; a line that is not a seal (a torn last write) is skipped. */
+    read: operation(z.tuple([]), z.array(AuditSeal)),
+    /** `append(seal)`: appends one seal and fsyncs it; resolves only once it is on disk. */
+    append: operation(z.tuple([AuditSeal]), z.void()),
+  },
+};
+
+export type HostOperations = typeof HOST_OPERATIONS;
+export type HostGroup = keyof HostOperations;
+export interface HostOperation {
+  args: z.ZodTuple;
+  result: z.ZodType;
+}
+
+const wirePath = (group: string, name: string) => `/${group}/${name}`;
+
+/** The path of one operation on the wire, for tests that speak it raw. */
+export const hostPath = <G extends HostGroup>(group: G, name: keyof HostOperations[G] & string): string => wirePath(group, name);
+
+/** Every operation with its group, name and path on the wire: what the client and the server are built from. */
+export const HOST_OPERATION_LIST = Object.entries(HOST_OPERATIONS).flatMap(([group, operations]) =>
+  Object.entries(operations).map(([name, declared]) => ({
+    group: group as HostGroup,
+    name,
+    path: wirePath(group, name),
+    operation: declared as HostOperation,
+  })),
+);
