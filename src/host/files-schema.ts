@@ -19,8 +19,8 @@ export const AutomationFileEntry = z.object({ name: z.string(), size_bytes: z.in
 export type AutomationFileEntry = z.output<typeof AutomationFileEntry>;
 
 /**
- * The automation folder (its real absolute path) and the files in it: the host serves it
- * (src/host/node) and the worker reads it (src/host/client), so the shape lives beside the port.
+ * The automation folder (its real absolute path) and the files in it: the host port's `files.list`
+ * answers it (operations.ts) and the API route shows it as it is.
  */
 export const AutomationFileListing = z
   .object({ directory: z.string(), items: z.array(AutomationFileEntry) })

@@ -11,7 +11,12 @@ import { AutomationFileListing } from './files-schema';
  * and its server (node/server.ts) are all derived from this table; on the wire an operation is
  * `POST /<group>/<name>` with its encoded arguments as a JSON array, answered `{ "result": … }`.
  */
-const operation = <A extends z.ZodTuple, R extends z.ZodType>(args: A, result: R) => ({ args, result });
+export interface HostOperation {
+  args: z.ZodTuple;
+  result: z.ZodType;
+}
+
+const operation = <A extends z.ZodTuple, R extends z.ZodType>(args: A, result: R) => ({ args, result }) satisfies HostOperation;
 
 /** The key files of the data root, `<name>.key`: each 32 random bytes, base64. */
 export const KeyName = z.enum(['vault', 'audit', 'audit-signing']);
@@ -73,10 +78,6 @@ export const HOST_OPERATIONS = {
 
 export type HostOperations = typeof HOST_OPERATIONS;
 export type HostGroup = keyof HostOperations;
-export interface HostOperation {
-  args: z.ZodTuple;
-  result: z.ZodType;
-}
 
 const wirePath = (group: string, name: string) => `/${group}/${name}`;
 

@@ -4,7 +4,7 @@ import { isSecretKey, REDACTED, sanitizeText } from './sanitize';
 export const LogLevel = z.enum(['info', 'warn', 'error']);
 export type LogLevel = z.output<typeof LogLevel>;
 
-/** One line of a log, before it is formatted; the host takes it so (POST /logs/:stream). */
+/** One line of a log, before it is formatted; the host port takes it so (`logs.append`, src/host/operations.ts). */
 export const LogRecord = z.object({
   /** Epoch milliseconds, within the range of a Date; it also picks the daily file. */
   ts: z.int().min(0).max(8.64e15),
