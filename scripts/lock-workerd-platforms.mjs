@@ -1,5 +1,5 @@
 /**
- * Run after every `npm install` that changes the workerd version (README, Set-up): completes
+ * Run after every `npm install` that changes the workerd version (docs/development.md#upgrading-workerd): completes
  * package-lock.json with workerd's platform packages that the npm registry in use does not serve.
  *
  * Why: workerd lists one optional package per platform. When the registry lacks a platform's

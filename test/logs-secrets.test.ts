@@ -249,7 +249,7 @@ describe('an excerpt is sanitized as it is served', () => {
 });
 
 /**
- * An `api` line as a reader takes it apart (README, Technical logs): time, level, the message (one
+ * An `api` line as a reader takes it apart (docs/logs.md#line-format): time, level, the message (one
  * JSON string when it starts with a quote, else up to the first field), then `key=value` fields,
  * each value bare or one JSON string.
  */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_PORT } from '../shared/config';
 import { CLIENT_HEADER, type ClientSource } from '../shared/client-header';
+import { environmentOf, type ProcessVars } from '../shared/environment';
 
 /** An error answer of the service, with its stable code. */
 export class ApiCallError extends Error {
@@ -27,7 +28,8 @@ export class ApiClient {
     private readonly source: ClientSource = 'cli',
   ) {}
 
-  static fromEnv(env: NodeJS.ProcessEnv, source: ClientSource = 'cli'): ApiClient {
+  static fromEnv(vars: ProcessVars, source: ClientSource = 'cli'): ApiClient {
+    const env = environmentOf(vars);
     const baseUrl = (env.LPA_URL || `http://127.0.0.1:${env.LPA_PORT || DEFAULT_PORT}`).replace(/\/+$/, '');
     let token = env.LPA_TOKEN;
     if (!token) {

@@ -2,7 +2,7 @@ import type { ApiCallError } from './client';
 
 /**
  * The exit status of `lpa`, following the HTTP outcome so that a script can tell "not found" from
- * "not allowed" without parsing stderr. README (The `lpa` command line) documents this table.
+ * "not allowed" without parsing stderr. docs/cli.md#exit-codes documents this table.
  */
 export const EXIT = {
   ok: 0,

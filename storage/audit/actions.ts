@@ -6,7 +6,7 @@ export type AuditCategory = z.output<typeof AuditCategory>;
 
 /**
  * Every audit action, with the filter category it belongs to. Actions are dotted and stable; the
- * README's table is generated from here.
+ * page docs/reference/audit-actions.md is generated from here (npm run docs).
  */
 
 export const AUDIT_ACTIONS = {
@@ -15,7 +15,7 @@ export const AUDIT_ACTIONS = {
   'tokens.create': { category: 'account', description: 'An API token was issued.' },
   'tokens.revoke': { category: 'account', description: 'An API token was revoked.' },
   'settings.logs_write': { category: 'account', description: 'Log retention settings were changed.' },
-  // Automation has no filter category of its own; its entries file under 'account' (see README).
+  // Automation has no filter category of its own; its entries file under 'account' (docs/automation.md#audit).
   'globals.write': { category: 'account', description: 'An automation global was created or changed.' },
   'globals.delete': { category: 'account', description: 'An automation global was deleted.' },
   'globals.read': { category: 'account', description: 'The plaintext value of an automation global was read.' },

@@ -72,7 +72,7 @@ export class Audit {
     return first<AuditStats>(this.ctx.db, 'SELECT count(*) AS entries, min(ts) AS oldest_ts FROM audit_log')!;
   }
 
-  /** The head of the chain, signed now: what a witness keeps (README, Audit log). */
+  /** The head of the chain, signed now: what a witness keeps (docs/audit-format.md#signed-checkpoints). */
   checkpoint(): AuditCheckpoint {
     const signer = this.signer();
     const head = this.ctx.audit.head();

@@ -15,7 +15,7 @@ export type StoredEntry = AuditEntry & { category: string; v: number };
 
 /**
  * The canonical form of a value: JSON with object keys sorted at every depth, no white space.
- * Written down in the README so that anyone can re-verify an export offline.
+ * Written down in docs/audit-format.md#the-hash-chain so that anyone can re-verify an export offline.
  */
 export function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);

@@ -42,7 +42,7 @@ export interface ExportProofs {
 export const checkpointSigned = (c: AuditCheckpoint) => ({ hash: c.hash, seq: c.seq, store_id: c.store_id, ts: c.ts });
 
 /**
- * Verifies a JSONL audit export offline, as the README describes and with the store's own code:
+ * Verifies a JSONL audit export offline, as docs/audit-format.md describes and with the store's own code:
  * every line's hash over its prev_hash and its canonical entry (form 1 or 2, by its `v`);
  * consecutive seqs link; seqs ascend; seq 1 links to genesis; no form 1 line follows a form 2 one
  * and a form 1 line's category is its action's. With the public key: every anchor's signature, that

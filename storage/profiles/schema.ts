@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { uniqueItems } from '../../src/shared/schemas/ids';
 import { queryBool, queryInt } from '../../src/shared/schemas/query';
 
-/** Bounds the spec leaves open (README: Profiles). */
+/** Bounds the spec leaves open (docs/profiles.md#profiles). */
 export const PROFILE_BOUNDS = { name: 120, group: 120, tag: 64, tags: 50, notes: 10_000, q: 200, cursor: 2048, page: 1_000_000 } as const;
 
 export const PROFILE_SORTS = ['no', 'name', 'created_at', 'updated_at'] as const;

@@ -2,18 +2,20 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { referencePages } from '../../scripts/docs/pages';
+import { ENVIRONMENT } from '../../src/shared/environment';
 import { ERROR_CATALOG } from '../../src/shared/errors/catalog';
 import { ROUTES } from '../../src/routes/table';
 import { AUDIT_ACTIONS } from '../../storage/audit/actions';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
-const readme = read('README.md');
 /** Every file of the repository that git tracks or would track: what a clone holds. */
 const repoFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
   .split('\n')
   .filter((file) => file && existsSync(join(root, file)));
 const markdown = repoFiles.filter((file) => file.endsWith('.md'));
+const code = repoFiles.filter((file) => /\.(ts|mjs|cjs|sh)$|^\.ci\//.test(file));
 
 /** GitHub's anchors of a Markdown file's headings (a repeated heading gets -1, -2, …). */
 function anchors(text: string): Set<string> {
@@ -28,16 +30,27 @@ function anchors(text: string): Set<string> {
   return out;
 }
 
-describe('README', () => {
-  it('documents every error code of the catalogue', () => {
-    expect(Object.keys(ERROR_CATALOG).filter((code) => !readme.includes(`\`${code}\``))).toEqual([]);
+describe('docs/reference, generated from the code', () => {
+  it('is current (npm run docs)', () => {
+    const stale = Object.entries(referencePages(read)).filter(([path, text]) => !existsSync(join(root, path)) || read(path) !== text);
+    expect(stale.map(([path]) => path)).toEqual([]);
   });
 
-  it('documents every audit action with its category', () => {
-    const missing = Object.entries(AUDIT_ACTIONS)
-      .filter(([action, { category }]) => !new RegExp(`\`${action.replace('.', '\\.')}\`[^\\n]*\\b${category}\\b`).test(readme))
-      .map(([action]) => action);
-    expect(missing).toEqual([]);
+  it('lists every error code of the catalogue with its status', () => {
+    const errors = read('docs/reference/errors.md');
+    const missing = Object.entries(ERROR_CATALOG).filter(([code, { status }]) => !errors.includes(`| \`${code}\` | ${status} |`));
+    expect(missing.map(([code]) => code)).toEqual([]);
+  });
+
+  it('lists every audit action with its category', () => {
+    const actions = read('docs/reference/audit-actions.md');
+    const missing = Object.entries(AUDIT_ACTIONS).filter(([action, { category }]) => !actions.includes(`| \`${action}\` | ${category} |`));
+    expect(missing.map(([action]) => action)).toEqual([]);
+  });
+
+  it('declares every environment variable the code reads from process.env', () => {
+    const names = code.flatMap((file) => [...read(file).matchAll(/process\.env\.([A-Z][A-Z0-9_]*)\b(?!\s*=[^=])/g)].map(([, name]) => name!));
+    expect([...new Set(names)].filter((name) => !(name in ENVIRONMENT))).toEqual([]);
   });
 });
 
@@ -58,6 +71,20 @@ describe('the documentation is self-contained', () => {
         const ok = inside && existsSync(linked) && (anchor === undefined || anchors(readFileSync(linked, 'utf8')).has(anchor));
         if (!ok) broken.push(`${file}: ${target}`);
       }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('points code comments at pages and headings of docs/ that exist, never at a README section', () => {
+    const broken: string[] = [];
+    // This file names the word it looks for.
+    for (const file of code.filter((file) => file !== 'test/node/docs.test.ts')) {
+      const text = read(file);
+      for (const [target] of text.matchAll(/docs\/[\w./-]+\.md(#[\w-]+)?/g)) {
+        const [path, anchor] = target.split('#') as [string, string | undefined];
+        if (!existsSync(join(root, path)) || (anchor !== undefined && !anchors(read(path)).has(anchor))) broken.push(`${file}: ${target}`);
+      }
+      for (const [pointer] of text.matchAll(/\bREADME\b(?!\.md)[^\n]{0,40}/g)) broken.push(`${file}: ${pointer}`);
     }
     expect(broken).toEqual([]);
   });

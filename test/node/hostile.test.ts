@@ -33,7 +33,7 @@ describe.each<Runtime>(['workerd', 'bun'])('hostile clients on %s', (runtime) =>
     ['a port that is no number', () => '127.0.0.1:abc'],
     ['a leading zero', (p: number) => `1.2.3.08:${p}`],
     ['empty brackets', (p: number) => `[]:${p}`],
-    // workerd's own HTTP server refuses these two before any worker runs (README: How every request is handled).
+    // workerd's own HTTP server refuses these two before any worker runs (docs/requests.md#the-steps).
     ...(runtime === 'bun' ? [['a space', (p: number) => `127.0.0.1:${p} x`], ['user info', (p: number) => `a@127.0.0.1:${p}`]] satisfies [string, (port: number) => string][] : []),
   ];
   it.each(hosts)('answers a Host with %s with the 421 envelope', async (_, host) => {

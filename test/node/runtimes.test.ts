@@ -49,7 +49,7 @@ describe.each(RUNTIMES)('the service on %s', (runtime) => {
 
   it('throttles by the real peer address; CF-Connecting-IP and X-Forwarded-For change nothing', async () => {
     const spoof = { 'cf-connecting-ip': '127.0.0.99', 'x-forwarded-for': '127.0.0.99', 'x-real-ip': '127.0.0.99' };
-    // Clients that have authenticated keep their own budget (README: the global budget).
+    // Clients that have authenticated keep their own budget (docs/requests.md#the-steps, the throttle's global budget).
     for (const known of ['127.0.0.99', '127.0.0.4']) {
       expect((await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: known })).status).toBe(200);
     }

@@ -1,4 +1,4 @@
-// An independent verifier of a JSONL audit export, written from the README alone: node:crypto and
+// An independent verifier of a JSONL audit export, written from docs/audit-format.md alone: node:crypto and
 // nothing of LPA. Returns the first bad seq (or day, for an anchor), or null when everything verifies.
 import { createHash, verify } from 'node:crypto';
 

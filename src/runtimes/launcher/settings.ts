@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_PORT, type ConfigVars } from '../../shared/config';
 import { ADMIN_TOKEN_SHAPE } from '../../shared/admin-token';
+import { environmentOf, type ProcessVars } from '../../shared/environment';
 
 export interface LaunchSettings {
   port: number;
@@ -41,7 +42,8 @@ function adminToken(dataRoot: string, fromEnv: string | undefined): { token: str
   return { token: shaped(readFileSync(file, 'utf8').trim(), `the admin token in ${file}`), file };
 }
 
-export function launchSettings(env: NodeJS.ProcessEnv): LaunchSettings {
+export function launchSettings(vars: ProcessVars): LaunchSettings {
+  const env = environmentOf(vars);
   const dataRoot = resolve(env.LPA_DATA_ROOT || './data');
   mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
   const admin = adminToken(dataRoot, env.LPA_ADMIN_TOKEN);

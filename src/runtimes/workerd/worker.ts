@@ -13,8 +13,8 @@ import { lpaService } from '../service';
 
 export { StoreObject } from '../../../storage/durable-object';
 
-// workerd's node:crypto costs microseconds per call whatever the length (README, Audit log: how
-// verify hashes); the compiled module hashes an audit entry in about half the time. Every isolate
+// workerd's node:crypto costs microseconds per call whatever the length (docs/decisions/002-webassembly-sha256.md,
+// SHA-256 from WebAssembly); the compiled module hashes an audit entry in about half the time. Every isolate
 // that runs this bundle, the Worker's and the Durable Object's (one and the same under `workerd
 // serve`), loads this module first, so this one call serves both.
 useSha256Hex(wasmSha256Hex(sha256Wasm), 'hash-wasm');

@@ -10,7 +10,7 @@ const missingDependencies = z.array(z.object({ id: z.string(), dependency: z.str
 /**
  * The stable error codes of LPA. Clients branch on `status` and `code`; the message is for people,
  * `details` is the code's own schema (the OpenAPI document has one error component per code). The
- * document and the README's catalogue are generated from this table, so a code is declared here
+ * document and docs/reference/errors.md are generated from this table, so a code is declared here
  * once and nowhere else.
  */
 export const ERROR_CATALOG = {

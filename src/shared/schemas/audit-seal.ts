@@ -4,7 +4,7 @@ import { z } from 'zod';
  * One line of the seal record, `<data root>/audit-seals.jsonl`: a day the store decided to seal, with
  * the seq and hash it sealed, written and fsync'd by the host before the anchor commits. It lives
  * outside the database so that deleting anchors from the database can never make the store seal a
- * day again (README, Audit log).
+ * day again (docs/audit-log.md#daily-anchors-and-the-seal-record).
  */
 export const AuditSeal = z
   .object({

@@ -1,0 +1,61 @@
+import { DEFAULT_PORT } from './config';
+
+/** Who reads a variable: the launcher of `npm start`, Bun and Deno; the `lpa` CLI and its MCP server; the test suite. */
+export type EnvironmentReader = 'launcher' | 'cli' | 'tests';
+
+interface Variable {
+  /** What the variable is worth when unset, said for people. */
+  default: string;
+  meaning: string;
+  readBy: readonly EnvironmentReader[];
+}
+
+/**
+ * Every environment variable LPA reads, declared once: the readers take their environment typed by
+ * these names, and `npm run docs` writes docs/reference/environment.md from this table.
+ */
+export const ENVIRONMENT = {
+  LPA_PORT: { default: String(DEFAULT_PORT), meaning: 'The port the service listens on, on 127.0.0.1 only.', readBy: ['launcher', 'cli'] },
+  LPA_DATA_ROOT: {
+    default: './data',
+    meaning: 'The folder of the store, the keys, the logs, the automation files and the admin-token file.',
+    readBy: ['launcher', 'cli'],
+  },
+  LPA_ADMIN_TOKEN: {
+    default: 'generated on first start into `<data root>/admin-token` (mode 0600); only its path is printed',
+    meaning: 'The bootstrap admin token: 16..512 characters of `A-Za-z0-9-._~+/`.',
+    readBy: ['launcher'],
+  },
+  LPA_ALLOWED_ORIGINS: {
+    default: 'none',
+    meaning: 'Comma-separated browser origins (`scheme://host[:port]`) that may call the API.',
+    readBy: ['launcher'],
+  },
+  LPA_ACCOUNT_URL: { default: 'unset: local mode', meaning: 'The membership server that confirms the signed-in account.', readBy: ['launcher'] },
+  LPA_URL: { default: 'http://127.0.0.1:$LPA_PORT', meaning: 'The service the CLI and the MCP server call.', readBy: ['cli', 'tests'] },
+  LPA_TOKEN: {
+    default: 'the admin-token file of `LPA_DATA_ROOT`',
+    meaning: 'The bearer token the CLI and the MCP server send.',
+    readBy: ['cli', 'tests'],
+  },
+  FUZZ_RUNS: { default: '12 per route, 150 for paths', meaning: 'Runs per fuzz property (test/fuzz-*.test.ts).', readBy: ['tests'] },
+  CRASH_ROUNDS: { default: '3', meaning: 'Kill-and-restart rounds of the crash test (test/node/crash.test.ts).', readBy: ['tests'] },
+  LPA_TEST_RUN_FOLDER: {
+    default: 'a new temporary folder per run',
+    meaning: "The test run's scratch folder; vitest.config.ts sets it for the test processes it starts.",
+    readBy: ['tests'],
+  },
+} as const satisfies Record<string, Variable>;
+
+export type EnvironmentName = keyof typeof ENVIRONMENT;
+
+/** The process environment as LPA reads it: only declared names, so a misspelt one does not compile. */
+export type Environment = Readonly<Partial<Record<EnvironmentName, string>>>;
+
+/** A whole process environment: `process.env`, or one a test builds. */
+export type ProcessVars = Readonly<Record<string, string | undefined>>;
+
+/** The declared variables of a process environment. */
+export function environmentOf(vars: ProcessVars): Environment {
+  return Object.fromEntries(Object.keys(ENVIRONMENT).map((name) => [name, vars[name]]));
+}
