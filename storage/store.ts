@@ -69,24 +69,6 @@ export class Store {
 
 export type StoreFamily = keyof Store;
 
-/**
- * Each family's class, under the name the Store gives it: where the store client and dispatch
- * (storage/dispatch.ts) learn each family's public methods. Checked against `Store`: a family
- * added there and not here, or under another class, does not compile.
- */
-export const FAMILY_CLASSES = {
-  system: System,
-  tokens: Tokens,
-  settings: Settings,
-  globals: Globals,
-  flows: Flows,
-  shares: Shares,
-  audit: Audit,
-  profiles: Profiles,
-  profileAccounts: ProfileAccounts,
-  membership: MembershipCache,
-} satisfies { [F in StoreFamily]: { prototype: Store[F] } };
-
 /** A store that has just been opened, with what its migration did. */
 export interface OpenedStore {
   store: Store;
