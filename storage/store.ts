@@ -31,8 +31,8 @@ export type KeySource = (create: { keys: boolean; signing: boolean }) => Promise
 
 /**
  * The whole state of LPA, as families of operations. Every public method is synchronous and runs
- * its reads, writes and audit entry in one transaction; the Durable Object serves it over RPC and
- * the Bun/Deno entry calls it in process.
+ * its reads, writes and audit entry in one transaction. The Durable Object serves the methods its
+ * surface declares (storage/surface.ts) over RPC, and the Bun/Deno entry calls the same in process.
  */
 export class Store {
   readonly system: System;
