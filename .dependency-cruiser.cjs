@@ -37,9 +37,9 @@ module.exports = {
     ),
     layer('routes', 'Route declarations and their table.', '^src/routes/', ['^handlers/', '^storage/', HOST_PORT, SHARED]),
     layer('openapi', 'The OpenAPI document, derived from the route declarations.', '^src/openapi/', ['^src/routes/', STORAGE_SCHEMAS, '^storage/audit/actions[.]ts$', SHARED]),
-    layer('pipeline', 'The request pipeline: guards, authentication, validation, the answer.', '^src/pipeline/', [
+    layer('pipeline', 'The request pipeline: guards, authentication, validation, the answer; the store only through its client.', '^src/pipeline/', [
       '^src/routes/',
-      '^storage/',
+      '^storage/client[.]ts$',
       HOST_PORT,
       SHARED,
     ]),

@@ -1,7 +1,7 @@
 import { exportHeader, exportLine } from '../storage/audit/export-format';
 import type { AuditFilters } from '../storage/audit/filters';
 import type { AuditExport, ExportFormat } from '../storage/audit/schema';
-import type { StoreClient } from '../storage/dispatch';
+import type { StoreClient } from '../storage/client';
 import { ApiError } from '../src/shared/errors/api-error';
 import { Base64Chunks } from '../src/shared/base64';
 import { Capacity } from '../src/shared/capacity';

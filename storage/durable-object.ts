@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { hostClient } from '../src/host/port';
 import type { JobReport } from './jobs/daily-job';
-import type { Reply, StoreCall } from './dispatch';
+import type { Reply, StoreCall } from './surface';
 import { durableSql } from './sql/durable-sql';
 import { startStore, type StartedStore } from './startup';
 
@@ -26,7 +26,7 @@ export class StoreObject extends DurableObject<StoreEnv> {
     });
   }
 
-  /** Every store call of the worker: one RPC (see the hops in storage/dispatch.ts). */
+  /** Every store call of the worker: one RPC (the hops of a store call: storage/client.ts). */
   invoke(call: StoreCall): Promise<Reply> {
     return this.started!.invoke(call);
   }

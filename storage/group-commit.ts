@@ -1,5 +1,6 @@
 import { ApiError } from '../src/shared/errors/api-error';
-import { dispatch, type Invoke, type Reply, type StoreCall } from './dispatch';
+import { dispatch } from './dispatch';
+import type { Invoke, Reply, StoreCall } from './surface';
 import type { SqlDb } from './sql/sql';
 import type { Store } from './store';
 

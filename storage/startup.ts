@@ -4,7 +4,7 @@ import { nextDailyRun, runDailyJobs } from './jobs/daily';
 import type { JobReport } from './jobs/daily-job';
 import { sealFinishedDay, type SealReport } from './jobs/audit-seal';
 import { hostKeys } from './keys';
-import type { Invoke } from './dispatch';
+import type { Invoke } from './surface';
 import { groupCommit } from './group-commit';
 import type { MigrationReport } from './migrations/migrate';
 import type { SqlDb } from './sql/sql';

@@ -31,8 +31,8 @@ export type KeySource = (create: { keys: boolean; signing: boolean }) => Promise
 
 /**
  * The whole state of LPA, as families of operations. Every public method is synchronous and runs
- * its reads, writes and audit entry in one transaction; the Durable Object serves it over RPC and
- * the Bun/Deno entry calls it in process.
+ * its reads, writes and audit entry in one transaction. The Durable Object serves the methods its
+ * surface declares (storage/surface.ts) over RPC, and the Bun/Deno entry calls the same in process.
  */
 export class Store {
   readonly system: System;
@@ -68,24 +68,6 @@ export class Store {
 }
 
 export type StoreFamily = keyof Store;
-
-/**
- * Each family's class, under the name the Store gives it: where the store client and dispatch
- * (storage/dispatch.ts) learn each family's public methods. Checked against `Store`: a family
- * added there and not here, or under another class, does not compile.
- */
-export const FAMILY_CLASSES = {
-  system: System,
-  tokens: Tokens,
-  settings: Settings,
-  globals: Globals,
-  flows: Flows,
-  shares: Shares,
-  audit: Audit,
-  profiles: Profiles,
-  profileAccounts: ProfileAccounts,
-  membership: MembershipCache,
-} satisfies { [F in StoreFamily]: { prototype: Store[F] } };
 
 /** A store that has just been opened, with what its migration did. */
 export interface OpenedStore {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createApp } from '../src/pipeline/app';
 import { configFrom } from '../src/shared/config';
 import { defineRoute } from '../src/routes/define';
-import type { Invoke } from '../storage/dispatch';
+import type { Invoke } from '../storage/client';
 import type { HostPort } from '../src/host/port';
 
 const recorded: unknown[] = [];

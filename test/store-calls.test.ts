@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Invoke } from '../storage/dispatch';
+import type { Invoke } from '../storage/client';
 import { sharedTokens } from '../storage/tokens/shared-cache';
 import { call, tokenWith } from './support/api';
 import { serviceWith, type TestService } from './support/service';

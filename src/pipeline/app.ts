@@ -1,5 +1,4 @@
-import { storeClient, type Invoke } from '../../storage/dispatch';
-import type { FailedRequest } from '../../storage/system/failure';
+import { storeClient, type FailedRequest, type Invoke } from '../../storage/client';
 import type { Config } from '../shared/config';
 import { ApiError } from '../shared/errors/api-error';
 import { toApiError } from '../shared/errors/envelope';

@@ -1,6 +1,4 @@
-import type { Actor, AuditContext } from '../../storage/audit/entry';
-import { AuditedFailure, type StoreClient } from '../../storage/dispatch';
-import { failureDetails, isDenial, type FailedRequest } from '../../storage/system/failure';
+import { AuditedFailure, failureDetails, isDenial, type Actor, type AuditContext, type FailedRequest, type StoreClient } from '../../storage/client';
 import type { ApiError } from '../shared/errors/api-error';
 import { CLIENT_HEADER, clientSource } from '../shared/client-header';
 import type { AnyRoute, RequestContext } from '../routes/define';

@@ -1,5 +1,4 @@
-import type { StoreClient } from '../../storage/dispatch';
-import { sharedTokens } from '../../storage/tokens/shared-cache';
+import type { StoreClient } from '../../storage/client';
 import type { Config } from '../shared/config';
 import { ApiError } from '../shared/errors/api-error';
 import { MAX_TOKEN_LENGTH } from '../shared/admin-token';
@@ -26,13 +25,8 @@ export async function authenticate(request: Request, config: Config, store: Stor
   if (token.length > MAX_TOKEN_LENGTH) throw new ApiError('auth.token_invalid');
   const hash = sha256Hex(token);
   if (timingSafeEqual(hash, config.adminTokenSha256)) return ADMIN;
-  // From the cache the store keeps in this isolate where it holds (storage/tokens/shared-cache.ts); else one store call.
-  let record = sharedTokens.lookup(hash, Date.now());
-  if (record === undefined) {
-    const answer = await store.tokens.check(hash);
-    sharedTokens.storeAnswered(answer.isolate);
-    record = answer.token;
-  }
+  // No store call where the store shares this isolate's token cache (storage/client.ts).
+  const { token: record } = await store.tokens.check(hash);
   if (!record) throw new ApiError('auth.token_invalid');
   return {
     actor: { type: record.admin ? 'admin' : 'token', id: record.id, label: record.name },

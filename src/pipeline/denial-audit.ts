@@ -1,4 +1,4 @@
-import type { AuditContext } from '../../storage/audit/entry';
+import type { AuditContext } from '../../storage/client';
 import type { ErrorCode } from '../shared/errors/catalog';
 
 /** How long repeated denials of one client for one reason are gathered into one entry. */

@@ -1,5 +1,4 @@
-import type { StoreClient } from '../../storage/dispatch';
-import type { StoreFacts } from '../../storage/system/schema';
+import type { StoreClient, StoreFacts } from '../../storage/client';
 
 /**
  * The store's start-up facts (`db_version`, `store_id`), asked at first need and kept: they cannot

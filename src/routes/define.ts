@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AuditAction } from '../../storage/audit/actions';
 import type { Actor, AuditContext } from '../../storage/audit/entry';
-import type { StoreClient } from '../../storage/dispatch';
+import type { StoreClient } from '../../storage/client';
 import type { StoreFacts } from '../../storage/system/schema';
 import type { Config } from '../shared/config';
 import type { ErrorCode } from '../shared/errors/catalog';
@@ -27,7 +27,7 @@ export interface RequestContext {
   clientIp: string;
   principal: Principal | null;
   config: Config;
-  /** The store; on an audited route, its calls carry their failure's audit entry (storage/dispatch.ts). */
+  /** The store; on an audited route, its calls carry their failure's audit entry (storage/client.ts). */
   store: StoreClient;
   /** The store's facts that change only at its start, known after the first ask (src/pipeline/store-facts.ts). */
   storeFacts: () => Promise<StoreFacts>;

@@ -1,4 +1,4 @@
-import type { Invoke } from '../../storage/dispatch';
+import type { Invoke } from '../../storage/client';
 import type { HostPort } from '../host/port';
 import { createApp, type App } from '../pipeline/app';
 import type { Config } from '../shared/config';

@@ -1,4 +1,4 @@
-import type { Migration } from './migrate';
+import { migrationList } from './migrate';
 import { foundationMigration } from './001-foundation';
 import { auditMigration } from './002-audit';
 import { automationMigration } from './003-automation';
@@ -7,6 +7,6 @@ import { auditProofsMigration } from './005-audit-proofs';
 
 /**
  * Every schema change, in order, one file each in storage/migrations/. A migration is never edited
- * once landed: add a new one.
+ * once landed: add a new one, with the next id (a duplicate or out-of-order id fails at load).
  */
-export const MIGRATIONS: readonly Migration[] = [foundationMigration, auditMigration, automationMigration, profilesMigration, auditProofsMigration];
+export const MIGRATIONS = migrationList([foundationMigration, auditMigration, automationMigration, profilesMigration, auditProofsMigration]);

@@ -6,6 +6,22 @@ export interface Migration {
   statements: string[];
 }
 
+/**
+ * A migration list as the store may run it: every id a positive integer above the one before it.
+ * A migration is known by its id alone (what `migrations` records), so a duplicate id would never
+ * run and an id out of order would run after a later schema: the list is refused when it is
+ * loaded, before any database sees it.
+ */
+export function migrationList(migrations: readonly Migration[]): readonly Migration[] {
+  migrations.reduce((previous, { id, name }) => {
+    if (!Number.isInteger(id) || id < 1) throw new Error(`migration ${name}: id ${id} is not a positive integer`);
+    if (id === previous) throw new Error(`migration ${name}: id ${id} is a duplicate`);
+    if (id < previous) throw new Error(`migration ${name}: id ${id} comes after id ${previous}`);
+    return id;
+  }, 0);
+  return migrations;
+}
+
 /** What one `migrate` did: the migrations it applied (none when the database was current), and the `db_version` after them. */
 export interface MigrationReport {
   applied: { id: number; name: string }[];

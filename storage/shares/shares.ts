@@ -4,6 +4,7 @@ import { ApiError } from '../../src/shared/errors/api-error';
 import type { AuditContext } from '../audit/entry';
 import { deleteChunks, getChunks, putChunks } from '../chunks';
 import type { StoreContext } from '../context';
+import { revoke } from '../revoke';
 import { assertFlowsExist, bundleFlow, flowRows, insertFlow } from '../flows/flow-records';
 import type { BundledFlow } from '../flows/schema';
 import { first } from '../sql/sql';
@@ -92,18 +93,12 @@ export class Shares {
     return { ...share, code: encodeShareCode(id, key) };
   }
 
+  /** A revoked share's bundle is deleted, and its redeemed tickets can no longer import. */
   revoke(audit: AuditContext, id: string): void {
-    this.ctx.change(
-      audit,
-      () => {
-        if (this.ctx.db.run('UPDATE automation_shares SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', this.ctx.now(), id) === 0) {
-          throw new ApiError('resource.not_found', { resource: 'share', id });
-        }
-        deleteChunks(this.ctx.db, owner(id));
-        this.ctx.db.run('UPDATE automation_share_tickets SET key_sealed = NULL WHERE share_id = ?', id);
-      },
-      () => ({ entity_type: 'share', entity_id: id }),
-    );
+    revoke(this.ctx, audit, 'share', id, () => {
+      deleteChunks(this.ctx.db, owner(id));
+      this.ctx.db.run('UPDATE automation_share_tickets SET key_sealed = NULL WHERE share_id = ?', id);
+    });
   }
 
   /** Spends one use of a share and hands out a ticket for importing from it. */

@@ -8,8 +8,9 @@ import type { Token } from './schema';
  * so a revocation takes effect on the very next request; expiry is checked at use.
  *
  * Whether it holds is detected, not assumed: the store answers a token check with the id of its own
- * module instance (`thisIsolate()`); only when that is the worker's own does the worker trust the cache.
- * Elsewhere (the store in another isolate, as the vitest pool may place it) every check asks the store.
+ * module instance (`thisIsolate()`); only when that is the worker's own does the store client
+ * (storage/client.ts) answer the check from the cache. Elsewhere (the store in another isolate, as
+ * the vitest pool may place it) every check asks the store.
  *
  * A change the store's commit later rolls back errs safe: a revocation undone still refuses the
  * token until the store restarts; a creation undone was never answered, so no one holds that token.

@@ -1,8 +1,8 @@
-import { ApiError } from '../../src/shared/errors/api-error';
 import { randomToken, sha256Hex } from '../../src/shared/crypto';
 import type { Scope } from '../../src/shared/scopes';
 import type { AuditContext } from '../audit/entry';
 import type { StoreContext } from '../context';
+import { revoke } from '../revoke';
 import { first } from '../sql/sql';
 import type { CreatedToken, Token, TokenInput } from './schema';
 import { sharedTokens, thisIsolate } from './shared-cache';
@@ -63,15 +63,7 @@ export class Tokens {
   }
 
   revoke(audit: AuditContext, id: string): void {
-    this.ctx.change(
-      audit,
-      () => {
-        if (this.ctx.db.run('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', this.ctx.now(), id) === 0) {
-          throw new ApiError('resource.not_found', { resource: 'token', id });
-        }
-      },
-      () => ({ entity_type: 'token', entity_id: id }),
-    );
+    revoke(this.ctx, audit, 'token', id);
     sharedTokens.revoked(id);
   }
 

@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import type { Invoke } from '../../storage/dispatch';
+import type { Invoke } from '../../storage/client';
 import { configFrom, type Config } from '../../src/shared/config';
 import { hostClient, type HostPort } from '../../src/host/port';
 import { lpaService } from '../../src/runtimes/service';

@@ -1,6 +1,6 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { storeClient, type Invoke, type StoreClient } from '../../storage/dispatch';
+import { storeClient, type Invoke, type StoreClient } from '../../storage/client';
 import type { SqlValue } from '../../storage/sql/sql';
 import { storeStub } from '../../src/runtimes/workerd/env';
 import type { StoreObject } from '../../storage/durable-object';

@@ -1,0 +1,91 @@
+import { ApiError } from '../src/shared/errors/api-error';
+import { JsonBody } from '../src/shared/json-body';
+import type { Store, StoreFamily } from './store';
+import { STORE_SURFACE, type DeclaredMethod, type Invoke, type StoreCall } from './surface';
+import type { FailureAudit } from './system/failure';
+import { sharedTokens, thisIsolate } from './tokens/shared-cache';
+
+/*
+ * The Worker's side of the store: the one module of storage that the pipeline imports. A store
+ * call, from a handler to SQL, and why each hop is there:
+ *
+ *   handler          ctx.store.globals.write(audit, name, body)   typed by StoreClient: "go to definition" lands on Globals.write
+ *   store client     storeClient (below)                          the call becomes data, a StoreCall: a Durable Object
+ *                                                                 runs in its own isolate (or process) as far as the code
+ *                                                                 may assume, so only data crosses to it; only the methods
+ *                                                                 the surface declares (storage/surface.ts) exist here
+ *   RPC              StoreObject.invoke (storage/durable-object)  the one RPC method of the store; Bun and Deno call the
+ *                                                                 same invoke in process, with structured clones
+ *   group commit     storage/group-commit.ts                      calls that arrive together share one transaction (one
+ *                                                                 fsync), each in a savepoint of its own
+ *   dispatch         storage/dispatch.ts                          a call the surface does not declare is refused; else the
+ *                                                                 call's method on the Store. A failure comes back as data
+ *                                                                 (class identity does not survive RPC), audited in the
+ *                                                                 same batch when the call says how
+ *   family method    storage/globals/globals.ts                   synchronous: the change and its audit entry in one
+ *                                                                 transaction
+ *   SqlDb            storage/sql/sql.ts                           durable-sql.ts, bun-sql.ts, node-sql.ts
+ */
+
+export type { Invoke, Reply, StoreCall } from './surface';
+export type { Actor, AuditContext } from './audit/entry';
+export type { StoreFacts } from './system/schema';
+export { failureDetails, isDenial, type FailedRequest, type FailureAudit } from './system/failure';
+
+type AsyncMethods<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R
+    ? ((...args: A) => Promise<Awaited<R>>) & { json: (...args: A) => Promise<JsonBody<Awaited<R>>> }
+    : never;
+};
+
+/**
+ * The store as a handler sees it: the declared methods of each family, every one async, wherever
+ * the store runs. `.json(…)` on a method asks for its answer as JSON text, for a handler that
+ * returns the value as it is.
+ */
+export type StoreClient = { [F in StoreFamily]: AsyncMethods<Pick<Store[F], DeclaredMethod<F>>> };
+
+/** A failure whose audit entry the store wrote in the failing call's own batch: the pipeline writes nothing more. */
+export class AuditedFailure extends ApiError {}
+
+/**
+ * A typed client over `invoke`: for each declared method of each family, a function that sends the
+ * call (Durable Object RPC under workerd, a direct call elsewhere) and returns its value or throws
+ * its error. `failure`, for the requests of an audited route, rides along with every call.
+ */
+export function storeClient(invoke: Invoke, failure?: FailureAudit): StoreClient {
+  const send = async (call: StoreCall) => {
+    const reply = await invoke(call);
+    if (reply.ok) return reply.value;
+    throw reply.audited ? new AuditedFailure(reply.error.code, reply.error.details, reply.error.message) : ApiError.fromWire(reply.error);
+  };
+  const client: Record<string, Record<string, unknown>> = {};
+  for (const [family, methods] of Object.entries(STORE_SURFACE)) {
+    const calls: Record<string, unknown> = (client[family] = {});
+    for (const method of methods) {
+      const call = (args: unknown[], as?: 'json') => ({ family, method, args, failure, as }) as StoreCall;
+      calls[method] = Object.assign((...args: unknown[]) => send(call(args)), {
+        json: async (...args: unknown[]) => new JsonBody((await send(call(args, 'json'))) as string),
+      });
+    }
+  }
+  const typed = client as unknown as StoreClient;
+  typed.tokens.check = fromSharedCache(typed.tokens.check);
+  return typed;
+}
+
+/**
+ * The token check, answered from the token cache the store shares with this isolate where it holds
+ * (storage/tokens/shared-cache.ts), so that authenticating a scoped token needs no store call;
+ * elsewhere one store call, whose answer shows whether the cache holds.
+ */
+function fromSharedCache(ask: StoreClient['tokens']['check']): StoreClient['tokens']['check'] {
+  const check = async (hash: string) => {
+    const token = sharedTokens.lookup(hash, Date.now());
+    if (token !== undefined) return { token, isolate: thisIsolate() };
+    const answer = await ask(hash);
+    sharedTokens.storeAnswered(answer.isolate);
+    return answer;
+  };
+  return Object.assign(check, { json: ask.json });
+}
