@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { accountCommand } from './commands/account';
-import { accountsCommand } from './commands/accounts';
+import { membershipCommand as accountCommand } from './commands/membership';
+import { profileAccountsCommand as accountsCommand } from './commands/profile-accounts';
 import { auditCommand } from './commands/audit';
 import { filesCommand } from './commands/files';
 import { flowsCommand } from './commands/flows';

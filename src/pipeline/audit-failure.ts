@@ -3,7 +3,8 @@ import { AuditedFailure, type StoreClient } from '../../storage/dispatch';
 import { failureDetails, isDenial, type FailedRequest } from '../../storage/system/failure';
 import type { ApiError } from '../shared/errors/api-error';
 import { CLIENT_HEADER, clientSource } from '../shared/client-header';
-import type { AnyRoute, RequestContext } from '../routes/define';
+import type { RequestContext } from '../../handlers/context';
+import type { Route } from '../../handlers/implement';
 import type { DenialCoalescer } from './denial-audit';
 
 /**
@@ -32,7 +33,7 @@ export function auditContext(ctx: RequestContext, action: AuditContext['action']
 export async function auditFailure(
   store: StoreClient,
   ctx: RequestContext,
-  route: AnyRoute | undefined,
+  route: Route | undefined,
   error: ApiError,
   request: FailedRequest,
   denials: DenialCoalescer,
@@ -42,7 +43,7 @@ export async function auditFailure(
   const denied = isDenial(error.status);
   if (!denied && !route?.audit) return;
   try {
-    if (!denied) return await store.system.recordFailure({ audit: auditContext(ctx, route!.audit), request }, error.code, error.status);
+    if (!denied) return await store.system.recordFailure({ audit: auditContext(ctx, route!.audit!), request }, error.code, error.status);
     const admitted = denials.admit({ audit: auditContext(ctx, 'auth.denied'), code: error.code, details: failureDetails(request, error.status) }, now);
     if (admitted.length > 0) await store.system.recordDenials(admitted);
   } catch (thrown) {

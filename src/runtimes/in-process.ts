@@ -6,7 +6,7 @@ import { hostClient } from '../host/port';
 import type { ProcessStart } from './launcher/process-startup';
 import { configVars } from './launcher/settings';
 import { errorResponse } from '../pipeline/respond';
-import { ROUTES } from '../routes/table';
+import { ROUTES } from '../../handlers';
 import { startStore } from '../../storage/startup';
 import type { SqlDb } from '../../storage/sql/sql';
 

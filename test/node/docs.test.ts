@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOG } from '../../src/shared/errors/catalog';
-import { ROUTES } from '../../src/routes/table';
+import { ROUTES } from '../../handlers';
 import { AUDIT_ACTIONS } from '../../storage/audit/actions';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);

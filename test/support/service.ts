@@ -3,7 +3,7 @@ import type { Invoke } from '../../storage/dispatch';
 import { createApp } from '../../src/pipeline/app';
 import { configFrom, type Config } from '../../src/shared/config';
 import { hostClient, type HostPort } from '../../src/host/port';
-import { ROUTES } from '../../src/routes/table';
+import { ROUTES } from '../../handlers';
 import type { CallOptions } from './api';
 import { storeOverRpc } from './store';
 

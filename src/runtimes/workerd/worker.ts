@@ -3,7 +3,7 @@ import { configFrom } from '../../shared/config';
 import { storeStub, type WorkerEnv } from './env';
 import { FLUSH_LOGS_PATH } from './flush-logs';
 import { hostClient } from '../../host/port';
-import { ROUTES } from '../../routes/table';
+import { ROUTES } from '../../../handlers';
 import { hasAdminToken } from '../../pipeline/authenticate';
 import { parsedUrl } from '../../pipeline/access-log';
 import type { Config } from '../../shared/config';
