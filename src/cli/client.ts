@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_PORT } from '../shared/config';
 import type { z } from 'zod';
 import type { Contract, Out, Schema } from '../contracts/define';
 import { CLIENT_HEADER, type ClientSource } from '../shared/client-header';
+import { DEFAULT_PORT } from '../shared/config';
 
 /** An error answer of the service, with its stable code. */
 export class ApiCallError extends Error {
@@ -36,6 +36,7 @@ type In<S> = S extends Schema ? z.input<S> : undefined;
 type WireParams<T> = { [K in keyof T]-?: string };
 /** Query values are text: a field takes the text, or the number or boolean it spells. */
 type WireQuery<T> = { [K in keyof T]: string | number | boolean };
+/** A body with its field names and value kinds; any text where the schema takes some strings, any field left out. */
 type WireBody<T> = T extends string ? string : T extends readonly (infer E)[] ? WireBody<E>[] : T extends object ? { [K in keyof T]?: WireBody<T[K]> } : T;
 /** One part of a call's input: required when its schema requires something, absent when the contract declares none. */
 type Part<K extends string, S, T> = S extends Schema ? ({} extends T ? { [k in K]?: T } : { [k in K]: T }) : { [k in K]?: never };
