@@ -4,6 +4,7 @@
  * and soak are not checked: they may reach into any layer.
  *
  *   src/runtimes ─▶ src/pipeline ─▶ handlers ─▶ storage (through its client) ─▶ storage/sql
+ *   handlers ─▶ src/contracts ◀─ src/openapi, src/cli (route contracts: schemas only)
  *   beside them: src/shared (imports nothing of ours), src/host (the machine's port)
  */
 const OURS = '^(src|storage|handlers|scripts|bin)/';
@@ -29,23 +30,29 @@ module.exports = {
       SHARED,
       HOST_PORT,
     ]),
-    layer(
-      'handlers',
-      'Handlers implement route contracts over the store client, the host port and the shared foundation.',
-      '^handlers/',
-      ['^src/routes/define[.]ts$', '^src/openapi/document[.]ts$', '^storage/', HOST_PORT, SHARED],
-    ),
-    layer('routes', 'Route declarations and their table.', '^src/routes/', ['^handlers/', '^storage/', HOST_PORT, SHARED]),
-    layer('openapi', 'The OpenAPI document, derived from the route declarations.', '^src/openapi/', ['^src/routes/', STORAGE_SCHEMAS, '^storage/audit/actions[.]ts$', SHARED]),
-    layer('pipeline', 'The request pipeline: guards, authentication, validation, the answer; the store only through its client.', '^src/pipeline/', [
-      '^src/routes/',
+    layer('contracts', 'Route contracts: what each route takes and answers, declared once; zod schemas and audit action names only.', '^src/contracts/', [
+      SHARED,
+      STORAGE_SCHEMAS,
+      '^storage/audit/(actions|filters)[.]ts$',
+      '^src/host/files-schema[.]ts$',
+    ]),
+    layer('handlers', 'Handlers implement the route contracts over the store client, the host port and the shared foundation.', '^handlers/', [
+      '^src/contracts/',
+      '^src/openapi/document[.]ts$',
+      '^storage/',
+      HOST_PORT,
+      SHARED,
+    ]),
+    layer('openapi', 'The OpenAPI document, derived from the route contracts.', '^src/openapi/', ['^src/contracts/', SHARED]),
+    layer('pipeline', 'The request pipeline: guards, authentication, routing, validation, the answer; it runs the routes it is given, and reaches the store only through its client.', '^src/pipeline/', [
+      '^handlers/(context|implement)[.]ts$',
       '^storage/client[.]ts$',
       HOST_PORT,
       SHARED,
     ]),
     layer(
       'cli',
-      'The CLI and the MCP server talk to the service over HTTP: route declarations, zod schemas and the offline audit verifier, never the store.',
+      'The CLI and the MCP server call the service over HTTP through the route contracts: zod schemas and the offline audit verifier, never the store.',
       '^src/cli/',
       [
         SHARED,
@@ -53,7 +60,7 @@ module.exports = {
         '^src/host/files-schema[.]ts$',
         '^storage/audit/(filters|actions|entry)[.]ts$',
         '^storage/audit/verify-export[.]ts$',
-        '^src/routes/(table|define)[.]ts$',
+        '^src/contracts/',
         '^src/openapi/document[.]ts$',
       ],
     ),

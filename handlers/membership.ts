@@ -1,19 +1,7 @@
+import { membership } from '../src/contracts/membership';
+import { implement } from './implement';
 import { accountStatus } from './membership/provider';
-import { AccountStatus } from '../storage/membership/schema';
-import { defineRoute } from '../src/routes/define';
 
-export const membershipRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: '/api/v1/account/status',
-    tag: 'Account',
-    summary: 'Server-confirmed membership status of the signed-in account',
-    description:
-      'In local mode (no membership server configured) nobody is signed in: `authenticated` is false and `account` null. ' +
-      'With a membership server, its confirmation is the answer until `verifiedUntil`, at once (it is refreshed in the ' +
-      'background); `offline: true` says the last exchange with the server failed. Without a valid confirmation the request ' +
-      'waits for the server at most 5 s; if that brings none, `authenticated` is false and `error` says why.',
-    response: AccountStatus,
-    handler: ({ ctx }) => accountStatus(ctx),
-  }),
-];
+export const membershipRoutes = implement(membership, {
+  status: ({ ctx }) => accountStatus(ctx),
+});

@@ -1,20 +1,11 @@
-import { openapiDocument, OpenApiDocumentSchema } from '../src/openapi/document';
-import { defineRoute, type AnyRoute } from '../src/routes/define';
+import { CONTRACTS } from '../src/contracts';
+import { openapi } from '../src/contracts/openapi';
+import { openapiDocument } from '../src/openapi/document';
+import { implement } from './implement';
 
-/**
- * The document route takes the whole table from its caller, since the document describes every
- * route, itself included. It is built once, on first request.
- */
-export function openapiRoutes(allRoutes: () => readonly AnyRoute[]): AnyRoute[] {
-  let document: Record<string, unknown> | undefined;
-  return [
-    defineRoute({
-      method: 'GET',
-      path: '/api/v1/openapi.json',
-      tag: 'System',
-      summary: 'This OpenAPI 3.1 document, derived from the route declarations',
-      response: OpenApiDocumentSchema,
-      handler: ({ ctx }) => (document ??= openapiDocument(allRoutes(), `http://127.0.0.1:${ctx.config.port}`)),
-    }),
-  ];
-}
+/** The document describes every contract, its own included; it is built once, on first request. */
+let document: Record<string, unknown> | undefined;
+
+export const openapiRoutes = implement(openapi, {
+  document: ({ ctx }) => (document ??= openapiDocument(CONTRACTS, `http://127.0.0.1:${ctx.config.port}`)),
+});

@@ -1,74 +1,11 @@
-import { z } from 'zod';
+import { profiles } from '../src/contracts/profiles';
+import { implement } from './implement';
 import { profileQuota } from './membership/provider';
-import { defineRoute } from '../src/routes/define';
-import { Id } from '../src/shared/schemas/ids';
-import { Profile, ProfileInput, ProfilePage, ProfilePatch, ProfileQuery } from '../storage/profiles/schema';
 
-const params = z.object({ id: Id });
-
-export const profileRoutes = [
-  defineRoute({
-    method: 'POST',
-    path: '/api/v1/profiles',
-    tag: 'Profiles',
-    summary: 'Create a profile; it gets the next serial number `no`',
-    description: 'When an account is signed in, its `entitlements.profiles` and `limits.profiles` are enforced.',
-    scopes: ['profiles:write'],
-    body: ProfileInput,
-    status: 201,
-    response: Profile,
-    audit: 'profiles.create',
-    errors: ['account.limit_reached', 'account.entitlement_missing'],
-    handler: async ({ ctx, body, audit }) => ctx.store.profiles.create(audit, body, await profileQuota(ctx)),
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/v1/profiles',
-    tag: 'Profiles',
-    summary: 'List profiles by page or by keyset cursor',
-    description:
-      '`next_cursor` continues the traversal with the same sort, order and filters (it is bound to them) and is null at the end, ' +
-      'and always with `pinned_first=true`, which pages by `page` only. `total` counts every profile that matches the filters.',
-    scopes: ['profiles:read'],
-    query: ProfileQuery,
-    response: ProfilePage,
-    errors: ['request.cursor_invalid', 'request.cursor_mismatch'],
-    handler: ({ ctx, query }) => ctx.store.profiles.list.json(query),
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/v1/profiles/:id',
-    tag: 'Profiles',
-    summary: 'One profile',
-    scopes: ['profiles:read'],
-    params,
-    response: Profile,
-    errors: ['resource.not_found'],
-    handler: ({ ctx, params }) => ctx.store.profiles.get(params.id),
-  }),
-  defineRoute({
-    method: 'PATCH',
-    path: '/api/v1/profiles/:id',
-    tag: 'Profiles',
-    summary: 'Change the given fields of a profile',
-    scopes: ['profiles:write'],
-    params,
-    body: ProfilePatch,
-    response: Profile,
-    audit: 'profiles.update',
-    errors: ['resource.not_found'],
-    handler: ({ ctx, params, body, audit }) => ctx.store.profiles.update(audit, params.id, body),
-  }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/api/v1/profiles/:id',
-    tag: 'Profiles',
-    summary: 'Delete a profile and its platform accounts',
-    scopes: ['profiles:write'],
-    params,
-    status: 204,
-    audit: 'profiles.delete',
-    errors: ['resource.not_found'],
-    handler: ({ ctx, params, audit }) => ctx.store.profiles.delete(audit, params.id).then(() => undefined),
-  }),
-];
+export const profileRoutes = implement(profiles, {
+  create: async ({ ctx, body, audit }) => ctx.store.profiles.create(audit, body, await profileQuota(ctx)),
+  list: ({ ctx, query }) => ctx.store.profiles.list.json(query),
+  read: ({ ctx, params }) => ctx.store.profiles.get(params.id),
+  update: ({ ctx, params, body, audit }) => ctx.store.profiles.update(audit, params.id, body),
+  delete: ({ ctx, params, audit }) => ctx.store.profiles.delete(audit, params.id).then(() => undefined),
+});

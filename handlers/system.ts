@@ -1,82 +1,40 @@
-import { defineRoute } from '../src/routes/define';
-import { LogRetention, LogRetentionPatch } from '../storage/settings/schema';
-import { CoreStatus, Reachability, Versions } from '../storage/system/schema';
+import { system } from '../src/contracts/system';
+import { implement } from './implement';
 
 const API_VERSION = 1;
 /** Below this much free space on the data root's file system, status reports the disk as low. */
 const LOW_DISK_BYTES = 1024 ** 3;
 
-export const systemRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: '/status',
-    tag: 'System',
-    summary: 'Reachability check; needs no token',
-    access: 'public',
-    response: Reachability,
-    handler: ({ ctx }) => ({ status: 'ok' as const, version: ctx.config.appVersion }),
+export const systemRoutes = implement(system, {
+  reachability: ({ ctx }) => ({ status: 'ok' as const, version: ctx.config.appVersion }),
+  version: async ({ ctx }) => ({
+    app_version: ctx.config.appVersion,
+    api_version: API_VERSION,
+    db_version: (await ctx.storeFacts()).db_version,
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/v1/version',
-    tag: 'System',
-    summary: 'Application, API and database versions',
-    response: Versions,
-    handler: async ({ ctx }) => ({
-      app_version: ctx.config.appVersion,
-      api_version: API_VERSION,
-      db_version: (await ctx.storeFacts()).db_version,
-    }),
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/v1/system/status',
-    tag: 'System',
-    summary: 'Core status: store, disk, vault and the address the API is served on',
-    response: CoreStatus,
-    handler: async ({ ctx }) => {
-      const [info, free, logProblems] = await Promise.all([
-        ctx.store.system.info(),
-        ctx.host.disk.free().catch(() => null),
-        ctx.host.logs.problems().catch((error: unknown) => [`log folders could not be checked: ${String(error)}`]),
-      ]);
-      const warnings: string[] = [];
-      if (info.vault.state !== 'unlocked') warnings.push(`vault is ${info.vault.state}: ${info.vault.reason ?? 'no reason given'}`);
-      if (free === null) warnings.push('free disk space of the data root could not be measured');
-      else if (free < LOW_DISK_BYTES) warnings.push(`less than 1 GiB free on the data root (${free} bytes)`);
-      warnings.push(...logProblems);
-      const url = `http://127.0.0.1:${ctx.config.port}`;
-      return {
-        mode: warnings.length === 0 ? 'normal' : 'degraded',
-        reason: warnings[0] ?? null,
-        warnings,
-        data_root: ctx.config.dataRoot,
-        store_id: info.store_id,
-        disk: free === null ? 'unknown' : free < LOW_DISK_BYTES ? 'low' : 'ok',
-        disk_free_bytes: free,
-        db_version: info.db_version,
-        vault: info.vault,
-        api: { url, port: ctx.config.port },
-      };
-    },
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/v1/settings/logs',
-    tag: 'Settings',
-    summary: 'Log retention',
-    response: LogRetention,
-    handler: ({ ctx }) => ctx.store.settings.logRetention(),
-  }),
-  defineRoute({
-    method: 'PUT',
-    path: '/api/v1/settings/logs',
-    tag: 'Settings',
-    summary: 'Change log retention; a field left out keeps its value',
-    scopes: ['settings:write'],
-    body: LogRetentionPatch,
-    response: LogRetention,
-    audit: 'settings.logs_write',
-    handler: ({ ctx, body, audit }) => ctx.store.settings.setLogRetention(audit, body),
-  }),
-];
+  status: async ({ ctx }) => {
+    const [info, free, logProblems] = await Promise.all([
+      ctx.store.system.info(),
+      ctx.host.disk.free().catch(() => null),
+      ctx.host.logs.problems().catch((error: unknown) => [`log folders could not be checked: ${String(error)}`]),
+    ]);
+    const warnings: string[] = [];
+    if (info.vault.state !== 'unlocked') warnings.push(`vault is ${info.vault.state}: ${info.vault.reason ?? 'no reason given'}`);
+    if (free === null) warnings.push('free disk space of the data root could not be measured');
+    else if (free < LOW_DISK_BYTES) warnings.push(`less than 1 GiB free on the data root (${free} bytes)`);
+    warnings.push(...logProblems);
+    const url = `http://127.0.0.1:${ctx.config.port}`;
+    return {
+      mode: warnings.length === 0 ? 'normal' : 'degraded',
+      reason: warnings[0] ?? null,
+      warnings,
+      data_root: ctx.config.dataRoot,
+      store_id: info.store_id,
+      disk: free === null ? 'unknown' : free < LOW_DISK_BYTES ? 'low' : 'ok',
+      disk_free_bytes: free,
+      db_version: info.db_version,
+      vault: info.vault,
+      api: { url, port: ctx.config.port },
+    };
+  },
+});

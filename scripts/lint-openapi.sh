@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes the OpenAPI document from the route table (no running service) and lints it with Redocly
+# Writes the OpenAPI document from the route contracts (no running service) and lints it with Redocly
 # and with Spectral's OWASP ruleset (.spectral.yaml, redocly.yaml). Both must be clean.
 set -euo pipefail
 cd "$(dirname "$0")/.."

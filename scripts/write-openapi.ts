@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DEFAULT_PORT } from '../src/shared/config';
-import { ROUTES } from '../src/routes/table';
+import { CONTRACTS } from '../src/contracts';
 import { openapiDocument } from '../src/openapi/document';
 
 /** `tsx scripts/write-openapi.ts <file>`: the document the service serves, without a running service (for the linters). */
@@ -11,4 +11,4 @@ if (!file) {
   process.exit(2);
 }
 mkdirSync(dirname(file), { recursive: true });
-writeFileSync(file, `${JSON.stringify(openapiDocument(ROUTES, `http://127.0.0.1:${DEFAULT_PORT}`), null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify(openapiDocument(CONTRACTS, `http://127.0.0.1:${DEFAULT_PORT}`), null, 2)}\n`);

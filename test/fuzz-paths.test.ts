@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
-import { ROUTES } from '../src/routes/table';
+import { CONTRACTS } from '../src/contracts';
 import { checkRequest } from './support/fuzz/check';
 import type { Caller, FuzzRequest } from './support/fuzz/requests';
 import { fuzzRuns, seed } from './support/fuzz/seed';
@@ -9,7 +9,7 @@ import { rawUrlText } from './support/fuzz/values';
 const RUNS = fuzzRuns(150);
 
 /** The declared paths cut into segments, to be shuffled, cut short, doubled and corrupted. */
-const SEGMENTS = [...new Set(ROUTES.flatMap((r) => r.path.split('/').filter(Boolean)))];
+const SEGMENTS = [...new Set(CONTRACTS.flatMap((r) => r.path.split('/').filter(Boolean)))];
 
 const oddPath = fc
   .array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...SEGMENTS) }, { weight: 2, arbitrary: rawUrlText() }, { weight: 1, arbitrary: fc.constant('') }), {
@@ -20,7 +20,7 @@ const oddPath = fc
 
 /** A declared path with one segment replaced: the router's edges, near the routes that exist. */
 const nearPath = fc
-  .tuple(fc.constantFrom(...ROUTES.map((r) => r.path.split('/'))), fc.nat(), rawUrlText())
+  .tuple(fc.constantFrom(...CONTRACTS.map((r) => r.path.split('/'))), fc.nat(), rawUrlText())
   .map(([parts, at, odd]) => parts.map((p, i) => (i === 1 + (at % (parts.length - 1)) ? odd : p.startsWith(':') ? 'x' : p)).join('/'));
 
 const request = fc.record({

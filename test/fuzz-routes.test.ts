@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../src/routes/table';
+import { CONTRACTS } from '../src/contracts';
 import { checkRequest } from './support/fuzz/check';
 import type { Caller } from './support/fuzz/requests';
 import { fuzzTargets } from './support/fuzz/requests';
@@ -19,7 +19,7 @@ describe('fuzzing every declared route', () => {
   const targets = fuzzTargets(() => knownIds);
 
   it('covers the whole route table', () => {
-    expect(targets.map((t) => t.name)).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`));
+    expect(targets.map((t) => t.name)).toEqual(CONTRACTS.map((r) => `${r.method} ${r.path}`));
   });
 
   it.each(targets.map((t) => [t.name, t] as const))('%s: no 5xx, no hang, the envelope, nothing stored when refused', { timeout: 60_000 + RUNS * 5_000 }, async (_, target) => {

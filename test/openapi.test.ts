@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOG } from '../src/shared/errors/catalog';
-import { ROUTES } from '../src/routes/table';
+import { CONTRACTS } from '../src/contracts';
 import { call, tokenWith } from './support/api';
 
 describe('GET /api/v1/openapi.json', () => {
@@ -14,14 +14,14 @@ describe('GET /api/v1/openapi.json', () => {
     const doc = (await call('/api/v1/openapi.json')).json;
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('0.5.12');
-    for (const route of ROUTES) {
+    for (const route of CONTRACTS) {
       const op = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${route.path}`).toBeDefined();
       expect(op.security).toEqual(route.access === 'public' ? [] : [{ bearerAuth: route.scopes ?? [] }]);
       expect(Object.keys(op.responses)).toContain(String(route.status ?? 200));
     }
     const operations = Object.values(doc.paths as Record<string, object>).flatMap((p) => Object.keys(p));
-    expect(operations).toHaveLength(ROUTES.length);
+    expect(operations).toHaveLength(CONTRACTS.length);
   });
 
   it('documents bounds, strictness, scopes and error answers of a route', async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp } from '../src/pipeline/app';
 import { configFrom } from '../src/shared/config';
-import { defineRoute } from '../src/routes/define';
+import { implement } from '../handlers/implement';
+import { defineContract } from '../src/contracts/define';
 import type { Invoke } from '../storage/client';
 import type { HostPort } from '../src/host/port';
 
@@ -13,19 +14,14 @@ const store: Invoke = async (call) => {
 };
 
 const app = createApp(
-  [
-    defineRoute({
-      method: 'GET',
-      path: '/boom',
-      tag: 'Test',
-      summary: 'throws a plain error',
-      access: 'public',
-      response: z.object({}),
-      handler: () => {
+  implement(
+    { boom: defineContract({ method: 'GET', path: '/boom', tag: 'Test', summary: 'throws a plain error', access: 'public', response: z.object({}) }) },
+    {
+      boom: () => {
         throw new Error('secret stack detail');
       },
-    }),
-  ],
+    },
+  ),
   {
     config: configFrom({ LPA_PORT: '1234', LPA_DATA_ROOT: '/d', LPA_ADMIN_TOKEN_SHA256: 'x', LPA_VERSION: '0' }),
     store,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AnyRoute } from '../src/routes/define';
-import { createRouter } from '../src/routes/router';
-import { ROUTES } from '../src/routes/table';
+import { ROUTES } from '../handlers';
+import type { Route } from '../handlers/implement';
+import { createRouter } from '../src/pipeline/router';
 
-const route = (method: string, path: string) => ({ method, path }) as unknown as AnyRoute;
+const route = (method: string, path: string) => ({ method, path }) as unknown as Route;
 const routes = [route('GET', '/a/:id'), route('GET', '/a/fixed'), route('POST', '/a/fixed'), route('GET', '/a'), route('GET', '/b/:x/c/:y')];
 const router = createRouter(routes);
 const found = (method: string, path: string) => {

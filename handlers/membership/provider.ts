@@ -1,6 +1,6 @@
 import type { AccountStatus } from '../../storage/membership/schema';
 import type { ProfileQuota } from '../../storage/profiles/profiles';
-import type { RequestContext } from '../../src/routes/define';
+import type { RequestContext } from '../context';
 import { knownServer, refresh, refreshDue, validConfirmation } from './verification';
 
 const LOCAL_STATUS: AccountStatus = { authenticated: false, verifiedUntil: 0, validForMs: 0, account: null, error: null };

@@ -1,6 +1,6 @@
 import type { AccountStatus, CachedAccountStatus } from '../../storage/membership/schema';
 import type { Config } from '../../src/shared/config';
-import type { RequestContext } from '../../src/routes/define';
+import type { RequestContext } from '../context';
 import { fetchStatus, FETCH_TIMEOUT_MS, TIMED_OUT } from './exchange';
 
 /** How old the last exchange may be before a request that is served from the cache refreshes it in the background. */

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_PORT } from '../shared/config';
+import type { z } from 'zod';
+import type { Contract, Out, Schema } from '../contracts/define';
 import { CLIENT_HEADER, type ClientSource } from '../shared/client-header';
+import { DEFAULT_PORT } from '../shared/config';
 import { environmentOf, type ProcessVars } from '../shared/environment';
 
 /** An error answer of the service, with its stable code. */
@@ -16,6 +18,40 @@ export class ApiCallError extends Error {
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
+
+/** A call's input as it goes on the wire. */
+export interface RequestInput {
+  params?: Record<string, unknown>;
+  query?: Query;
+  body?: unknown;
+}
+
+/*
+ * A call's input is typed by its contract's schemas as the wire carries it. The CLI passes on what a
+ * person typed and the service validates it (its refusal names the field), so the types check the
+ * names of the parts and fields and the kind of each value, not what only the service can judge:
+ * where a schema takes some strings, any string; a body field may be left out.
+ */
+type In<S> = S extends Schema ? z.input<S> : undefined;
+/** Path parameters are text; every one is needed to build the path. */
+type WireParams<T> = { [K in keyof T]-?: string };
+/** Query values are text: a field takes the text, or the number or boolean it spells. */
+type WireQuery<T> = { [K in keyof T]: string | number | boolean };
+/** A body with its field names and value kinds; any text where the schema takes some strings, any field left out. */
+type WireBody<T> = T extends string ? string : T extends readonly (infer E)[] ? WireBody<E>[] : T extends object ? { [K in keyof T]?: WireBody<T[K]> } : T;
+/** One part of a call's input: required when its schema requires something, absent when the contract declares none. */
+type Part<K extends string, S, T> = S extends Schema ? ({} extends T ? { [k in K]?: T } : { [k in K]: T }) : { [k in K]?: never };
+
+/** What a call of contract C sends: its path parameters, query and body. */
+export type CallInput<C> =
+  C extends Contract<infer P, infer Q, infer B>
+    ? Part<'params', P, WireParams<In<P>>> & Part<'query', Q, WireQuery<In<Q>>> & Part<'body', B, WireBody<In<B>>>
+    : never;
+
+/** The answer of contract C, as its response schema types it (undefined for 204). */
+export type Answer<C> = C extends Contract<infer _P, infer _Q, infer _B, infer R> ? Out<R> : never;
+
+type OptionalWhenEmpty<T> = {} extends T ? [input?: T] : [input: T];
 
 /**
  * The service as the CLI and the MCP server talk to it: LPA_URL and LPA_TOKEN, the admin-token file
@@ -43,23 +79,28 @@ export class ApiClient {
     return new ApiClient(baseUrl, token, source);
   }
 
-  url(path: string, query: Query = {}): string {
-    const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
-    const search = params.toString();
-    return `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
+  /** Calls the route of a contract with its typed input; the answer is typed by the contract's response schema. */
+  async api<C extends Contract>(contract: C, ...[input]: OptionalWhenEmpty<CallInput<C>>): Promise<Answer<C>> {
+    return (await this.request(contract, (input ?? {}) as RequestInput)) as Answer<C>;
   }
 
-  /** Calls a route; an error answer becomes an ApiCallError carrying its code. */
-  async call<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
-    const response = await this.send(method, path, options);
+  /**
+   * Calls a route with input known only at run time (the MCP server's tool arguments); the service
+   * validates it. An error answer becomes an ApiCallError carrying its code.
+   */
+  async request(contract: Contract, input: RequestInput = {}): Promise<unknown> {
+    const response = await this.send(contract, input);
     const text = await response.text();
-    return (text ? JSON.parse(text) : undefined) as T;
+    return text ? JSON.parse(text) : undefined;
   }
 
   /** Calls a route and reads its body in chunks, reporting the bytes received so far. */
-  async download(path: string, query: Query, onProgress: (received: number, total: number | null) => void): Promise<Buffer> {
-    const response = await this.send('GET', path, { query });
+  async download<C extends Contract>(
+    contract: C,
+    input: CallInput<C>,
+    onProgress: (received: number, total: number | null) => void,
+  ): Promise<Answer<C>> {
+    const response = await this.send(contract, input as RequestInput);
     const total = Number(response.headers.get('content-length')) || null;
     const chunks: Buffer[] = [];
     let received = 0;
@@ -68,14 +109,28 @@ export class ApiClient {
       received += chunk.byteLength;
       onProgress(received, total);
     }
-    return Buffer.concat(chunks);
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Answer<C>;
   }
 
-  private async send(method: string, path: string, options: { query?: Query; body?: unknown }): Promise<Response> {
+  /** The URL of a call: the contract's path with each `:name` filled in (encoded), then the query. */
+  url(contract: Contract, { params = {}, query = {} }: RequestInput = {}): string {
+    const path = contract.path.replace(/:(\w+)/g, (_, name: string) => {
+      const value = params[name];
+      if (value === undefined) throw new ApiCallError(0, 'cli.argument_missing', `${contract.method} ${contract.path}: no value for :${name}`);
+      return encodeURIComponent(String(value));
+    });
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value));
+    const text = search.toString();
+    return `${this.baseUrl}${path}${text ? `?${text}` : ''}`;
+  }
+
+  private async send(contract: Contract, options: RequestInput): Promise<Response> {
+    const url = this.url(contract, options);
     let response: Response;
     try {
-      response = await fetch(this.url(path, options.query), {
-        method,
+      response = await fetch(url, {
+        method: contract.method,
         headers: {
           authorization: `Bearer ${this.token}`,
           [CLIENT_HEADER]: this.source,

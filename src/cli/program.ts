@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { accountCommand } from './commands/account';
-import { accountsCommand } from './commands/accounts';
+import { membershipCommand } from './commands/membership';
+import { profileAccountsCommand } from './commands/profile-accounts';
 import { auditCommand } from './commands/audit';
 import { filesCommand } from './commands/files';
 import { flowsCommand } from './commands/flows';
@@ -22,7 +22,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride((error) => process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage));
   for (const add of [
-    statusCommand, accountCommand, profilesCommand, accountsCommand, globalsCommand, flowsCommand, sharesCommand, filesCommand,
+    statusCommand, membershipCommand, profilesCommand, profileAccountsCommand, globalsCommand, flowsCommand, sharesCommand, filesCommand,
     syncCommand, settingsCommands, auditCommand, tokensCommand, logsCommand, mcpCommand,
   ]) add(program);
   return program;

@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import { ERROR_CATALOG, type ErrorCode } from '../shared/errors/catalog';
 import { codeEnvelope } from '../shared/errors/envelope';
-import type { AnyRoute } from '../routes/define';
+import type { Contract } from '../contracts/define';
 import { byStatus, routeErrorCodes } from './errors';
 import { SchemaCollector, type JsonSchema } from './json-schema';
 
@@ -30,7 +29,7 @@ const RETRY_AFTER = {
 const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 /** The operationId of a route in the document; the MCP server (src/cli/mcp) names its tools by it. */
-export function operationId(route: AnyRoute): string {
+export function operationId(route: Contract): string {
   const words = route.path
     .split('/')
     .filter((s) => s && s !== 'api' && s !== 'v1')
@@ -39,7 +38,7 @@ export function operationId(route: AnyRoute): string {
   return route.method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
 
-function parameters(route: AnyRoute, schemas: SchemaCollector): JsonSchema[] {
+function parameters(route: Contract, schemas: SchemaCollector): JsonSchema[] {
   const out: JsonSchema[] = [];
   for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
     if (!schema) continue;
@@ -70,7 +69,7 @@ function errorSchema(codes: readonly ErrorCode[], schemas: SchemaCollector): Jso
   return refs.length === 1 ? refs[0]! : { anyOf: refs };
 }
 
-function operation(route: AnyRoute, schemas: SchemaCollector): JsonSchema {
+function operation(route: Contract, schemas: SchemaCollector): JsonSchema {
   const status = route.status ?? 200;
   const responses: Record<string, JsonSchema> = {
     [status]: route.response
@@ -100,8 +99,8 @@ function operation(route: AnyRoute, schemas: SchemaCollector): JsonSchema {
   };
 }
 
-/** The OpenAPI 3.1 document, derived entirely from the route declarations and the error catalogue. */
-export function openapiDocument(routes: readonly AnyRoute[], serverUrl: string): JsonSchema {
+/** The OpenAPI 3.1 document, derived entirely from the route contracts and the error catalogue. */
+export function openapiDocument(routes: readonly Contract[], serverUrl: string): JsonSchema {
   const schemas = new SchemaCollector();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
@@ -132,5 +131,3 @@ export function openapiDocument(routes: readonly AnyRoute[], serverUrl: string):
   };
 }
 
-/** The answer schema of the document route: any JSON object, the document is validated by linters. */
-export const OpenApiDocumentSchema = z.record(z.string(), z.unknown()).meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1.0 document' });

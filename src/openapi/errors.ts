@@ -1,8 +1,8 @@
 import { ERROR_CATALOG, type ErrorCode } from '../shared/errors/catalog';
-import type { AnyRoute } from '../routes/define';
+import type { Contract } from '../contracts/define';
 
 /** The error codes a route can answer, derived from what its declaration makes it do. */
-export function routeErrorCodes(route: AnyRoute): ErrorCode[] {
+export function routeErrorCodes(route: Contract): ErrorCode[] {
   const codes = new Set<ErrorCode>(['request.host_forbidden', 'request.origin_forbidden', 'internal']);
   if (route.access !== 'public') {
     for (const code of ['auth.token_missing', 'auth.token_invalid', 'auth.throttled'] as const) codes.add(code);

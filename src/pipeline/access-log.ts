@@ -1,7 +1,7 @@
 import type { LogRecord } from '../shared/logs/line';
 import type { LogBuffer } from './api-log-buffer';
 import { isSecretKey, REDACTED, sanitizeText } from '../shared/logs/sanitize';
-import type { RequestContext } from '../routes/define';
+import type { RequestContext } from '../../handlers/context';
 import { redactTokens, type KnownSecrets } from './redact';
 
 /** Long enough for any real route, short enough that a junk URL cannot bloat the log. */

@@ -18,8 +18,10 @@ import { emptyResponse, errorResponse, jsonResponse, withoutBody } from './respo
 import { startupFacts } from './store-facts';
 import { AuthThrottle } from './throttle';
 import { decodeParams, EMPTY_QUERY, queryObject, validate } from './validate';
-import { DEFAULT_BODY_LIMIT, type AnyRoute, type RequestContext } from '../routes/define';
-import { createRouter } from '../routes/router';
+import { DEFAULT_BODY_LIMIT } from '../shared/body-limit';
+import type { RequestContext } from '../../handlers/context';
+import type { Route } from '../../handlers/implement';
+import { createRouter } from './router';
 
 export interface AppDeps {
   config: Config;
@@ -48,7 +50,7 @@ export interface App {
  * token, scopes, body, validation, handler. Every failure becomes the error envelope; nothing of
  * the request (its URL included) is looked at before the Host guard has passed it.
  */
-export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
+export function createApp(routes: readonly Route[], deps: AppDeps): App {
   const router = createRouter(routes);
   const throttle = new AuthThrottle();
   const denials = new DenialCoalescer();
@@ -61,7 +63,7 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
   async function answer(request: Request, ctx: RequestContext, seen: { url: URL | null }): Promise<Response> {
     const { clientIp } = ctx;
     let origin: string | null = null;
-    let route: AnyRoute | undefined;
+    let route: Route | undefined;
     let path = '';
     try {
       assertAllowedHost(request, deps.config.port);

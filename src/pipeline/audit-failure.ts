@@ -1,7 +1,8 @@
 import { AuditedFailure, failureDetails, isDenial, type Actor, type AuditContext, type FailedRequest, type StoreClient } from '../../storage/client';
 import type { ApiError } from '../shared/errors/api-error';
 import { CLIENT_HEADER, clientSource } from '../shared/client-header';
-import type { AnyRoute, RequestContext } from '../routes/define';
+import type { RequestContext } from '../../handlers/context';
+import type { Route } from '../../handlers/implement';
 import type { DenialCoalescer } from './denial-audit';
 
 /**
@@ -30,7 +31,7 @@ export function auditContext(ctx: RequestContext, action: AuditContext['action']
 export async function auditFailure(
   store: StoreClient,
   ctx: RequestContext,
-  route: AnyRoute | undefined,
+  route: Route | undefined,
   error: ApiError,
   request: FailedRequest,
   denials: DenialCoalescer,
@@ -40,7 +41,7 @@ export async function auditFailure(
   const denied = isDenial(error.status);
   if (!denied && !route?.audit) return;
   try {
-    if (!denied) return await store.system.recordFailure({ audit: auditContext(ctx, route!.audit), request }, error.code, error.status);
+    if (!denied) return await store.system.recordFailure({ audit: auditContext(ctx, route!.audit!), request }, error.code, error.status);
     const admitted = denials.admit({ audit: auditContext(ctx, 'auth.denied'), code: error.code, details: failureDetails(request, error.status) }, now);
     if (admitted.length > 0) await store.system.recordDenials(admitted);
   } catch (thrown) {

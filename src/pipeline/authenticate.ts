@@ -3,7 +3,7 @@ import type { Config } from '../shared/config';
 import { ApiError } from '../shared/errors/api-error';
 import { MAX_TOKEN_LENGTH } from '../shared/admin-token';
 import { sha256Hex, timingSafeEqual } from '../shared/crypto';
-import type { Principal } from '../routes/define';
+import type { Principal } from '../../handlers/context';
 
 const ADMIN: Principal = { actor: { type: 'admin', id: null, label: 'admin' }, scopes: [], admin: true };
 

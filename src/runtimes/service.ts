@@ -2,7 +2,7 @@ import type { Invoke } from '../../storage/client';
 import type { HostPort } from '../host/port';
 import { createApp, type App } from '../pipeline/app';
 import type { Config } from '../shared/config';
-import { ROUTES } from '../routes/table';
+import { ROUTES } from '../../handlers';
 
 /** What a runtime supplies; the connection (peer address, how to keep work alive) comes with each request. */
 export interface RuntimeParts {

@@ -5,7 +5,7 @@ import type { StoreContext } from '../context';
 import type { Profiles } from '../profiles/profiles';
 import type { Profile } from '../profiles/schema';
 import { first } from '../sql/sql';
-import type { AccountInput, AccountPatch, PlatformAccount, PlatformPassword, TotpCode } from './schema';
+import type { PlatformAccountInput, PlatformAccountPatch, PlatformAccount, PlatformPassword, TotpCode } from './schema';
 
 /** The most platform accounts one profile holds; they are listed unpaged. */
 export const MAX_ACCOUNTS_PER_PROFILE = 500;
@@ -66,7 +66,7 @@ export class ProfileAccounts {
       .map((row) => toAccount(row, profile));
   }
 
-  create(audit: AuditContext, profileId: string, input: AccountInput): PlatformAccount {
+  create(audit: AuditContext, profileId: string, input: PlatformAccountInput): PlatformAccount {
     return this.write(audit, profileId, input, (profile) => {
       const count = this.ctx.db.all<{ n: number }>('SELECT count(*) AS n FROM profile_accounts WHERE profile_no = ?', profile.no)[0]!.n;
       if (count >= MAX_ACCOUNTS_PER_PROFILE) throw new ApiError('profile_accounts.limit_reached', { max: MAX_ACCOUNTS_PER_PROFILE });
@@ -83,10 +83,10 @@ export class ProfileAccounts {
   }
 
   /** Applies the given fields; `null` for password or totp_secret removes it, absent leaves it. */
-  update(audit: AuditContext, profileId: string, accountId: string, patch: AccountPatch): PlatformAccount {
+  update(audit: AuditContext, profileId: string, accountId: string, patch: PlatformAccountPatch): PlatformAccount {
     return this.write(audit, profileId, patch, (profile) => {
       const row = this.requireRow(profile, accountId);
-      const keep = <K extends keyof AccountRow & keyof AccountPatch>(field: K) => (patch[field] === undefined ? row[field] : patch[field]);
+      const keep = <K extends keyof AccountRow & keyof PlatformAccountPatch>(field: K) => (patch[field] === undefined ? row[field] : patch[field]);
       const secret = (field: SecretField) => (patch[field] === undefined ? row[field] : this.seal(accountId, field, patch[field]));
       this.ctx.db.run(
         `UPDATE profile_accounts SET platform_url = ?, username = ?, password = ?, totp_secret = ?, notes = ?, sort_order = ?, updated_at = ?
@@ -132,7 +132,7 @@ export class ProfileAccounts {
   }
 
   /** Runs one write on an account of the profile, audited with the names of the fields it set. */
-  private write(audit: AuditContext, profileId: string, fields: AccountPatch, fn: (profile: Profile) => string): PlatformAccount {
+  private write(audit: AuditContext, profileId: string, fields: PlatformAccountPatch, fn: (profile: Profile) => string): PlatformAccount {
     return this.ctx.change(
       audit,
       () => {
@@ -172,4 +172,4 @@ export class ProfileAccounts {
 }
 
 /** Names of the fields a request set; a secret field appears by name only. */
-const fieldsOf = (input: AccountPatch) => Object.keys(input).sort();
+const fieldsOf = (input: PlatformAccountPatch) => Object.keys(input).sort();

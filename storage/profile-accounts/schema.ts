@@ -29,7 +29,7 @@ const TotpSecret = z
     if (problem) issues.addIssue({ code: 'custom', message: `Unusable 2FA secret: ${problem}` });
   });
 
-export const AccountInput = z
+export const PlatformAccountInput = z
   .object({
     platform_url: z.string().min(1).max(256),
     username: z.string().max(256).nullable().optional(),
@@ -40,11 +40,11 @@ export const AccountInput = z
   })
   .strict()
   .meta({ id: 'PlatformAccountInput' });
-export type AccountInput = z.output<typeof AccountInput>;
+export type PlatformAccountInput = z.output<typeof PlatformAccountInput>;
 
 /** The fields to change; null for password or totp_secret removes it, absent leaves it. */
-export const AccountPatch = AccountInput.partial().meta({ id: 'PlatformAccountPatch' });
-export type AccountPatch = z.output<typeof AccountPatch>;
+export const PlatformAccountPatch = PlatformAccountInput.partial().meta({ id: 'PlatformAccountPatch' });
+export type PlatformAccountPatch = z.output<typeof PlatformAccountPatch>;
 
 export const PlatformPassword = z.object({ password: z.string() }).meta({ id: 'PlatformPassword' });
 export type PlatformPassword = z.output<typeof PlatformPassword>;

@@ -1,9 +1,8 @@
 import type { Audit } from '../audit/audit';
 import type { AuditContext } from '../audit/entry';
-import type { AuditStats } from '../audit/schema';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
-import { AUDIT_RETENTION_DEFAULTS, LOG_RETENTION_DEFAULTS, type AuditRetention, type LogRetention, type LogRetentionPatch } from './schema';
+import { AUDIT_RETENTION_DEFAULTS, LOG_RETENTION_DEFAULTS, type AuditRetention, type AuditRetentionSetting, type LogRetention, type LogRetentionPatch } from './schema';
 
 /** Settings documents, stored as JSON under a key and merged over their defaults on read. */
 export class Settings {
@@ -28,16 +27,16 @@ export class Settings {
     );
   }
 
-  auditRetention(): AuditRetention {
-    return { ...AUDIT_RETENTION_DEFAULTS, ...this.read<AuditRetention>('audit') };
+  auditRetention(): AuditRetentionSetting {
+    return { ...AUDIT_RETENTION_DEFAULTS, ...this.read<AuditRetentionSetting>('audit') };
   }
 
   /** The audit retention with what the log holds now: `GET /api/v1/settings/audit` in one store call. */
-  auditRetentionReport(): { retention_days: number } & AuditStats {
+  auditRetentionReport(): AuditRetention {
     return { retention_days: this.auditRetention().retention_days, ...this.audit.stats() };
   }
 
-  setAuditRetention(audit: AuditContext, next: AuditRetention): AuditRetention {
+  setAuditRetention(audit: AuditContext, next: AuditRetentionSetting): AuditRetentionSetting {
     const previous = this.auditRetention().retention_days;
     this.ctx.change(audit, () => this.write('audit', next), () => ({
       entity_type: 'settings', entity_id: 'audit', details: { retention_days: next.retention_days, previous },

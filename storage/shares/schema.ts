@@ -37,7 +37,7 @@ export const ShareWithCode = Share.extend({ code: z.string().regex(SHARE_CODE).m
 });
 export type ShareWithCode = z.output<typeof ShareWithCode>;
 
-export const RedeemRequest = z
+export const ShareRedeemRequest = z
   .object({
     code: z
       .string()
@@ -63,7 +63,7 @@ const PreviewItem = z.object({
 });
 export type PreviewItem = z.output<typeof PreviewItem>;
 
-export const RedeemPreview = z
+export const ShareRedeemPreview = z
   .object({
     sha256: z.string(),
     created_at: z.string().meta({ description: 'When the share was created, ISO 8601.' }),
@@ -72,21 +72,21 @@ export const RedeemPreview = z
     items: z.array(PreviewItem),
   })
   .meta({ id: 'ShareRedeemPreview' });
-export type RedeemPreview = z.output<typeof RedeemPreview>;
+export type ShareRedeemPreview = z.output<typeof ShareRedeemPreview>;
 
-export const ImportRequest = z
+export const ShareImportRequest = z
   .object({ ticket: z.string().length(36).regex(/^[a-f0-9-]{36}$/), ids: IdList })
   .strict()
   .meta({ id: 'ShareImportRequest' });
-export type ImportRequest = z.output<typeof ImportRequest>;
+export type ShareImportRequest = z.output<typeof ShareImportRequest>;
 
 /** A flow an import created: its new id. */
 const ImportedFlow = FlowSummary.pick({ id: true, name: true, is_template: true });
 export type ImportedFlow = z.output<typeof ImportedFlow>;
 
 /** The flows an import created, in the order of the request. */
-export const ImportResult = itemList(ImportedFlow, 'ShareImportResult');
-export type ImportResult = z.output<typeof ImportResult>;
+export const ShareImportResult = itemList(ImportedFlow, 'ShareImportResult');
+export type ShareImportResult = z.output<typeof ShareImportResult>;
 
 /** What a share's encrypted bundle holds. */
 export const ShareBundle = z.object({ format: z.literal('lpa.share.v1'), created_at: z.int(), flows: z.array(BundledFlow) });

@@ -9,7 +9,7 @@ import { assertFlowsExist, bundleFlow, flowRows, insertFlow } from '../flows/flo
 import type { BundledFlow } from '../flows/schema';
 import { first } from '../sql/sql';
 import { Vault } from '../vault';
-import type { ImportRequest, ImportResult, NewShare, PreviewItem, RedeemPreview, Share, ShareBundle, ShareWithCode } from './schema';
+import type { ShareImportRequest, ShareImportResult, NewShare, PreviewItem, ShareRedeemPreview, Share, ShareBundle, ShareWithCode } from './schema';
 import { encodeShareCode, parseShareCode, SHARE_KEY_BYTES } from './share-code';
 
 type ShareRow = Share & { created_at: number; include_secrets: number; key_check: string; revoked_at: number | null };
@@ -102,7 +102,7 @@ export class Shares {
   }
 
   /** Spends one use of a share and hands out a ticket for importing from it. */
-  redeem(audit: AuditContext, code: string): RedeemPreview {
+  redeem(audit: AuditContext, code: string): ShareRedeemPreview {
     const parsed = parseShareCode(code);
     if (!parsed) throw new ApiError('shares.code_malformed');
     return this.ctx.change(
@@ -142,7 +142,7 @@ export class Shares {
   }
 
   /** Imports the chosen items of a redeemed share as new flows; the ticket is spent only if it succeeds. */
-  import(audit: AuditContext, { ticket, ids }: ImportRequest): ImportResult {
+  import(audit: AuditContext, { ticket, ids }: ShareImportRequest): ShareImportResult {
     const imported = this.ctx.change(
       audit,
       () => {

@@ -50,34 +50,35 @@ describe('lpa profiles', () => {
   }, LONG);
 });
 
-describe('lpa accounts', () => {
+describe('lpa profile-accounts', () => {
   it('adds, lists, updates and deletes an account; reads its password and TOTP code', async () => {
     const profile = await json(['profiles', 'create', '--name', 'with accounts']);
     const secret = join(work, 'password.txt');
     writeFileSync(secret, 'hunter2\n');
-    const added = await json(['accounts', 'add', profile.id, '--url', 'https://example.com', '--username', 'me', '--password-file', secret]);
+    const added = await json(['profile-accounts', 'add', profile.id, '--url', 'https://example.com', '--username', 'me', '--password-file', secret]);
     expect(added).toMatchObject({ profile_id: profile.id, platform_url: 'https://example.com', username: 'me', password_set: true, totp_set: false });
-    expect(await lpa(['accounts', 'password', profile.id, added.id])).toMatchObject({ code: 0, stdout: 'hunter2\n' });
+    expect(await lpa(['profile-accounts', 'password', profile.id, added.id])).toMatchObject({ code: 0, stdout: 'hunter2\n' });
 
     // The 2FA secret from standard input.
-    const withTotp = await json(['accounts', 'update', profile.id, added.id, '--totp-file', '-'], 'JBSWY3DPEHPK3PXP\n');
+    const withTotp = await json(['profile-accounts', 'update', profile.id, added.id, '--totp-file', '-'], 'JBSWY3DPEHPK3PXP\n');
     expect(withTotp.totp_set).toBe(true);
-    const code = await json(['accounts', 'totp', profile.id, added.id]);
+    const code = await json(['profile-accounts', 'totp', profile.id, added.id]);
     expect(code).toEqual({ code: expect.stringMatching(/^[0-9]{6}$/), remaining_s: expect.any(Number) });
-    expect((await lpa(['accounts', 'totp', profile.id, added.id])).stdout).toMatch(/^[0-9]{6}\n\(valid \d+ s\)\n$/);
+    expect((await lpa(['profile-accounts', 'totp', profile.id, added.id])).stdout).toMatch(/^[0-9]{6}\n\(valid \d+ s\)\n$/);
 
-    const listed = await lpa(['accounts', 'list', profile.id]);
+    const listed = await lpa(['profile-accounts', 'list', profile.id]);
     expect(listed.stdout).toMatch(new RegExp(`^ID\\s+PLATFORM_URL\\s+USERNAME\\s+PASSWORD_SET\\s+TOTP_SET\\s+SORT_ORDER\\n${added.id}\\s+https://example.com\\s+me\\s+true\\s+true`));
     expect(listed.stdout).not.toContain('hunter2');
 
-    const removed = await json(['accounts', 'update', profile.id, added.id, '--remove-password', '--no-username']);
+    const removed = await json(['profile-accounts', 'update', profile.id, added.id, '--remove-password', '--no-username']);
     expect(removed).toMatchObject({ password_set: false, username: null, totp_set: true });
-    const none = await lpa(['accounts', 'password', profile.id, added.id]);
+    const none = await lpa(['profile-accounts', 'password', profile.id, added.id]);
     expect(none.code).toBe(7);
 
-    expect(await lpa(['accounts', 'delete', profile.id, added.id])).toMatchObject({ code: 0, stdout: `deleted ${added.id}\n` });
+    expect(await lpa(['profile-accounts', 'delete', profile.id, added.id])).toMatchObject({ code: 0, stdout: `deleted ${added.id}\n` });
+    // The former name still works for scripts written before the rename.
     expect((await json(['accounts', 'list', profile.id])).items).toEqual([]);
-    const unreadable = await lpa(['accounts', 'add', profile.id, '--url', 'https://x.example', '--password-file', join(work, 'absent')]);
+    const unreadable = await lpa(['profile-accounts', 'add', profile.id, '--url', 'https://x.example', '--password-file', join(work, 'absent')]);
     expect(unreadable.code).toBe(1);
     expect(unreadable.stderr).toMatch(/^error: cli\.file_unreadable: /);
   }, LONG);
@@ -135,7 +136,7 @@ describe('lpa globals list, flows and shares', () => {
   }, LONG);
 });
 
-describe('lpa files, sync, settings and account', () => {
+describe('lpa files, sync, settings and membership', () => {
   it('puts, lists and gets a file; a second put of the same name is a conflict', async () => {
     const local = join(work, 'data.bin');
     const bytes = Buffer.from([0, 1, 2, 250, 255]);
@@ -153,9 +154,10 @@ describe('lpa files, sync, settings and account', () => {
     expect((await lpa(['files', 'get', 'absent.bin'])).code).toBe(7);
   }, LONG);
 
-  it('shows the synchronizer status and the account status', async () => {
+  it('shows the synchronizer status and the membership status (also under its former name, account)', async () => {
     expect(await json(['sync', 'status'])).toMatchObject({ running: false, follower_ids: [] });
     expect((await lpa(['sync', 'status'])).stdout).toContain('running: false');
+    expect(await json(['membership', 'status'])).toMatchObject({ authenticated: false, account: null });
     expect(await json(['account', 'status'])).toMatchObject({ authenticated: false, account: null });
   }, LONG);
 

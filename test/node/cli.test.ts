@@ -33,9 +33,9 @@ afterAll(async () => {
 
 describe('lpa --help', () => {
   const COMMANDS = [
-    [], ['status'], ['account'], ['account', 'status'],
+    [], ['status'], ['membership'], ['membership', 'status'], ['account', 'status'],
     ['profiles'], ...['list', 'get', 'create', 'update', 'delete'].map((c) => ['profiles', c]),
-    ['accounts'], ...['list', 'add', 'update', 'delete', 'password', 'totp'].map((c) => ['accounts', c]),
+    ['profile-accounts'], ...['list', 'add', 'update', 'delete', 'password', 'totp'].map((c) => ['profile-accounts', c]), ['accounts', 'list'],
     ['globals'], ...['list', 'get', 'set', 'delete'].map((c) => ['globals', c]),
     ['flows'], ...['list', 'get', 'create', 'delete'].map((c) => ['flows', c]),
     ['shares'], ...['list', 'create', 'revoke', 'redeem', 'import'].map((c) => ['shares', c]),
@@ -55,6 +55,12 @@ describe('lpa --help', () => {
       expect(run.stdout).toContain('--help');
     });
   }, 300_000);
+
+  it('names membership and profile-accounts, and still answers to their former names account and accounts', async () => {
+    const help = (await lpa(['--help'])).stdout;
+    expect(help).toMatch(/^  membership\|account /m);
+    expect(help).toMatch(/^  profile-accounts\|accounts /m);
+  });
 
   it('refuses an unknown command with exit 2', async () => {
     const run = await lpa(['nonsense']);

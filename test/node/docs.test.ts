@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { referencePages } from '../../scripts/docs/pages';
 import { ENVIRONMENT } from '../../src/shared/environment';
 import { ERROR_CATALOG } from '../../src/shared/errors/catalog';
-import { ROUTES } from '../../src/routes/table';
+import { ROUTES } from '../../handlers';
 import { AUDIT_ACTIONS } from '../../storage/audit/actions';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);

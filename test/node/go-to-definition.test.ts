@@ -34,7 +34,7 @@ function definitionAt(file: string, text: string): { file: string; line: string 
 
 describe('go to definition', () => {
   it('leads from ctx.store.globals.write in a handler to Globals.write', () => {
-    const found = definitionAt('handlers/automation-globals.ts', 'ctx.store.globals.write');
+    const found = definitionAt('handlers/globals.ts', 'ctx.store.globals.write');
     expect(found).toHaveLength(1);
     expect(found[0]!.file).toBe('storage/globals/globals.ts');
     expect(found[0]!.line).toMatch(/^write\(/);

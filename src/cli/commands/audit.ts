@@ -2,14 +2,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { action, intBetween, withJson, type JsonOption } from '../args';
-import type { Query } from '../client';
 import type { queryInt } from '../../shared/schemas/query';
 import { AuditCategory } from '../../../storage/audit/actions';
 import { ACTOR_TYPES } from '../../../storage/audit/entry';
 import { AUDIT_FILTERS, AuditListQuery } from '../../../storage/audit/filters';
-import {
-  AuditCheckpoint, AuditResult, ExportFormat, type AuditExport, type AuditList, type AuditPublicKey, type AuditVerification,
-} from '../../../storage/audit/schema';
+import { AuditCheckpoint, AuditResult, ExportFormat } from '../../../storage/audit/schema';
+import { audit as auditRoutes } from '../../contracts/audit';
 import { verifyJsonlExport } from '../../../storage/audit/verify-export';
 import { keyValues, show, table } from '../output';
 import { progress, whileWaiting } from '../progress';
@@ -55,7 +53,7 @@ function withFilters(command: Command): Command {
 
 type Filters = Record<string, string | number | undefined>;
 
-function filterQuery(options: Filters): Query {
+function filterQuery(options: Filters): Filters {
   return Object.fromEntries(Object.keys(AUDIT_FILTERS).map((name) => [name, options[optionKey(name)]]));
 }
 
@@ -70,7 +68,7 @@ export function auditCommand(program: Command): void {
       .option('--before-seq <seq>', 'page onward from here', intBetween(...BEFORE_SEQ)),
   ).action(
     action(async (client, options: JsonOption & Filters & { limit: number; beforeSeq?: number }) => {
-      const answer = await client.call<AuditList>('GET', '/api/v1/audit', {
+      const answer = await client.api(auditRoutes.list, {
         query: { ...filterQuery(options), limit: options.limit, before_seq: options.beforeSeq },
       });
       show(answer, options.json, (a) => {
@@ -82,7 +80,7 @@ export function auditCommand(program: Command): void {
   );
   withJson(audit.command('verify').description('check the hash chain and the daily anchors')).action(
     action(async (client, options: JsonOption) => {
-      const answer = await whileWaiting('verifying the audit chain', client.call<AuditVerification>('GET', '/api/v1/audit/verify'));
+      const answer = await whileWaiting('verifying the audit chain', client.api(auditRoutes.verify));
       show(answer, options.json, (a) => keyValues(a));
       if (!answer.ok) process.exitCode = 1;
     }),
@@ -94,11 +92,10 @@ export function auditCommand(program: Command): void {
   ).action(
     action(async (client, options: JsonOption & Filters & { format: string; out?: string }) => {
       const bar = progress('export', 'KiB');
-      const raw = await client.download('/api/v1/audit/export', { ...filterQuery(options), format: options.format }, (received, total) =>
+      const answer = await client.download(auditRoutes.export, { query: { ...filterQuery(options), format: options.format } }, (received, total) =>
         bar.update(Math.ceil(received / 1024), total === null ? undefined : Math.ceil(total / 1024)),
       );
       bar.stop();
-      const answer = JSON.parse(raw.toString('utf8')) as AuditExport;
       const file = options.out ?? answer.file_name;
       writeFileSync(file, Buffer.from(answer.content_base64, 'base64'));
       show({ file, count: answer.count }, options.json, (a) => `wrote ${a.count} entries to ${a.file}`);
@@ -111,7 +108,7 @@ export function auditCommand(program: Command): void {
       .option('--out <file>', 'where to write it (default: print it)'),
   ).action(
     action(async (client, options: JsonOption & { out?: string }) => {
-      const answer = await client.call<AuditCheckpoint>('GET', '/api/v1/audit/checkpoint');
+      const answer = await client.api(auditRoutes.checkpoint);
       if (!options.out) return show(answer, options.json, (a) => keyValues(a));
       writeFileSync(options.out, `${JSON.stringify(answer, null, 2)}\n`);
       show({ file: options.out, seq: answer.seq }, options.json, (a) => `wrote the checkpoint at seq ${a.seq} to ${a.file}`);
@@ -124,7 +121,7 @@ export function auditCommand(program: Command): void {
       .option('--out <file>', 'where to write the PEM (default: print it)'),
   ).action(
     action(async (client, options: JsonOption & { out?: string }) => {
-      const answer = await client.call<AuditPublicKey>('GET', '/api/v1/audit/public-key');
+      const answer = await client.api(auditRoutes.publicKey);
       if (options.out) writeFileSync(options.out, answer.public_key_pem);
       show(answer, options.json, (a) => (options.out ? `wrote key ${a.key_id} to ${options.out}` : a.public_key_pem.trimEnd()));
     }),

@@ -1,17 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import type { AutomationFileListing } from '../../host/files-schema';
+import { files as fileRoutes } from '../../contracts/files';
 import { action, readBytes, withJson, type JsonOption } from '../args';
 import { show, table } from '../output';
-
-const BASE = '/api/v1/automation/files';
 
 export function filesCommand(program: Command): void {
   const files = program.command('files').description('files of the automation folder');
   withJson(files.command('list').description('the automation folder and its files')).action(
     action(async (client, options: JsonOption) => {
-      const answer = await client.call<AutomationFileListing>('GET', BASE);
+      const answer = await client.api(fileRoutes.list);
       show(answer, options.json, (a) => `${a.directory}\n${table(a.items, ['name', 'size_bytes'])}`);
     }),
   );
@@ -25,7 +23,7 @@ export function filesCommand(program: Command): void {
     action(async (client, file: string, options: JsonOption & { name?: string }) => {
       const bytes = readBytes(file);
       const name = options.name ?? basename(file);
-      await client.call('POST', BASE, { body: { name, base64: bytes.toString('base64') } });
+      await client.api(fileRoutes.write, { body: { name, base64: bytes.toString('base64') } });
       show({ name, size_bytes: bytes.length }, options.json, (a) => `wrote ${a.name} (${a.size_bytes} bytes)`);
     }),
   );
@@ -37,7 +35,7 @@ export function filesCommand(program: Command): void {
       .option('--out <file>', 'where to write it ("-" for standard output; default: the same name here)'),
   ).action(
     action(async (client, name: string, options: JsonOption & { out?: string }) => {
-      const answer = await client.call<{ base64: string }>('GET', `${BASE}/content`, { query: { name } });
+      const answer = await client.api(fileRoutes.read, { query: { name } });
       const bytes = Buffer.from(answer.base64, 'base64');
       if (options.out === '-') {
         process.stdout.write(bytes);

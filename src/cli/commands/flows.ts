@@ -1,22 +1,20 @@
 import type { Command } from 'commander';
-import type { Flow, FlowSummary, NewFlow } from '../../../storage/flows/schema';
+import type { NewFlow } from '../../../storage/flows/schema';
+import { flows as flowRoutes } from '../../contracts/flows';
 import { action, readJson, withJson, type JsonOption } from '../args';
 import { keyValues, show, table } from '../output';
-
-const BASE = '/api/v1/automation/flows';
-const path = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 
 export function flowsCommand(program: Command): void {
   const flows = program.command('flows').description('automation flows');
   withJson(flows.command('list').description('flow summaries, oldest first')).action(
     action(async (client, options: JsonOption) => {
-      const answer = await client.call<{ items: FlowSummary[] }>('GET', BASE);
+      const answer = await client.api(flowRoutes.list);
       show(answer, options.json, (a) => table(a.items, ['id', 'name', 'group', 'is_template', 'step_count', 'value_count', 'dependencies']));
     }),
   );
   withJson(flows.command('get').description('one flow with its steps and values (protected values as null)').argument('<id>')).action(
     action(async (client, id: string, options: JsonOption) => {
-      show(await client.call<Flow>('GET', path(id)), options.json, keyValues);
+      show(await client.api(flowRoutes.read, { params: { id } }), options.json, keyValues);
     }),
   );
   // A flow's steps are the runner's JSON: they come as the API's body, from a file.
@@ -28,12 +26,12 @@ export function flowsCommand(program: Command): void {
   ).action(
     action(async (client, options: JsonOption & { file: string }) => {
       const body = readJson<NewFlow>(options.file);
-      show(await client.call<Flow>('POST', BASE, { body }), options.json, (a) => `created ${a.id} (${a.name})`);
+      show(await client.api(flowRoutes.create, { body }), options.json, (a) => `created ${a.id} (${a.name})`);
     }),
   );
   withJson(flows.command('delete').description('delete a flow that no other flow depends on').argument('<id>')).action(
     action(async (client, id: string, options: JsonOption) => {
-      await client.call('DELETE', path(id));
+      await client.api(flowRoutes.delete, { params: { id } });
       show({ ok: true }, options.json, () => `deleted ${id}`);
     }),
   );

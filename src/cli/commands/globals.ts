@@ -1,24 +1,24 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { GlobalDelete, GlobalSummary, GlobalValue, GlobalWrite } from '../../../storage/globals/schema';
+import type { GlobalWrite } from '../../../storage/globals/schema';
+import { globals as globalRoutes } from '../../contracts/globals';
 import { action, intBetween, withJson, type JsonOption } from '../args';
 import { ApiCallError } from '../client';
 import { keyValues, show, table } from '../output';
 
-const path = (name: string) => `/api/v1/automation/globals/${encodeURIComponent(name)}`;
 const revision = intBetween(0, Number.MAX_SAFE_INTEGER);
 
 export function globalsCommand(program: Command): void {
   const globals = program.command('globals').description('read and write global automation variables');
   withJson(globals.command('list').description('every global with its revision, without values')).action(
     action(async (client, options: JsonOption) => {
-      const answer = await client.call<{ items: GlobalSummary[] }>('GET', '/api/v1/automation/globals');
+      const answer = await client.api(globalRoutes.list);
       show(answer, options.json, (a) => table(a.items, ['name', 'revision', 'bytes', 'updated_at']));
     }),
   );
   withJson(globals.command('get').description('print a value and its revision').argument('<name>')).action(
     action(async (client, name: string, options: JsonOption) => {
-      show(await client.call<GlobalValue>('GET', path(name)), options.json, (a) => `${a.value}\n(revision ${a.revision})`);
+      show(await client.api(globalRoutes.read, { params: { name } }), options.json, (a) => `${a.value}\n(revision ${a.revision})`);
     }),
   );
   withJson(
@@ -34,7 +34,7 @@ export function globalsCommand(program: Command): void {
       const text = options.file ? readFileSync(options.file === '-' ? 0 : options.file, 'utf8') : value;
       if (text === undefined) throw new ApiCallError(0, 'cli.value_missing', 'give a value or --file');
       const body: GlobalWrite = { value: text, expected_revision: options.revision };
-      show(await client.call<GlobalSummary>('PUT', path(name), { body }), options.json, keyValues);
+      show(await client.api(globalRoutes.write, { params: { name }, body }), options.json, keyValues);
     }),
   );
   withJson(
@@ -45,8 +45,7 @@ export function globalsCommand(program: Command): void {
       .requiredOption('--revision <n>', 'the expected current revision', intBetween(1, Number.MAX_SAFE_INTEGER)),
   ).action(
     action(async (client, name: string, options: JsonOption & { revision: number }) => {
-      const query: GlobalDelete = { expected_revision: options.revision };
-      await client.call('DELETE', path(name), { query });
+      await client.api(globalRoutes.delete, { params: { name }, query: { expected_revision: options.revision } });
       show({ ok: true }, options.json, () => `deleted ${name}`);
     }),
   );

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import type { LogExcerpt } from '../../shared/logs/excerpt';
-import type { LogFileList } from '../../shared/logs/streams';
+import { logs as logRoutes } from '../../contracts/logs';
 import { action, withJson, type JsonOption } from '../args';
 import { show, table } from '../output';
 
@@ -8,16 +7,13 @@ export function logsCommand(program: Command): void {
   const logs = program.command('logs').description('technical log files of the service');
   withJson(logs.command('list').description('every log file of every stream')).action(
     action(async (client, options: JsonOption) => {
-      const answer = await client.call<LogFileList>('GET', '/api/v1/system/logs');
+      const answer = await client.api(logRoutes.list);
       show(answer, options.json, (a) => table(a.items, ['stream', 'file', 'size', 'modified_at']));
     }),
   );
   withJson(logs.command('show').description('the end of one log file, sanitized').argument('<stream>').argument('<file>')).action(
     action(async (client, stream: string, file: string, options: JsonOption) => {
-      const answer = await client.call<LogExcerpt>(
-        'GET',
-        `/api/v1/system/logs/${encodeURIComponent(stream)}/${encodeURIComponent(file)}`,
-      );
+      const answer = await client.api(logRoutes.tail, { params: { stream, file } });
       show(answer, options.json, (a) => `${a.text}${a.truncated ? `\n(last ${a.lines} lines; earlier lines cut)` : ''}`);
     }),
   );

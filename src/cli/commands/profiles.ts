@@ -1,10 +1,9 @@
 import { Option, type Command } from 'commander';
-import { PROFILE_SORTS, type Profile, type ProfileInput, type ProfilePage, type ProfilePatch } from '../../../storage/profiles/schema';
+import { PROFILE_SORTS, type Profile, type ProfileInput, type ProfilePatch } from '../../../storage/profiles/schema';
+import { profiles as profileRoutes } from '../../contracts/profiles';
 import { action, intBetween, repeated, withJson, type JsonOption } from '../args';
 import { keyValues, show, table } from '../output';
 import { progress } from '../progress';
-
-const path = (id: string) => `/api/v1/profiles/${encodeURIComponent(id)}`;
 
 interface FieldOptions {
   name?: string;
@@ -45,12 +44,12 @@ export function profilesCommand(program: Command): void {
   ).action(
     action(async (client, options: JsonOption & { limit: number; all?: boolean; sort?: string; order?: string }) => {
       const query = { limit: options.limit, sort: options.sort, order: options.order };
-      let page = await client.call<ProfilePage>('GET', '/api/v1/profiles', { query });
+      let page = await client.api(profileRoutes.list, { query });
       const items = [...page.items];
       const bar = options.all ? progress('profiles', 'profiles') : undefined;
       bar?.update(items.length, page.total);
       while (options.all && page.next_cursor) {
-        page = await client.call<ProfilePage>('GET', '/api/v1/profiles', { query: { ...query, cursor: page.next_cursor } });
+        page = await client.api(profileRoutes.list, { query: { ...query, cursor: page.next_cursor } });
         items.push(...page.items);
         bar?.update(items.length, page.total);
       }
@@ -61,13 +60,13 @@ export function profilesCommand(program: Command): void {
   );
   withJson(profiles.command('get').description('one profile').argument('<id>')).action(
     action(async (client, id: string, options: JsonOption) => {
-      show(await client.call<Profile>('GET', path(id)), options.json, keyValues);
+      show(await client.api(profileRoutes.read, { params: { id } }), options.json, keyValues);
     }),
   );
   withJson(withFields(profiles.command('create').description('create a profile').requiredOption('--name <name>', 'its name'))).action(
     action(async (client, options: JsonOption & FieldOptions & { name: string }) => {
       const body: ProfileInput = { ...fields(options), name: options.name };
-      show(await client.call<Profile>('POST', '/api/v1/profiles', { body }), options.json, keyValues);
+      show(await client.api(profileRoutes.create, { body }), options.json, keyValues);
     }),
   );
   withJson(
@@ -76,12 +75,12 @@ export function profilesCommand(program: Command): void {
       .option('--no-notes', 'remove its notes'),
   ).action(
     action(async (client, id: string, options: JsonOption & FieldOptions) => {
-      show(await client.call<Profile>('PATCH', path(id), { body: fields(options) }), options.json, keyValues);
+      show(await client.api(profileRoutes.update, { params: { id }, body: fields(options) }), options.json, keyValues);
     }),
   );
   withJson(profiles.command('delete').description('delete a profile and its platform accounts').argument('<id>')).action(
     action(async (client, id: string, options: JsonOption) => {
-      await client.call('DELETE', path(id));
+      await client.api(profileRoutes.delete, { params: { id } });
       show({ ok: true }, options.json, () => `deleted ${id}`);
     }),
   );

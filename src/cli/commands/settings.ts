@@ -1,6 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { AuditRetention, LogRetention } from '../../../storage/settings/schema';
+import { AuditRetentionWrite, LogRetentionPatch } from '../../../storage/settings/schema';
+import { settings as settingRoutes } from '../../contracts/settings';
 import { action, withJson, type JsonOption } from '../args';
+import type { ApiClient } from '../client';
 import { keyValues, show } from '../output';
 
 type Settings = Record<string, number>;
@@ -14,8 +16,15 @@ function setting(fields: readonly string[]) {
   };
 }
 
+/** One settings document: how to read it, how to change it and the fields a change takes. */
+interface SettingsRoutes {
+  fields: readonly string[];
+  read: (client: ApiClient) => Promise<Record<string, unknown>>;
+  write: (client: ApiClient, body: Settings) => Promise<Record<string, unknown>>;
+}
+
 /** `settings <name>` reads the settings; with `--set` it changes them first and prints what they became. */
-function settingsCommand(parent: Command, name: string, description: string, path: string, fields: readonly string[]): void {
+function settingsCommand(parent: Command, name: string, description: string, { fields, read, write }: SettingsRoutes): void {
   withJson(
     parent
       .command(name)
@@ -23,16 +32,21 @@ function settingsCommand(parent: Command, name: string, description: string, pat
       .option('--set <field=n>', `change a field (repeat for more): ${fields.join(', ')}`, setting(fields)),
   ).action(
     action(async (client, options: JsonOption & { set?: Settings }) => {
-      const answer = options.set
-        ? await client.call<Settings>('PUT', path, { body: options.set })
-        : await client.call<Settings>('GET', path);
-      show(answer, options.json, keyValues);
+      show(options.set ? await write(client, options.set) : await read(client), options.json, keyValues);
     }),
   );
 }
 
 export function settingsCommands(program: Command): void {
   const settings = program.command('settings').description('retention settings');
-  settingsCommand(settings, 'logs', 'log retention in days', '/api/v1/settings/logs', Object.keys(LogRetention.shape));
-  settingsCommand(settings, 'audit', 'audit retention in days, with the entries kept', '/api/v1/settings/audit', Object.keys(AuditRetention.shape));
+  settingsCommand(settings, 'logs', 'log retention in days', {
+    fields: Object.keys(LogRetentionPatch.shape),
+    read: (client) => client.api(settingRoutes.logRetention),
+    write: (client, body) => client.api(settingRoutes.setLogRetention, { body }),
+  });
+  settingsCommand(settings, 'audit', 'audit retention in days, with the entries kept', {
+    fields: Object.keys(AuditRetentionWrite.shape),
+    read: (client) => client.api(settingRoutes.auditRetention),
+    write: (client, body) => client.api(settingRoutes.setAuditRetention, { body }),
+  });
 }

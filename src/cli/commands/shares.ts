@@ -1,15 +1,14 @@
 import type { Command } from 'commander';
-import type { ImportRequest, ImportResult, NewShare, RedeemPreview, Share, ShareWithCode } from '../../../storage/shares/schema';
+import type { NewShare, ShareImportRequest } from '../../../storage/shares/schema';
+import { shares as shareRoutes } from '../../contracts/shares';
 import { action, intBetween, readText, repeated, withJson, type JsonOption } from '../args';
 import { keyValues, show, table } from '../output';
-
-const BASE = '/api/v1/automation/shares';
 
 export function sharesCommand(program: Command): void {
   const shares = program.command('shares').description('share flows by code, redeem and import shared flows');
   withJson(shares.command('list').description('shares that are not revoked (never their codes)')).action(
     action(async (client, options: JsonOption) => {
-      const answer = await client.call<{ items: Share[] }>('GET', BASE);
+      const answer = await client.api(shareRoutes.list);
       show(answer, options.json, (a) => table(a.items, ['id', 'name', 'uses', 'max_uses', 'expires_at', 'size']));
     }),
   );
@@ -31,12 +30,12 @@ export function sharesCommand(program: Command): void {
         max_uses: options.maxUses,
         include_secrets: options.includeSecrets,
       };
-      show(await client.call<ShareWithCode>('POST', BASE, { body }), options.json, keyValues);
+      show(await client.api(shareRoutes.create, { body }), options.json, keyValues);
     }),
   );
   withJson(shares.command('revoke').description('revoke a share: its code stops working').argument('<id>')).action(
     action(async (client, id: string, options: JsonOption) => {
-      await client.call('DELETE', `${BASE}/${encodeURIComponent(id)}`);
+      await client.api(shareRoutes.revoke, { params: { id } });
       show({ ok: true }, options.json, () => `revoked ${id}`);
     }),
   );
@@ -49,7 +48,7 @@ export function sharesCommand(program: Command): void {
   ).action(
     action(async (client, options: JsonOption & { codeFile: string }) => {
       const body = { code: readText(options.codeFile).trim() };
-      const answer = await client.call<RedeemPreview>('POST', `${BASE}/redeem`, { body });
+      const answer = await client.api(shareRoutes.redeem, { body });
       show(answer, options.json, (a) => `ticket: ${a.ticket}\n${table(a.items, ['id', 'name', 'steps', 'missing_values', 'dependencies'])}`);
     }),
   );
@@ -61,8 +60,8 @@ export function sharesCommand(program: Command): void {
       .requiredOption('--id <id>', 'a flow of the preview (repeat for more)', repeated),
   ).action(
     action(async (client, options: JsonOption & { ticket: string; id: string[] }) => {
-      const body: ImportRequest = { ticket: options.ticket, ids: options.id };
-      const answer = await client.call<ImportResult>('POST', `${BASE}/import`, { body });
+      const body: ShareImportRequest = { ticket: options.ticket, ids: options.id };
+      const answer = await client.api(shareRoutes.import, { body });
       show(answer, options.json, (a) => table(a.items, ['id', 'name', 'is_template']));
     }),
   );

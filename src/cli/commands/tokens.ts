@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { action, intBetween, withJson, type JsonOption } from '../args';
-import type { CreatedToken, Token } from '../../../storage/tokens/schema';
+import { tokens as tokenRoutes } from '../../contracts/tokens';
 import { keyValues, show, table } from '../output';
 
 export function tokensCommand(program: Command): void {
@@ -16,18 +16,18 @@ export function tokensCommand(program: Command): void {
   ).action(
     action(async (client, options: JsonOption & { name: string; scope: string[]; admin?: boolean; expiresInMinutes?: number }) => {
       const body = { name: options.name, scopes: options.scope, admin: options.admin, expires_in_minutes: options.expiresInMinutes };
-      show(await client.call<CreatedToken>('POST', '/api/v1/tokens', { body }), options.json, keyValues);
+      show(await client.api(tokenRoutes.create, { body }), options.json, keyValues);
     }),
   );
   withJson(tokens.command('list').description('list live tokens')).action(
     action(async (client, options: JsonOption) => {
-      const answer = await client.call<{ items: Token[] }>('GET', '/api/v1/tokens');
+      const answer = await client.api(tokenRoutes.list);
       show(answer, options.json, (a) => table(a.items, ['id', 'name', 'scopes', 'admin', 'expires_at']));
     }),
   );
   withJson(tokens.command('revoke').description('revoke a token').argument('<id>', 'the token id')).action(
     action(async (client, id: string, options: JsonOption) => {
-      show(await client.call('DELETE', `/api/v1/tokens/${encodeURIComponent(id)}`), options.json, () => `revoked ${id}`);
+      show(await client.api(tokenRoutes.revoke, { params: { id } }), options.json, () => `revoked ${id}`);
     }),
   );
 }

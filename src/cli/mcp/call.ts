@@ -10,18 +10,18 @@ const text = (value: unknown, isError = false): CallToolResult => ({ content: [{
  * the HTTP status), so that the agent sees why and can correct itself.
  */
 export async function callTool(client: ApiClient, tool: ApiTool, args: Record<string, unknown>): Promise<CallToolResult> {
+  const params: Record<string, unknown> = {};
   const query: Query = {};
   const body: Record<string, unknown> = {};
-  let path = tool.route.path;
   for (const [name, value] of Object.entries(args)) {
     const place = tool.places[name];
     // An argument the route does not take is sent in the body or query as it came, so that the service refuses it with its own message.
-    if (place === 'path') path = path.replace(`:${name}`, encodeURIComponent(String(value)));
-    else if (place === 'query' || (!place && !tool.route.body)) query[name] = typeof value === 'object' ? JSON.stringify(value) : (value as Query[string]);
+    if (place === 'path') params[name] = value;
+    else if (place === 'query' || (!place && !tool.contract.body)) query[name] = typeof value === 'object' ? JSON.stringify(value) : (value as Query[string]);
     else body[name] = value;
   }
   try {
-    const answer = await client.call(tool.route.method, path, { query, body: tool.route.body ? body : undefined });
+    const answer = await client.request(tool.contract, { params, query, body: tool.contract.body ? body : undefined });
     return text(answer ?? { ok: true });
   } catch (error) {
     if (!(error instanceof ApiCallError)) throw error;

@@ -1,4 +1,4 @@
-import type { AnyRoute } from '../../routes/define';
+import { isReadOnly, type Contract } from '../../contracts/define';
 import type { Scope } from '../../shared/scopes';
 import { ApiCallError, type ApiClient } from '../client';
 import { SECRET_SCOPES } from './tools';
@@ -11,13 +11,13 @@ import { SECRET_SCOPES } from './tools';
  * read. The service audits the probe like any call (source 'mcp'). When the service cannot be
  * reached, no secret tool is offered.
  */
-export async function heldSecretScopes(client: ApiClient, routes: readonly AnyRoute[]): Promise<Set<Scope>> {
+export async function heldSecretScopes(client: ApiClient, contracts: readonly Contract[]): Promise<Set<Scope>> {
   const held = new Set<Scope>();
   for (const scope of SECRET_SCOPES) {
-    const probe = routes.find((route) => route.method === 'GET' && route.scopes?.length === 1 && route.scopes[0] === scope);
+    const probe = contracts.find((contract) => isReadOnly(contract) && contract.scopes?.length === 1 && contract.scopes[0] === scope);
     if (!probe) continue;
     try {
-      await client.call('GET', probe.path.replace(/:\w+/g, '-'));
+      await client.request(probe, { params: Object.fromEntries([...probe.path.matchAll(/:(\w+)/g)].map(([, name]) => [name, '-'])) });
       held.add(scope);
     } catch (error) {
       if (!(error instanceof ApiCallError)) throw error;

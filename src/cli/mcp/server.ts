@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ROUTES } from '../../routes/table';
+import { CONTRACTS } from '../../contracts';
 import { ApiClient } from '../client';
 import { callTool } from './call';
 import { heldSecretScopes } from './secret-scopes';
@@ -10,8 +10,8 @@ import { secretScopesOf, toolOf, type ApiTool } from './tools';
 
 /** The tools this token may see: every operation, except those handing out a secret whose scope the token lacks. */
 export async function offeredTools(client: ApiClient): Promise<ApiTool[]> {
-  const held = await heldSecretScopes(client, ROUTES);
-  return ROUTES.filter((route) => secretScopesOf(route).every((scope) => held.has(scope))).map(toolOf);
+  const held = await heldSecretScopes(client, CONTRACTS);
+  return CONTRACTS.filter((contract) => secretScopesOf(contract).every((scope) => held.has(scope))).map(toolOf);
 }
 
 /**
@@ -23,7 +23,7 @@ export async function runMcpServer(env: NodeJS.ProcessEnv): Promise<void> {
   const client = ApiClient.fromEnv(env, 'mcp');
   const tools = await offeredTools(client);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  // The JSON Schemas come from the route declarations, so the SDK's low-level handlers serve them as they are.
+  // The JSON Schemas come from the route contracts, so the SDK's low-level handlers serve them as they are.
   const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
   const mcp = new McpServer({ name: 'lpa', version }, { capabilities: { tools: {} } });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { operationId } from '../../openapi/document';
-import type { AnyRoute } from '../../routes/define';
+import { isReadOnly, isRemoval, type Contract } from '../../contracts/define';
 import type { Scope } from '../../shared/scopes';
 
 type JsonSchema = Record<string, unknown>;
@@ -14,14 +14,14 @@ export interface ApiTool {
   description: string;
   inputSchema: JsonSchema & { type: 'object' };
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: false };
-  route: AnyRoute;
+  contract: Contract;
   places: Record<string, Place>;
 }
 
 /** Scopes whose routes hand out secrets (passwords, 2FA codes, global values): offered only to a token that holds them. */
 export const SECRET_SCOPES: readonly Scope[] = ['secrets:read', 'secrets:totp'];
 
-export const secretScopesOf = (route: AnyRoute): Scope[] => (route.scopes ?? []).filter((scope: Scope) => SECRET_SCOPES.includes(scope));
+export const secretScopesOf = (contract: Contract): Scope[] => (contract.scopes ?? []).filter((scope: Scope) => SECRET_SCOPES.includes(scope));
 
 interface ObjectSchema {
   properties?: Record<string, unknown>;
@@ -47,16 +47,16 @@ function objectSchemaOf(schema: z.ZodType): ObjectSchema {
  * The tool's input: the route's path parameters, query and body as one object. The service
  * validates the call; a refusal comes back as a tool error with the envelope's code.
  */
-function inputOf(route: AnyRoute): { schema: ApiTool['inputSchema']; places: Record<string, Place> } {
+function inputOf(contract: Contract): { schema: ApiTool['inputSchema']; places: Record<string, Place> } {
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   const defs: Record<string, unknown> = {};
   const places: Record<string, Place> = {};
-  for (const [place, schema] of [['path', route.params], ['query', route.query], ['body', route.body]] as const) {
+  for (const [place, schema] of [['path', contract.params], ['query', contract.query], ['body', contract.body]] as const) {
     if (!schema) continue;
     const converted = objectSchemaOf(schema as z.ZodType);
     for (const [name, property] of Object.entries(converted.properties ?? {})) {
-      if (places[name]) throw new Error(`${route.method} ${route.path}: "${name}" is both a ${places[name]} and a ${place} field`);
+      if (places[name]) throw new Error(`${contract.method} ${contract.path}: "${name}" is both a ${places[name]} and a ${place} field`);
       places[name] = place;
       properties[name] = property;
     }
@@ -73,20 +73,20 @@ function inputOf(route: AnyRoute): { schema: ApiTool['inputSchema']; places: Rec
   return { schema, places };
 }
 
-function descriptionOf(route: AnyRoute): string {
+function descriptionOf(contract: Contract): string {
   const access =
-    route.access === 'public' ? 'Needs no token.' : route.access === 'admin' ? 'Needs an admin session.' : `Scopes: ${(route.scopes ?? []).join(', ') || 'any token'}.`;
-  return [route.summary, route.description, `${route.method} ${route.path}. ${access}`].filter(Boolean).join('\n\n');
+    contract.access === 'public' ? 'Needs no token.' : contract.access === 'admin' ? 'Needs an admin session.' : `Scopes: ${(contract.scopes ?? []).join(', ') || 'any token'}.`;
+  return [contract.summary, contract.description, `${contract.method} ${contract.path}. ${access}`].filter(Boolean).join('\n\n');
 }
 
-export function toolOf(route: AnyRoute): ApiTool {
-  const { schema, places } = inputOf(route);
+export function toolOf(contract: Contract): ApiTool {
+  const { schema, places } = inputOf(contract);
   return {
-    name: operationId(route),
-    description: descriptionOf(route),
+    name: operationId(contract),
+    description: descriptionOf(contract),
     inputSchema: schema,
-    annotations: { readOnlyHint: route.method === 'GET', destructiveHint: route.method === 'DELETE', openWorldHint: false },
-    route,
+    annotations: { readOnlyHint: isReadOnly(contract), destructiveHint: isRemoval(contract), openWorldHint: false },
+    contract,
     places,
   };
 }

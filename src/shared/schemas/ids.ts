@@ -17,3 +17,6 @@ export const Id = z.string().min(1).max(64);
 
 /** 1..1000 ids, each 1..64 characters, no id twice. */
 export const IdList = uniqueItems(z.array(Id).min(1).max(1000), 'Ids must be unique');
+
+/** The path parameters of a route addressing one item by its id, `…/:id`. */
+export const IdParams = z.object({ id: Id });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { openapiDocument } from '../../../src/openapi/document';
-import type { AnyRoute } from '../../../src/routes/define';
-import { ROUTES } from '../../../src/routes/table';
+import { CONTRACTS } from '../../../src/contracts';
+import type { Contract } from '../../../src/contracts/define';
 import { BASE_URL, TEST_ALLOWED_ORIGIN } from '../constants';
 import { fuzzValue, type JsonSchema, type SchemaContext } from './schema-values';
 import { rawUrlText } from './values';
@@ -19,7 +19,7 @@ export interface FuzzRequest {
 }
 
 export interface FuzzTarget {
-  route: AnyRoute;
+  route: Contract;
   name: string;
   request: fc.Arbitrary<FuzzRequest>;
 }
@@ -117,9 +117,9 @@ const callers = fc.oneof({ weight: 12, arbitrary: fc.constant<Caller>('admin') }
  * generates: a route added later is fuzzed without anyone touching this file.
  */
 export function fuzzTargets(knownIds: () => readonly string[]): FuzzTarget[] {
-  const doc = openapiDocument(ROUTES, BASE_URL) as any;
+  const doc = openapiDocument(CONTRACTS, BASE_URL) as any;
   const ctx: SchemaContext = { resolve: (ref) => doc.components.schemas[ref.split('/').pop()!], knownIds };
-  return ROUTES.map((route) => {
+  return CONTRACTS.map((route) => {
     const op = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()];
     const parameters = op.parameters as Parameter[];
     const schemaOf = (name: string) => parameters.find((p) => p.in === 'path' && p.name === name)!.schema;

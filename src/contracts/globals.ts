@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineRoute } from '../src/routes/define';
-import { Ok } from '../src/shared/schemas/ok';
-import { GLOBAL_VALUE_MAX_CHARS, GlobalDelete, GlobalList, GlobalName, GlobalSummary, GlobalValue, GlobalWrite } from '../storage/globals/schema';
+import { Ok } from '../shared/schemas/ok';
+import { GLOBAL_VALUE_MAX_CHARS, GlobalDelete, GlobalList, GlobalName, GlobalSummary, GlobalValue, GlobalWrite } from '../../storage/globals/schema';
+import { defineContract } from './define';
 
 /**
  * The body limit fits the largest legal value however a JSON encoder writes it: a character can
@@ -11,17 +11,16 @@ const GLOBAL_BODY_LIMIT = 6 * GLOBAL_VALUE_MAX_CHARS + 64 * 1024;
 
 const Named = z.object({ name: GlobalName });
 
-export const automationGlobalRoutes = [
-  defineRoute({
+export const globals = {
+  list: defineContract({
     method: 'GET',
     path: '/api/v1/automation/globals',
     tag: 'Automation',
     summary: 'Automation globals, without their values',
     scopes: ['runtime:control'],
     response: GlobalList,
-    handler: async ({ ctx }) => ({ items: await ctx.store.globals.list() }),
   }),
-  defineRoute({
+  read: defineContract({
     method: 'GET',
     path: '/api/v1/automation/globals/:name',
     tag: 'Automation',
@@ -31,9 +30,8 @@ export const automationGlobalRoutes = [
     response: GlobalValue,
     audit: 'globals.read',
     errors: ['resource.not_found', 'vault.locked'],
-    handler: ({ ctx, params, audit }) => ctx.store.globals.read(audit, params.name),
   }),
-  defineRoute({
+  write: defineContract({
     method: 'PUT',
     path: '/api/v1/automation/globals/:name',
     tag: 'Automation',
@@ -45,9 +43,8 @@ export const automationGlobalRoutes = [
     response: GlobalSummary,
     audit: 'globals.write',
     errors: ['state.revision_conflict', 'vault.locked'],
-    handler: ({ ctx, params, body, audit }) => ctx.store.globals.write(audit, params.name, body),
   }),
-  defineRoute({
+  delete: defineContract({
     method: 'DELETE',
     path: '/api/v1/automation/globals/:name',
     tag: 'Automation',
@@ -58,9 +55,5 @@ export const automationGlobalRoutes = [
     response: Ok,
     audit: 'globals.delete',
     errors: ['resource.not_found', 'state.revision_conflict'],
-    handler: async ({ ctx, params, query, audit }) => {
-      await ctx.store.globals.delete(audit, params.name, query);
-      return { ok: true as const };
-    },
   }),
-];
+};

@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
-import type { AccountInput, AccountPatch, PlatformAccount, PlatformPassword, TotpCode } from '../../../storage/profile-accounts/schema';
+import type { PlatformAccountInput, PlatformAccountPatch } from '../../../storage/profile-accounts/schema';
+import { profileAccounts } from '../../contracts/profile-accounts';
 import { action, intBetween, readText, withJson, type JsonOption } from '../args';
 import { keyValues, show, table } from '../output';
-
-const base = (profile: string) => `/api/v1/profiles/${encodeURIComponent(profile)}/accounts`;
-const path = (profile: string, account: string) => `${base(profile)}/${encodeURIComponent(account)}`;
 
 interface FieldOptions {
   url?: string;
@@ -31,7 +29,7 @@ function withFields(command: Command): Command {
 const secret = (file: string | undefined) => (file === undefined ? undefined : readText(file).replace(/\r?\n$/, ''));
 const orNull = (value: string | false | undefined) => (value === false ? null : value);
 
-function fields(options: FieldOptions): AccountPatch {
+function fields(options: FieldOptions): PlatformAccountPatch {
   return {
     platform_url: options.url,
     username: orNull(options.username),
@@ -42,18 +40,24 @@ function fields(options: FieldOptions): AccountPatch {
   };
 }
 
-export function accountsCommand(program: Command): void {
-  const accounts = program.command('accounts').description("a profile's platform accounts, their passwords and 2FA codes");
+/** A profile's account as the routes address it. */
+const ofProfile = (id: string, accountId: string) => ({ params: { id, accountId } });
+
+export function profileAccountsCommand(program: Command): void {
+  const accounts = program
+    .command('profile-accounts')
+    .alias('accounts')
+    .description("a profile's platform accounts, their passwords and 2FA codes (also `lpa accounts`, its former name)");
   withJson(accounts.command('list').description('the accounts of a profile (secrets only as set or not)').argument('<profile>')).action(
     action(async (client, profile: string, options: JsonOption) => {
-      const answer = await client.call<{ items: PlatformAccount[] }>('GET', base(profile));
+      const answer = await client.api(profileAccounts.list, { params: { id: profile } });
       show(answer, options.json, (a) => table(a.items, ['id', 'platform_url', 'username', 'password_set', 'totp_set', 'sort_order']));
     }),
   );
   withJson(withFields(accounts.command('add').description('add an account').argument('<profile>').requiredOption('--url <url>', 'the platform URL'))).action(
     action(async (client, profile: string, options: JsonOption & FieldOptions & { url: string }) => {
-      const body: AccountInput = { ...fields(options), platform_url: options.url };
-      show(await client.call<PlatformAccount>('POST', base(profile), { body }), options.json, keyValues);
+      const body: PlatformAccountInput = { ...fields(options), platform_url: options.url };
+      show(await client.api(profileAccounts.create, { params: { id: profile }, body }), options.json, keyValues);
     }),
   );
   withJson(
@@ -67,23 +71,23 @@ export function accountsCommand(program: Command): void {
       const body = fields(options);
       if (options.removePassword) body.password = null;
       if (options.removeTotp) body.totp_secret = null;
-      show(await client.call<PlatformAccount>('PATCH', path(profile, account), { body }), options.json, keyValues);
+      show(await client.api(profileAccounts.update, { ...ofProfile(profile, account), body }), options.json, keyValues);
     }),
   );
   withJson(accounts.command('delete').description('remove an account').argument('<profile>').argument('<account>')).action(
     action(async (client, profile: string, account: string, options: JsonOption) => {
-      await client.call('DELETE', path(profile, account));
+      await client.api(profileAccounts.delete, ofProfile(profile, account));
       show({ ok: true }, options.json, () => `deleted ${account}`);
     }),
   );
   withJson(accounts.command('password').description('print the password (audited; needs secrets:read)').argument('<profile>').argument('<account>')).action(
     action(async (client, profile: string, account: string, options: JsonOption) => {
-      show(await client.call<PlatformPassword>('GET', `${path(profile, account)}/password`), options.json, (a) => a.password);
+      show(await client.api(profileAccounts.password, ofProfile(profile, account)), options.json, (a) => a.password);
     }),
   );
   withJson(accounts.command('totp').description('print the current 2FA code (audited; needs secrets:totp)').argument('<profile>').argument('<account>')).action(
     action(async (client, profile: string, account: string, options: JsonOption) => {
-      show(await client.call<TotpCode>('GET', `${path(profile, account)}/totp`), options.json, (a) => `${a.code}\n(valid ${a.remaining_s} s)`);
+      show(await client.api(profileAccounts.totp, ofProfile(profile, account)), options.json, (a) => `${a.code}\n(valid ${a.remaining_s} s)`);
     }),
   );
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { defineRoute } from '../src/routes/define';
+import { defineContract } from './define';
 
-const SynchronizerStatus = z
+/** What the synchronizer reports; nothing runs it yet (handlers/synchronizer.ts). */
+export const SynchronizerStatus = z
   .object({
     running: z.boolean(),
     source_id: z.string().nullable(),
@@ -14,23 +15,13 @@ const SynchronizerStatus = z
   })
   .meta({ id: 'SynchronizerStatus' });
 
-export const automationSynchronizerRoutes = [
-  defineRoute({
+export const synchronizer = {
+  status: defineContract({
     method: 'GET',
     path: '/api/v1/automation/synchronizer',
     tag: 'Automation',
     summary: 'Synchronizer status; nothing can start it yet, so it is idle',
     scopes: ['runtime:control'],
     response: SynchronizerStatus,
-    handler: () => ({
-      running: false,
-      source_id: null,
-      follower_ids: [],
-      mode: 'element' as const,
-      options: {},
-      tabs: [],
-      events: [],
-      error: null,
-    }),
   }),
-];
+};

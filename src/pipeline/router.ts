@@ -1,14 +1,14 @@
 import { IttyRouter } from 'itty-router';
-import type { AnyRoute } from './define';
+import type { Route } from '../../handlers/implement';
 
 export interface RouteMatch {
-  route: AnyRoute;
+  route: Route;
   params: Record<string, string>;
 }
 
 /** One route as itty-router compiled it: the path's regular expression (named groups for `:name`). */
 interface CompiledRoute {
-  route: AnyRoute;
+  route: Route;
   pattern: RegExp;
 }
 
@@ -19,7 +19,7 @@ interface CompiledRoute {
  * every route of every method on each request (the pipeline has parsed the URL once already).
  * HEAD is served wherever GET is (RFC 9110); the pipeline drops the body.
  */
-export function createRouter(routes: readonly AnyRoute[]) {
+export function createRouter(routes: readonly Route[]) {
   const itty = IttyRouter();
   const byMethod = new Map<string, CompiledRoute[]>();
   for (const route of routes) {

@@ -1,13 +1,10 @@
-import { z } from 'zod';
-import { defineRoute } from '../src/routes/define';
-import { Id } from '../src/shared/schemas/ids';
-import { Ok } from '../src/shared/schemas/ok';
-import { Flow, FlowList, NewFlow } from '../storage/flows/schema';
+import { IdParams } from '../shared/schemas/ids';
+import { Ok } from '../shared/schemas/ok';
+import { Flow, FlowList, NewFlow } from '../../storage/flows/schema';
+import { defineContract } from './define';
 
-const Identified = z.object({ id: Id });
-
-export const automationFlowRoutes = [
-  defineRoute({
+export const flows = {
+  create: defineContract({
     method: 'POST',
     path: '/api/v1/automation/flows',
     tag: 'Automation',
@@ -18,41 +15,34 @@ export const automationFlowRoutes = [
     response: Flow,
     audit: 'flows.create',
     errors: ['flows.unknown', 'vault.locked'],
-    handler: ({ ctx, body, audit }) => ctx.store.flows.create(audit, body),
   }),
-  defineRoute({
+  list: defineContract({
     method: 'GET',
     path: '/api/v1/automation/flows',
     tag: 'Automation',
     summary: 'Flow summaries, oldest first',
     scopes: ['runtime:control'],
     response: FlowList,
-    handler: async ({ ctx }) => ({ items: await ctx.store.flows.list() }),
   }),
-  defineRoute({
+  read: defineContract({
     method: 'GET',
     path: '/api/v1/automation/flows/:id',
     tag: 'Automation',
     summary: 'One flow with its steps and values (protected values as null)',
     scopes: ['runtime:control'],
-    params: Identified,
+    params: IdParams,
     response: Flow,
     errors: ['resource.not_found'],
-    handler: ({ ctx, params }) => ctx.store.flows.get(params.id),
   }),
-  defineRoute({
+  delete: defineContract({
     method: 'DELETE',
     path: '/api/v1/automation/flows/:id',
     tag: 'Automation',
     summary: 'Delete a flow that no other flow depends on',
     scopes: ['runtime:control', 'rpa:write'],
-    params: Identified,
+    params: IdParams,
     response: Ok,
     audit: 'flows.delete',
     errors: ['resource.not_found', 'flows.has_dependents'],
-    handler: async ({ ctx, params, audit }) => {
-      await ctx.store.flows.delete(audit, params.id);
-      return { ok: true as const };
-    },
   }),
-];
+};

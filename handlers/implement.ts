@@ -1,0 +1,42 @@
+import type { AuditAction } from '../storage/audit/actions';
+import type { AuditContext } from '../storage/audit/entry';
+import type { Contract, Family, Out, Schema } from '../src/contracts/define';
+import type { JsonBody } from '../src/shared/json-body';
+import type { RequestContext } from './context';
+
+/** A handler's input: its contract's params, query and body as they parsed, and the request. */
+export interface HandlerInput<P, Q, B, A> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+  ctx: RequestContext;
+  /** The audit context of this request, for routes that declare an audit action. */
+  audit: A extends AuditAction ? AuditContext : undefined;
+}
+
+/** The answer's body, as the response schema types it; a JsonBody where its bytes are ready (a store read's text, a stream). */
+type Answer<R> = Out<R> | JsonBody<Out<R>>;
+
+/** The handler a contract asks for: its input typed from the contract's schemas, its answer checked against its response schema. */
+export type Handler<C> =
+  C extends Contract<infer P extends Schema | undefined, infer Q extends Schema | undefined, infer B extends Schema | undefined, infer R extends Schema | undefined, infer A extends AuditAction | undefined>
+    ? (input: HandlerInput<P, Q, B, A>) => Answer<R> | Promise<Answer<R>>
+    : never;
+
+/** A route as the server runs it: its contract and its handler, which the pipeline calls with validated input only. */
+export interface Route extends Contract {
+  handler: (input: { params: unknown; query: unknown; body: unknown; ctx: RequestContext; audit: AuditContext | undefined }) => unknown;
+}
+
+/**
+ * A family's routes: one handler for each of its contracts (a missing or an extra one does not
+ * compile), each typed from its own contract.
+ */
+export function implement<F extends Family>(family: F, handlers: NoInfer<{ [K in keyof F]: Handler<F[K]> }>): Route[] {
+  return Object.entries(family).map(([name, contract]) => ({
+    ...contract,
+    // The pipeline validates params, query and body against this contract before it calls the
+    // handler (src/pipeline/app.ts), so the input has the types the handler was checked against.
+    handler: handlers[name] as Route['handler'],
+  }));
+}

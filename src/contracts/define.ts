@@ -1,0 +1,66 @@
+import type { z } from 'zod';
+import type { AuditAction } from '../../storage/audit/actions';
+import type { ErrorCode } from '../shared/errors/catalog';
+import type { Scope } from '../shared/scopes';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Who may call a route: anyone, any valid token (then its scopes decide), or an admin session only. */
+export type Access = 'public' | 'token' | 'admin';
+
+export type Schema = z.ZodType;
+
+/**
+ * What a route is, declared once: everything but its handler. The server (router, access and scope
+ * checks, body limits, validation, failure auditing), the OpenAPI document, the MCP tools and the
+ * CLI's calls are all derived from it; the type parameters keep its schemas' types for the handler
+ * (handlers/implement.ts) and for the CLI's typed calls (src/cli/client.ts).
+ */
+export interface Contract<
+  P extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  B extends Schema | undefined = Schema | undefined,
+  R extends Schema | undefined = Schema | undefined,
+  A extends AuditAction | undefined = AuditAction | undefined,
+> {
+  method: Method;
+  /** The path, `:name` for a path parameter (one segment); see src/pipeline/router.ts. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  access?: Access;
+  scopes?: readonly Scope[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Largest accepted body in bytes; the default is the spec's 1 MiB. */
+  bodyLimit?: number;
+  status?: 200 | 201 | 204;
+  /** The success body; absent for 204. */
+  response?: R;
+  /** Declares a route that changes state or reads a secret: its success and failure are audited. */
+  audit?: A;
+  /** Error codes this route can answer beyond those its access, parameters and body imply. */
+  errors?: readonly ErrorCode[];
+}
+
+/** A family's contracts by name, e.g. `globals.write`. */
+export type Family = Record<string, Contract>;
+
+export function defineContract<
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+  R extends Schema | undefined = undefined,
+  A extends AuditAction | undefined = undefined,
+>(contract: Contract<P, Q, B, R, A>): Contract<P, Q, B, R, A> {
+  return contract;
+}
+
+/** The value a schema parses into; `undefined` where the contract declares none. */
+export type Out<S> = S extends Schema ? z.output<S> : undefined;
+
+/** Whether calling the route may change anything (MCP's hints, the secret-scope probe). */
+export const isReadOnly = (contract: Contract): boolean => contract.method === 'GET';
+export const isRemoval = (contract: Contract): boolean => contract.method === 'DELETE';

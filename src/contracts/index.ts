@@ -1,0 +1,30 @@
+import { audit } from './audit';
+import type { Contract } from './define';
+import { files } from './files';
+import { flows } from './flows';
+import { globals } from './globals';
+import { logs } from './logs';
+import { membership } from './membership';
+import { openapi } from './openapi';
+import { profileAccounts } from './profile-accounts';
+import { profiles } from './profiles';
+import { settings } from './settings';
+import { shares } from './shares';
+import { synchronizer } from './synchronizer';
+import { system } from './system';
+import { tokens } from './tokens';
+
+/**
+ * Every family of routes, in the order the OpenAPI document lists them. A new family is added here;
+ * the server then refuses to build until handlers/index.ts implements it.
+ */
+export const FAMILIES = {
+  system, settings, membership, tokens, profiles, profileAccounts, logs, globals, flows, shares, files, synchronizer, audit, openapi,
+};
+
+export type Families = typeof FAMILIES;
+
+/** Every route's contract: what the OpenAPI document, the MCP tools and the docs are derived from. */
+export const CONTRACTS: readonly Contract[] = Object.values(FAMILIES).flatMap((family): Contract[] => Object.values(family));
+
+export { audit, files, flows, globals, logs, membership, openapi, profileAccounts, profiles, settings, shares, synchronizer, system, tokens };

@@ -1,0 +1,27 @@
+import { CoreStatus, Reachability, Versions } from '../../storage/system/schema';
+import { defineContract } from './define';
+
+export const system = {
+  reachability: defineContract({
+    method: 'GET',
+    path: '/status',
+    tag: 'System',
+    summary: 'Reachability check; needs no token',
+    access: 'public',
+    response: Reachability,
+  }),
+  version: defineContract({
+    method: 'GET',
+    path: '/api/v1/version',
+    tag: 'System',
+    summary: 'Application, API and database versions',
+    response: Versions,
+  }),
+  status: defineContract({
+    method: 'GET',
+    path: '/api/v1/system/status',
+    tag: 'System',
+    summary: 'Core status: store, disk, vault and the address the API is served on',
+    response: CoreStatus,
+  }),
+};

@@ -1,0 +1,37 @@
+import { IdParams } from '../shared/schemas/ids';
+import { Ok } from '../shared/schemas/ok';
+import { CreatedToken, TokenInput, TokenList } from '../../storage/tokens/schema';
+import { defineContract } from './define';
+
+export const tokens = {
+  create: defineContract({
+    method: 'POST',
+    path: '/api/v1/tokens',
+    tag: 'Tokens',
+    summary: 'Issue a token; its secret is shown once and stored only as a hash',
+    access: 'admin',
+    body: TokenInput,
+    status: 201,
+    response: CreatedToken,
+    audit: 'tokens.create',
+  }),
+  list: defineContract({
+    method: 'GET',
+    path: '/api/v1/tokens',
+    tag: 'Tokens',
+    summary: 'Live tokens (not revoked), without their secrets',
+    access: 'admin',
+    response: TokenList,
+  }),
+  revoke: defineContract({
+    method: 'DELETE',
+    path: '/api/v1/tokens/:id',
+    tag: 'Tokens',
+    summary: 'Revoke a token; it is refused from the next request on',
+    access: 'admin',
+    params: IdParams,
+    response: Ok,
+    audit: 'tokens.revoke',
+    errors: ['resource.not_found'],
+  }),
+};
