@@ -6,25 +6,10 @@ import type { FailureAudit } from './system/failure';
 import { sharedTokens, thisIsolate } from './tokens/shared-cache';
 
 /*
- * The Worker's side of the store: the one module of storage that the pipeline imports. A store
- * call, from a handler to SQL, and why each hop is there:
- *
- *   handler          ctx.store.globals.write(audit, name, body)   typed by StoreClient: "go to definition" lands on Globals.write
- *   store client     storeClient (below)                          the call becomes data, a StoreCall: a Durable Object
- *                                                                 runs in its own isolate (or process) as far as the code
- *                                                                 may assume, so only data crosses to it; only the methods
- *                                                                 the surface declares (storage/surface.ts) exist here
- *   RPC              StoreObject.invoke (storage/durable-object)  the one RPC method of the store; Bun and Deno call the
- *                                                                 same invoke in process, with structured clones
- *   group commit     storage/group-commit.ts                      calls that arrive together share one transaction (one
- *                                                                 fsync), each in a savepoint of its own
- *   dispatch         storage/dispatch.ts                          a call the surface does not declare is refused; else the
- *                                                                 call's method on the Store. A failure comes back as data
- *                                                                 (class identity does not survive RPC), audited in the
- *                                                                 same batch when the call says how
- *   family method    storage/globals/globals.ts                   synchronous: the change and its audit entry in one
- *                                                                 transaction
- *   SqlDb            storage/sql/sql.ts                           durable-sql.ts, bun-sql.ts, node-sql.ts
+ * The Worker's side of the store: the one module of storage that the pipeline imports. A call
+ * becomes data (a StoreCall) because the Durable Object runs in its own isolate, or process, as far
+ * as the code may assume; the hops from a handler to SQL, and why each is there, are in
+ * docs/architecture.md#the-store-call-path.
  */
 
 export type { Invoke, Reply, StoreCall } from './surface';
