@@ -16,6 +16,9 @@ export function parsedUrl(request: Request): URL | null {
   }
 }
 
+/** What an unparsable request URL asked for, after its scheme and authority, as a route's path is reported (200 characters). */
+export const requestTarget = (url: string) => url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/*?#]*/i, '').slice(0, 200);
+
 /** The path as requested, without tokens and without the values of secret-looking query parameters. */
 function loggedPath(url: URL | null, secrets: KnownSecrets): string {
   if (url === null) return '-';

@@ -4,7 +4,7 @@ import type { Config } from '../shared/config';
 import { ApiError } from '../shared/errors/api-error';
 import { toApiError } from '../shared/errors/envelope';
 import type { HostPort } from '../host/port';
-import { logAccess, parsedUrl } from './access-log';
+import { logAccess, parsedUrl, requestTarget } from './access-log';
 import { LogBuffer } from './api-log-buffer';
 import { auditContext, auditFailure, requestSource } from './audit-failure';
 import { authenticate, bearerToken } from './authenticate';
@@ -66,7 +66,9 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
     let path = '';
     try {
       assertAllowedHost(request, deps.config.port);
-      const url = (seen.url = new URL(request.url));
+      // A request target that is no path (`OPTIONS *`, `GET *`) makes no URL under workerd: no route has it.
+      const url = (seen.url = parsedUrl(request));
+      if (url === null) throw new ApiError('route.not_found', { method: request.method, path: requestTarget(request.url) });
       path = url.pathname;
       origin = checkOrigin(request, deps.config.allowedOrigins);
       if (origin !== null && isPreflight(request)) return emptyResponse(204, ctx.requestId, preflightHeaders(origin));
