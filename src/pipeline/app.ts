@@ -14,7 +14,7 @@ import { normalizeAddress } from './client-address';
 import { DenialCoalescer } from './denial-audit';
 import { assertAllowedHost } from './host-guard';
 import { checkOrigin, isPreflight, preflightHeaders } from './origin-guard';
-import { redactTokens } from './redact';
+import { redactTokens, type KnownSecrets } from './redact';
 import { emptyResponse, errorResponse, jsonResponse, withoutBody } from './respond';
 import { startupFacts } from './store-facts';
 import { AuthThrottle } from './throttle';
@@ -101,7 +101,11 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
     }
   }
 
-  const secretsOf = (request: Request) => ({ adminTokenSha256: deps.config.adminTokenSha256, bearer: bearerToken(request) });
+  const secretsOf = (request: Request): KnownSecrets => ({
+    adminTokenSha256: deps.config.adminTokenSha256,
+    adminTokenLength: deps.config.adminTokenLength,
+    bearer: bearerToken(request),
+  });
   const failedRequest = (request: Request, path: string, ctx: RequestContext): FailedRequest => ({
     method: request.method,
     path: redactTokens(path, secretsOf(request)),
