@@ -74,6 +74,23 @@ describe.each(RUNTIMES)('the api log of the service on %s, stopped at once', (ru
   });
 });
 
+describe.each(RUNTIMES)('the service on %s, stopped by Ctrl-C in its terminal', (runtime) => {
+  it('keeps every api line when SIGINT reaches the whole process group, and prints no stack trace', async () => {
+    const service = await startService(runtime, undefined, {}, { ownGroup: true });
+    const requestIds: string[] = [];
+    for (let n = 0; n < 50; n++) {
+      requestIds.push((await raw(service.port, '/api/v1/version', { headers: { authorization: `Bearer ${service.token}` } })).headers['x-request-id'] as string);
+    }
+    const exited = new Promise<number | null>((resolve) => service.process.once('exit', (code) => resolve(code)));
+    // What a terminal does on Ctrl-C: the signal goes to every process of the foreground group.
+    process.kill(-service.process.pid!, 'SIGINT');
+    expect(await exited).toBe(0);
+    const logged = readFileSync(join(service.dataRoot, 'logs', 'api', `api-${today()}.log`), 'utf8');
+    expect(requestIds.filter((id) => !logged.includes(`request_id=${id}`))).toEqual([]);
+    expect(service.output()).not.toMatch(/stop step failed|\n\s+at /);
+  });
+});
+
 describe.each(RUNTIMES)('a custom admin token inside other text on %s', (runtime) => {
   it('is kept out of the audit log and the api log, percent-encoded or glued to other characters', async () => {
     const admin = 'Custom-Admin.Token~42';
