@@ -6,6 +6,7 @@ import { toApiError } from '../shared/errors/envelope';
 import type { HostPort } from '../host/port';
 import { logAccess, parsedUrl, requestTarget } from './access-log';
 import { LogBuffer } from './api-log-buffer';
+import { ApiLogGate } from './api-log-gate';
 import { auditContext, auditFailure, requestSource } from './audit-failure';
 import { authenticate, bearerToken } from './authenticate';
 import { authorize } from './authorize';
@@ -55,6 +56,7 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
   const denials = new DenialCoalescer();
   const now = deps.now ?? Date.now;
   const apiLog = new LogBuffer((records) => deps.host.logs.append('api', records));
+  const apiLogGate = new ApiLogGate();
   const store = storeClient(deps.store);
   const storeFacts = startupFacts(store);
 
@@ -128,7 +130,8 @@ export function createApp(routes: readonly AnyRoute[], deps: AppDeps): App {
     const seen: { url: URL | null } = { url: null };
     const response = await answer(request, ctx, seen);
     await discardUnreadBody(request);
-    logAccess(apiLog, ctx, request, seen.url ?? parsedUrl(request), secretsOf(request), response, startedAt, now());
+    const trusted = ctx.principal !== null || throttle.isKnown(ctx.clientIp, now());
+    logAccess(apiLog, apiLogGate, trusted, ctx, request, seen.url ?? parsedUrl(request), secretsOf(request), response, startedAt, now());
     // HEAD is answered wherever GET is (the router matches it as GET), with the same status and headers.
     return request.method === 'HEAD' ? withoutBody(response) : response;
   };
