@@ -48,6 +48,7 @@ export default defineConfig({
                 LPA_PORT: String(TEST_PORT),
                 LPA_DATA_ROOT: dataRoot,
                 LPA_ADMIN_TOKEN_SHA256: createHash('sha256').update(TEST_ADMIN_TOKEN).digest('hex'),
+                LPA_ADMIN_TOKEN_LENGTH: String(TEST_ADMIN_TOKEN.length),
                 LPA_ALLOWED_ORIGINS: TEST_ALLOWED_ORIGIN,
               },
               serviceBindings: {

@@ -50,6 +50,19 @@ describe('denials in the audit log', { timeout: 180_000 }, () => {
     // The user's own client is not locked out by any of it.
     expect((await call('/api/v1/version')).status).toBe(200);
   });
+
+  it('records a narrow token denied after many clients filled the windows as that token, not as anonymous', async () => {
+    // 401, or 429 where an earlier flood of this file left the unknown addresses' shared budget spent: denials either way.
+    for (let i = 0; i < 40; i++) expect([401, 429]).toContain((await call('/api/v1/version', { token: null, clientIp: freshIp() })).status);
+    const narrow = await tokenWith(['audit:read']);
+    const res = await call('/api/v1/tokens', { token: narrow.token });
+    expect(res.status).toBe(403);
+    const [row] = await sql<{ actor_type: string; actor_id: string; actor_label: string }>(
+      'SELECT actor_type, actor_id, actor_label FROM audit_log WHERE request_id = ?',
+      res.json.request_id,
+    );
+    expect(row).toEqual({ actor_type: 'token', actor_id: narrow.id, actor_label: narrow.name });
+  });
 });
 
 describe('DenialCoalescer', () => {
@@ -95,6 +108,21 @@ describe('DenialCoalescer', () => {
     expect(closing.find((d) => d.details.client_ip === MANY_CLIENTS)?.details.count).toBe(5000 - MAX_OPEN_WINDOWS - 1);
     expect((coalescer as unknown as { open: Map<string, unknown> }).open.size).toBe(1);
   });
+
+  it('keeps the token id and actor of a denial when more clients than it tracks are open', () => {
+    const coalescer = new DenialCoalescer();
+    for (let i = 0; i < MAX_OPEN_WINDOWS + 1; i++) coalescer.admit(denial(`ip${i}`), 0);
+    const narrow: AuditContext = { ...audit, actor: { type: 'token', id: 'tok-1', label: 'narrow' } };
+    const forbidden = (requestId: string): Denial => ({ audit: { ...narrow, request_id: requestId }, code: 'auth.scope_missing', details: { method: 'GET', path: '/p', status: 403, client_ip: 'late' } });
+    const written = coalescer.admit(forbidden('t0'), 1);
+    expect(written).toEqual([{ ...forbidden('t0'), details: { ...forbidden('t0').details, client_ip: MANY_CLIENTS } }]);
+    expect(written[0]!.audit.actor).toEqual(narrow.actor);
+    coalescer.admit(forbidden('t1'), 2);
+    // The anonymous overflow of the same reason is a window of its own; the token's count stays its own.
+    const closing = coalescer.admit(denial('later'), DENIAL_WINDOW_MS + 1);
+    const counted = closing.find((d) => d.audit.actor.id === 'tok-1');
+    expect(counted).toMatchObject({ audit: { actor: narrow.actor, request_id: 't1' }, details: { count: 1 } });
+  });
 });
 
 describe('tokens never reach the audit log or the api log', () => {
@@ -120,7 +148,7 @@ describe('tokens never reach the audit log or the api log', () => {
   });
 
   it('keeps ordinary paths readable', () => {
-    const secrets = { adminTokenSha256: '0'.repeat(64), bearer: null };
+    const secrets = { adminTokenSha256: '0'.repeat(64), adminTokenLength: 47, bearer: null };
     for (const path of ['/api/v1/automation/globals/my_holiday_pictures', '/api/v1/profiles/3f2a1c9e-8b7d-4e6f-a5b4-c3d2e1f0a9b8', '/api/v1/audit?sort=created_at']) {
       expect(redactTokens(path, secrets)).toBe(path);
     }

@@ -1,5 +1,6 @@
 import type { LogRecord } from '../shared/logs/line';
 import type { LogBuffer } from './api-log-buffer';
+import type { ApiLogGate } from './api-log-gate';
 import { isSecretKey, REDACTED, sanitizeText } from '../shared/logs/sanitize';
 import type { RequestContext } from '../../handlers/context';
 import { redactTokens, type KnownSecrets } from './redact';
@@ -15,6 +16,9 @@ export function parsedUrl(request: Request): URL | null {
     return null;
   }
 }
+
+/** What an unparsable request URL asked for, after its scheme and authority, as a route's path is reported (200 characters). */
+export const requestTarget = (url: string) => url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/*?#]*/i, '').slice(0, 200);
 
 /** The path as requested, without tokens and without the values of secret-looking query parameters. */
 function loggedPath(url: URL | null, secrets: KnownSecrets): string {
@@ -33,6 +37,9 @@ function loggedPath(url: URL | null, secrets: KnownSecrets): string {
  */
 export function logAccess(
   buffer: LogBuffer,
+  gate: ApiLogGate,
+  /** The request authenticated, or its address is one of the user's own clients: never dropped (src/pipeline/api-log-gate.ts). */
+  trusted: boolean,
   ctx: RequestContext,
   request: Request,
   url: URL | null,
@@ -55,5 +62,5 @@ export function logAccess(
       ip: ctx.clientIp,
     },
   };
-  buffer.add(record, ctx.waitUntil);
+  for (const line of gate.admit(record, trusted, now)) buffer.add(line, ctx.waitUntil);
 }

@@ -3,8 +3,9 @@ import type { Config } from '../shared/config';
 import { ApiError } from '../shared/errors/api-error';
 import { toApiError } from '../shared/errors/envelope';
 import type { HostPort } from '../host/port';
-import { logAccess, parsedUrl } from './access-log';
+import { logAccess, parsedUrl, requestTarget } from './access-log';
 import { LogBuffer } from './api-log-buffer';
+import { ApiLogGate } from './api-log-gate';
 import { auditContext, auditFailure, requestSource } from './audit-failure';
 import { authenticate, bearerToken } from './authenticate';
 import { authorize } from './authorize';
@@ -13,7 +14,7 @@ import { normalizeAddress } from './client-address';
 import { DenialCoalescer } from './denial-audit';
 import { assertAllowedHost } from './host-guard';
 import { checkOrigin, isPreflight, preflightHeaders } from './origin-guard';
-import { redactTokens } from './redact';
+import { redactTokens, type KnownSecrets } from './redact';
 import { emptyResponse, errorResponse, jsonResponse, withoutBody } from './respond';
 import { startupFacts } from './store-facts';
 import { AuthThrottle } from './throttle';
@@ -56,6 +57,7 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
   const denials = new DenialCoalescer();
   const now = deps.now ?? Date.now;
   const apiLog = new LogBuffer((records) => deps.host.logs.append('api', records));
+  const apiLogGate = new ApiLogGate();
   const store = storeClient(deps.store);
   const storeFacts = startupFacts(store);
 
@@ -67,7 +69,9 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
     let path = '';
     try {
       assertAllowedHost(request, deps.config.port);
-      const url = (seen.url = new URL(request.url));
+      // A request target that is no path (`OPTIONS *`, `GET *`) makes no URL under workerd: no route has it.
+      const url = (seen.url = parsedUrl(request));
+      if (url === null) throw new ApiError('route.not_found', { method: request.method, path: requestTarget(request.url) });
       path = url.pathname;
       origin = checkOrigin(request, deps.config.allowedOrigins);
       if (origin !== null && isPreflight(request)) return emptyResponse(204, ctx.requestId, preflightHeaders(origin));
@@ -100,7 +104,11 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
     }
   }
 
-  const secretsOf = (request: Request) => ({ adminTokenSha256: deps.config.adminTokenSha256, bearer: bearerToken(request) });
+  const secretsOf = (request: Request): KnownSecrets => ({
+    adminTokenSha256: deps.config.adminTokenSha256,
+    adminTokenLength: deps.config.adminTokenLength,
+    bearer: bearerToken(request),
+  });
   const failedRequest = (request: Request, path: string, ctx: RequestContext): FailedRequest => ({
     method: request.method,
     path: redactTokens(path, secretsOf(request)),
@@ -123,7 +131,8 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
     const seen: { url: URL | null } = { url: null };
     const response = await answer(request, ctx, seen);
     await discardUnreadBody(request);
-    logAccess(apiLog, ctx, request, seen.url ?? parsedUrl(request), secretsOf(request), response, startedAt, now());
+    const trusted = ctx.principal !== null || throttle.isKnown(ctx.clientIp, now());
+    logAccess(apiLog, apiLogGate, trusted, ctx, request, seen.url ?? parsedUrl(request), secretsOf(request), response, startedAt, now());
     // HEAD is answered wherever GET is (the router matches it as GET), with the same status and headers.
     return request.method === 'HEAD' ? withoutBody(response) : response;
   };

@@ -4,8 +4,10 @@ import type { ErrorCode } from '../shared/errors/catalog';
 /** How long repeated denials of one client for one reason are gathered into one entry. */
 export const DENIAL_WINDOW_MS = 60_000;
 /**
- * How many (client, reason) pairs are gathered at once. Memory and entries stay bounded however
- * many addresses a flood comes from: denials of further clients share one window per reason.
+ * How many (client, reason, actor) windows are gathered at once. Memory and entries stay bounded
+ * however many addresses a flood comes from: denials of further clients share one window per reason
+ * and actor. The actor is never merged away: a denial that names a token keeps its token id and
+ * label, and the tokens that can be named are the store's live tokens, a number the admin decides.
  */
 export const MAX_OPEN_WINDOWS = 32;
 /** The client address of a window that gathers the denials of many clients. */
@@ -26,11 +28,9 @@ interface Window {
   latest: Denial;
 }
 
-const ANONYMOUS = { type: 'anonymous', id: null, label: 'anonymous' } as const;
-
 /**
  * Gathers denials (401, 403, 429) so that a flood cannot grow the audit log. Per client address,
- * reason (error code) and actor, the first denial in a window is written at once; the rest of that
+ * reason (error code) and actor (the token that was denied, or anonymous), the first denial in a window is written at once; the rest of that
  * window are only counted here, in memory, and need no store call; when the window has closed, one
  * more entry carries their count (`details.count`, `first_at`, `last_at`). A window's count is
  * written by the first denial of any client after the window closed; a crash or stop before that
@@ -42,10 +42,11 @@ export class DenialCoalescer {
   /** The entries to write for this denial: itself if it opens a window, and the counts of closed windows. */
   admit(denial: Denial, now: number): Denial[] {
     const entries = this.closed(now);
-    let key = `${denial.details.client_ip}\u0000${denial.code}\u0000${denial.audit.actor.type}:${denial.audit.actor.id}`;
+    const actor = `${denial.audit.actor.type}:${denial.audit.actor.id}`;
+    let key = `${denial.details.client_ip}\u0000${denial.code}\u0000${actor}`;
     if (!this.open.has(key) && this.open.size >= MAX_OPEN_WINDOWS) {
-      key = `${MANY_CLIENTS}\u0000${denial.code}`;
-      denial = { ...denial, audit: { ...denial.audit, actor: ANONYMOUS }, details: { ...denial.details, client_ip: MANY_CLIENTS } };
+      key = `${MANY_CLIENTS}\u0000${denial.code}\u0000${actor}`;
+      denial = { ...denial, details: { ...denial.details, client_ip: MANY_CLIENTS } };
     }
     const window = this.open.get(key);
     if (window) {

@@ -1,5 +1,4 @@
 import { REDACTED } from '../shared/logs/sanitize';
-import { ADMIN_TOKEN_SHAPE } from '../shared/admin-token';
 import { sha256Hex } from '../shared/crypto';
 
 /**
@@ -8,40 +7,77 @@ import { sha256Hex } from '../shared/crypto';
  * A long file name (`my_holiday_pictures`) has no digit run of that shape and stays readable.
  */
 const TOKEN_SHAPED = /(?<![A-Za-z0-9])([A-Za-z]{2,8})_(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{16,}/g;
+/** LPA's issued tokens (`lpa_` + base64url) wherever they stand, a letter or digit before them too. */
+const ISSUED_TOKEN = /lpa_[A-Za-z0-9_-]{16,}/g;
 /** Shorter bearer strings are no token of LPA's, and would match harmless text. */
 const MIN_BEARER = 8;
-/** The pieces of a path or query that a token could be on its own. */
-const WORD = /[^/?&=;,\s]+/g;
+/** A run of the characters an admin token is made of (src/shared/admin-token.ts). */
+const ADMIN_TOKEN_RUN = /[A-Za-z0-9\-._~+/]+/g;
+/** Percent-encoding applied more than this often is left as it is (and a token in it stays hidden by its shape or not at all). */
+const DECODE_ROUNDS = 3;
 
 export interface KnownSecrets {
   /** SHA-256 (hex) of the configured admin token, whose plain text the worker never holds. */
   adminTokenSha256: string;
+  /** The admin token's length: it is looked for at every position of a run of its characters. */
+  adminTokenLength: number;
   /** The bearer token this request sent, whatever its shape. */
   bearer: string | null;
 }
 
-function decoded(word: string): string {
-  try {
-    return decodeURIComponent(word);
-  } catch {
-    return word;
+/** Every valid `%XX` escape decoded, up to DECODE_ROUNDS times (`%255F` → `%5F` → `_`); a broken escape stays. */
+function percentDecoded(text: string): string {
+  let plain = text;
+  for (let round = 0; round < DECODE_ROUNDS && plain.includes('%'); round++) {
+    const next = plain.replace(/(?:%[0-9A-Fa-f]{2})+/g, (escapes) => {
+      try {
+        return decodeURIComponent(escapes);
+      } catch {
+        return escapes;
+      }
+    });
+    if (next === plain) break;
+    plain = next;
   }
+  return plain;
+}
+
+/**
+ * The admin token wherever it stands, as only its hash is known: every window of its length in a
+ * run of its characters is hashed. A path without such a run (most are shorter than the token) costs nothing.
+ */
+function withoutAdminToken(text: string, { adminTokenSha256, adminTokenLength: length }: KnownSecrets): string {
+  if (length <= 0) return text;
+  return text.replace(ADMIN_TOKEN_RUN, (run) => {
+    if (run.length < length) return run;
+    for (let at = 0; at + length <= run.length; at++) {
+      if (sha256Hex(run.slice(at, at + length)) === adminTokenSha256) {
+        return `${run.slice(0, at)}${REDACTED}${withoutAdminToken(run.slice(at + length), { adminTokenSha256, adminTokenLength: length, bearer: null })}`;
+      }
+    }
+    return run;
+  });
 }
 
 /**
  * Takes every token out of request text (a path, a query) before it is written to the audit log or
  * the `api` log: the configured admin token (recognised by its hash), the request's own bearer
- * token, and anything token-shaped. Where it was sent does not matter, the URL path included.
+ * token, and anything token-shaped, wherever they stand and however often (up to DECODE_ROUNDS)
+ * they were percent-encoded. Text whose decoding hides nothing is kept as it was sent; text with a
+ * token found only once decoded is given decoded.
  */
 export function redactTokens(text: string, secrets: KnownSecrets): string {
-  const words = text.replace(WORD, (word) => {
-    const plain = decoded(word);
-    // Hashing every word of every logged path was the largest cost of a small request; only a word
-    // of the admin token's shape can be it.
-    const admin = ADMIN_TOKEN_SHAPE.test(plain) && sha256Hex(plain) === secrets.adminTokenSha256;
-    const secret = admin || (secrets.bearer !== null && secrets.bearer.length >= MIN_BEARER && plain.includes(secrets.bearer));
-    return secret ? REDACTED : word;
-  });
+  // As sent first: an escape just before a token (`%2` + `F…`) would otherwise hide it from the decoded pass.
+  const sent = withoutTokens(text, secrets);
+  const plain = percentDecoded(sent);
+  if (plain === sent) return sent;
+  const decoded = withoutTokens(plain, secrets);
+  return decoded === plain ? sent : decoded;
+}
+
+function withoutTokens(text: string, secrets: KnownSecrets): string {
+  const { bearer } = secrets;
+  const out = bearer !== null && bearer.length >= MIN_BEARER ? text.split(bearer).join(REDACTED) : text;
   // The prefix stays: it tells what kind of token was sent, and is no secret.
-  return words.replace(TOKEN_SHAPED, `$1_${REDACTED}`);
+  return withoutAdminToken(out, secrets).replace(ISSUED_TOKEN, `lpa_${REDACTED}`).replace(TOKEN_SHAPED, `$1_${REDACTED}`);
 }

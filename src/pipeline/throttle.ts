@@ -67,7 +67,8 @@ export class AuthThrottle {
     touch(this.known, ip, now, MAX_CLIENTS);
   }
 
-  private isKnown(ip: string, now: number): boolean {
+  /** Whether the address authenticated with a valid token within the last hour. */
+  isKnown(ip: string, now: number): boolean {
     const at = this.known.get(ip);
     return at !== undefined && at > now - KNOWN_MS;
   }

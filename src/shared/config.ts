@@ -8,6 +8,8 @@ export interface Config {
   allowedOrigins: ReadonlySet<string>;
   /** SHA-256 (hex) of the bootstrap admin token; the token itself never reaches the worker. */
   adminTokenSha256: string;
+  /** The admin token's length (0: unknown), so that logs can find it inside other text by its hash. */
+  adminTokenLength: number;
   appVersion: string;
   /** The membership server that confirms the signed-in account; null in local mode. */
   accountUrl: string | null;
@@ -19,6 +21,7 @@ export interface ConfigVars {
   LPA_DATA_ROOT: string;
   LPA_ALLOWED_ORIGINS?: string;
   LPA_ADMIN_TOKEN_SHA256: string;
+  LPA_ADMIN_TOKEN_LENGTH?: string;
   LPA_VERSION: string;
   /** The membership server; unset or empty means local mode. */
   LPA_ACCOUNT_URL?: string;
@@ -30,6 +33,7 @@ export function configFrom(vars: ConfigVars): Config {
     dataRoot: vars.LPA_DATA_ROOT,
     allowedOrigins: new Set((vars.LPA_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)),
     adminTokenSha256: vars.LPA_ADMIN_TOKEN_SHA256.toLowerCase(),
+    adminTokenLength: Number(vars.LPA_ADMIN_TOKEN_LENGTH) || 0,
     appVersion: vars.LPA_VERSION,
     accountUrl: vars.LPA_ACCOUNT_URL || null,
   };

@@ -61,6 +61,18 @@ describe.each<Runtime>(['workerd', 'bun'])('hostile clients on %s', (runtime) =>
     expect(svc.current.output()).not.toMatch(/request \S+ failed:/);
   });
 
+  it.each(['OPTIONS *', 'GET *'])('answers the request target of %s with 404 route.not_found, and logs no failure', async (line) => {
+    const answer = await rawExchange(port(), `${line} HTTP/1.1\r\nHost: 127.0.0.1:${port()}\r\nConnection: close\r\n\r\n`);
+    if (runtime === 'bun') {
+      // Bun's own HTTP server refuses this target before any handler runs, with an empty 400.
+      expect(answer).toMatchObject({ status: 400, body: '' });
+    } else {
+      expect(answer?.status).toBe(404);
+      expect(JSON.parse(answer!.body).error).toMatchObject({ code: 'route.not_found', details: { path: '*' } });
+    }
+    expect(svc.current.output()).not.toMatch(/request \S+ failed/);
+  });
+
   it('refuses JSON nested deeper than the limit with 400 request.invalid', async () => {
     const res = await raw(port(), '/api/v1/automation/flows', {
       method: 'POST',

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,5 +71,43 @@ describe.each(RUNTIMES)('the api log of the service on %s, stopped at once', (ru
     const logged = readFileSync(apiLog, 'utf8').trimEnd().split('\n').map((line) => / request_id=(\S+)/.exec(line)?.[1]);
     expect(logged.slice(-40)).toEqual(requestIds);
     expect(logged.filter((id) => requestIds.includes(id!))).toHaveLength(40);
+  });
+});
+
+describe.each(RUNTIMES)('the service on %s, stopped by Ctrl-C in its terminal', (runtime) => {
+  it('keeps every api line when SIGINT reaches the whole process group, and prints no stack trace', async () => {
+    const service = await startService(runtime, undefined, {}, { ownGroup: true });
+    const requestIds: string[] = [];
+    for (let n = 0; n < 50; n++) {
+      requestIds.push((await raw(service.port, '/api/v1/version', { headers: { authorization: `Bearer ${service.token}` } })).headers['x-request-id'] as string);
+    }
+    const exited = new Promise<number | null>((resolve) => service.process.once('exit', (code) => resolve(code)));
+    // What a terminal does on Ctrl-C: the signal goes to every process of the foreground group.
+    process.kill(-service.process.pid!, 'SIGINT');
+    expect(await exited).toBe(0);
+    const logged = readFileSync(join(service.dataRoot, 'logs', 'api', `api-${today()}.log`), 'utf8');
+    expect(requestIds.filter((id) => !logged.includes(`request_id=${id}`))).toEqual([]);
+    expect(service.output()).not.toMatch(/stop step failed|\n\s+at /);
+  });
+});
+
+describe.each(RUNTIMES)('a custom admin token inside other text on %s', (runtime) => {
+  it('is kept out of the audit log and the api log, percent-encoded or glued to other characters', async () => {
+    const admin = 'Custom-Admin.Token~42';
+    const svc = await startService(runtime, undefined, { LPA_ADMIN_TOKEN: admin });
+    try {
+      for (const path of [`/api/v1/x/${admin}.json`, `/api/v1/x-${admin}`, `/api/v1/${admin}%2F`, `/api/v1/${encodeURIComponent(admin).replace(/-/g, '%2D')}`]) {
+        expect((await raw(svc.port, path)).status).toBe(401);
+      }
+      const audit = await raw(svc.port, '/api/v1/audit?action=auth.denied&limit=100', { headers: { authorization: `Bearer ${admin}` } });
+      expect(audit.json.items.length).toBeGreaterThanOrEqual(1);
+      expect(JSON.stringify(audit.json)).not.toContain(admin);
+    } finally {
+      await svc.stop();
+    }
+    const logs = join(svc.dataRoot, 'logs', 'api');
+    const text = readdirSync(logs).map((file) => readFileSync(join(logs, file), 'utf8')).join('');
+    expect(text).toContain('/api/v1/x/');
+    expect(text).not.toContain(admin);
   });
 });

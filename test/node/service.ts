@@ -96,12 +96,15 @@ export async function startService(
   runtime: Runtime,
   dataRoot = mkdtempSync(join(tmpdir(), 'lpa-svc-')),
   env: Record<string, string> = {},
+  /** `ownGroup`: the service leads a process group of its own, so that a test can signal the whole group as a terminal does. */
+  { ownGroup = false }: { ownGroup?: boolean } = {},
 ): Promise<RunningService> {
   const port = await freePort();
   const [command, args] = COMMANDS[runtime];
   const child = spawn(command, args, {
     env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', LPA_PORT: String(port), LPA_DATA_ROOT: dataRoot, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: ownGroup,
   });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));

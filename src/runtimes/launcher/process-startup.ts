@@ -48,7 +48,8 @@ export function startProcess(serve: (start: ProcessStart) => Promise<string>): v
       try {
         await step();
       } catch (error) {
-        console.error('a stop step failed:', error);
+        // One line, no stack: a stop goes on whatever one step says.
+        console.error('a stop step failed:', error instanceof Error ? `${error.message}${error.cause ? ` (${String(error.cause)})` : ''}` : String(error));
       }
     }
     process.exit(code);

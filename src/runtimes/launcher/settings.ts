@@ -68,6 +68,7 @@ export function configVars(settings: LaunchSettings, version: string): ConfigVar
     LPA_DATA_ROOT: settings.dataRoot,
     LPA_ALLOWED_ORIGINS: settings.allowedOrigins,
     LPA_ADMIN_TOKEN_SHA256: settings.adminTokenSha256,
+    LPA_ADMIN_TOKEN_LENGTH: String(settings.adminToken.length),
     LPA_VERSION: version,
     LPA_ACCOUNT_URL: settings.accountUrl,
   };

@@ -18,8 +18,13 @@ export async function waitUntilReady(url: string, headers: Record<string, string
   throw new LaunchError(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+/**
+ * workerd runs in a process group of its own: a terminal's Ctrl-C (or a signal to the launcher's whole
+ * group) reaches the launcher only, which writes the worker's buffered log lines and then stops
+ * workerd itself (stopChild). In the launcher's group, workerd would die before that flush.
+ */
 export function startWorkerd(binary: string, configPath: string): ChildProcess {
-  return spawn(binary, ['serve', configPath, '--experimental'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  return spawn(binary, ['serve', configPath, '--experimental'], { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
 }
 
 /** Asks the child to stop, and kills it if it has not within `graceMs`. */

@@ -52,10 +52,10 @@ function asText(value: unknown): string {
 /**
  * Lower-case letters, digits, `.` and `-` only (a number, an address, a UUID, an actor type): no
  * separator, scheme, `lpa_` or upper case that a redaction rule needs, so sanitizeText would return
- * it unchanged; except a run of 16 digits 2–7, which reads as a base32 secret. The `api` log writes
+ * it unchanged; except a run of 16 digits 2–7, which reads as a base32 secret, and a leading `-p` (`-pPASS`). The `api` log writes
  * six such values per line, and the rules cost most of the launcher's time per line.
  */
-const NOTHING_TO_REDACT = /^[a-z0-9.-]*$/;
+const NOTHING_TO_REDACT = /^(?!-p)[a-z0-9.-]*$/;
 const BASE32_RUN = /[2-7]{16}/;
 const redacted = (text: string) => (NOTHING_TO_REDACT.test(text) && !BASE32_RUN.test(text) ? text : sanitizeText(text));
 

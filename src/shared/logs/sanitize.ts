@@ -6,7 +6,7 @@
 export const REDACTED = '[redacted]';
 
 /** A key names a secret when it contains one of these words... */
-const SECRET_WORDS = ['token', 'bearer', 'passw', 'passphrase', 'secret', 'api[_-]?key', 'authori[sz]ation', 'cookie', 'session', 'totp', 'credential', 'private[_-]?key', 'signature'];
+const SECRET_WORDS = ['token', 'bearer', 'passw', 'passphrase', '(?<![A-Za-z])pass(?![A-Za-z])', 'secret', 'api[_-]?key', 'authori[sz]ation', 'cookie', 'session', 'totp', 'credential', 'private[_-]?key', 'signature'];
 /** ...or is exactly one of these (`code` alone, not `error_code`). */
 const SECRET_NAMES = ['code', 'share[_-]code', 'otp', 'otp[_-]code', 'auth[_-]code', 'pin', 'pwd', 'pass', 'key', 'value', 'ticket', 'sig'];
 const KEY_CHAR = '[A-Za-z0-9_.-]';
@@ -31,8 +31,17 @@ const SEPARATOR = String.raw`\s*(?:[:=]|%(?:25)?3[ADad])\s*`;
  * secrets inside it.
  */
 const KEY_VALUE = new RegExp(`(?:(?<!${KEY_CHAR})|(?<=%[0-9A-Fa-f]{2}))(["']?)(${SECRET_KEY})\\1(?!${KEY_CHAR})(${SEPARATOR})(${VALUE})`, 'gi');
-/** Credentials after an HTTP auth scheme, wherever they stand, also in a URL (`Bearer%20…`, `Bearer+…`). */
-const AUTH_SCHEME = /\b(Bearer|Basic)(\s+|%20|\+)(?!\[redacted\])[A-Za-z0-9\-._~+/]+=*/gi;
+/**
+ * Credentials after an HTTP auth scheme, wherever they stand, also in a URL (`Bearer%20…`, `Bearer+…`);
+ * a scheme word repeated (`bearer Bearer …`, a header pasted after its name) is skipped, not taken for the credentials.
+ */
+const AUTH_SCHEME = /\b(Bearer|Basic)((?:\s+|%20|\+)(?:Bearer|Basic)\b)*(\s+|%20|\+)(?!\[redacted\])[A-Za-z0-9\-._~+/]+=*/gi;
+/** A command line's secret flag and its value after a space (`--token abc`, `--proxy-pass x`); `--token=abc` is KEY_VALUE's. */
+const SECRET_FLAG = new RegExp(`(?<![^\\s"'])(--?${SECRET_KEY})(\\s+)(?!-)(${VALUE})`, 'gi');
+/** The password of a user given on a command line: `curl -u user:pw`, `--user user:pw`. */
+const USER_PASSWORD = /(?<![^\s"'])(-u|--user)(\s+|=)([^\s:]*):(?!\[redacted\])\S+/g;
+/** A password glued to its flag, as mysql and others take it: `-pPASS`. */
+const GLUED_PASSWORD = /(?<![^\s"'])-p(?=[^\s-])(?!\[redacted\])\S+/g;
 /** LPA's own tokens (`lpa_` + base64url). */
 const LPA_TOKEN = /lpa_[A-Za-z0-9_-]{8,}/g;
 /** The password of `scheme://user:password@host`. */
@@ -57,7 +66,10 @@ export function sanitizeText(text: string): string {
     .replace(KEY_VALUE, (_, quote: string, key: string, separator: string, value: string) =>
       `${quote}${key}${quote}${separator}${value.startsWith('"') ? `"${REDACTED}"` : REDACTED}`,
     )
-    .replace(AUTH_SCHEME, `$1$2${REDACTED}`)
+    .replace(AUTH_SCHEME, (_, scheme: string, repeated: string | undefined, space: string) => `${scheme}${repeated ?? ''}${space}${REDACTED}`)
+    .replace(SECRET_FLAG, (_, flag: string, space: string) => `${flag}${space}${REDACTED}`)
+    .replace(USER_PASSWORD, `$1$2$3:${REDACTED}`)
+    .replace(GLUED_PASSWORD, `-p${REDACTED}`)
     .replace(LPA_TOKEN, `lpa_${REDACTED}`)
     .replace(URL_PASSWORD, `$1${REDACTED}@`)
     .replace(OPAQUE_BLOB, REDACTED)

@@ -1,0 +1,84 @@
+import fc from 'fast-check';
+import { inject } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { redactTokens } from '../src/pipeline/redact';
+import { sha256Hex } from '../src/shared/crypto';
+import { sanitizeText } from '../src/shared/logs/sanitize';
+
+const runs = inject('fuzzRuns') || 300;
+const ADMIN_CHARS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/'];
+const adminToken = fc.array(fc.constantFrom(...ADMIN_CHARS), { minLength: 16, maxLength: 64 }).map((chars) => chars.join(''));
+const issuedToken = fc.stringMatching(/^[A-Za-z0-9_-]{43}$/).map((body) => `lpa_${body}`);
+/** Path-like text: letters, digits, separators, escapes, and the characters of tokens. */
+const pathText = fc.array(fc.constantFrom(...'abcXYZ019/-._~+%?&=;,2F5f'), { maxLength: 40 }).map((chars) => chars.join(''));
+
+/** Every character percent-encoded, once or more: `%6C%70%61…`. */
+const encodedAll = (text: string, times: number) => {
+  let out = text;
+  for (let i = 0; i < times; i++) out = [...new TextEncoder().encode(out)].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+  return out;
+};
+const decodedFully = (text: string) => {
+  let out = text;
+  for (let i = 0; i < 4; i++) out = out.replace(/(?:%[0-9A-Fa-f]{2})+/g, (e) => { try { return decodeURIComponent(e); } catch { return e; } });
+  return out;
+};
+
+describe('tokens in request text are found after percent-decoding and at any boundary', () => {
+  it('never emits the admin token (known by hash and length), the bearer or an issued token', () => {
+    fc.assert(
+      fc.property(adminToken, issuedToken, pathText, pathText, fc.integer({ min: 0, max: 2 }), fc.constantFrom('admin', 'issued', 'bearer'), (admin, issued, before, after, encodings, which) => {
+        const secret = which === 'admin' ? admin : issued;
+        const secrets = { adminTokenSha256: sha256Hex(admin), adminTokenLength: admin.length, bearer: which === 'bearer' ? issued : null };
+        const out = redactTokens(`${before}${encodedAll(secret, encodings)}${after}`, secrets);
+        expect(out).not.toContain(secret);
+        expect(decodedFully(out)).not.toContain(secret);
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('finds the examples of issue 23: lpa%5F…, TOKEN.json, x-TOKEN, TOKEN%2F', () => {
+    const admin = 'Custom-Admin.Token~42';
+    const secrets = { adminTokenSha256: sha256Hex(admin), adminTokenLength: admin.length, bearer: null };
+    for (const path of [`/api/v1/x/${admin}.json`, `/api/v1/x-${admin}`, `/api/v1/${admin}%2F`, `/a/${encodeURIComponent(admin)}`]) {
+      expect(redactTokens(path, secrets)).not.toContain(admin);
+    }
+    const issued = 'lpa_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefg';
+    expect(redactTokens(`/api/v1/${issued.replace('_', '%5F')}`, { ...secrets, bearer: null })).not.toContain(issued.slice(4));
+  });
+
+  it('keeps text without tokens as it was sent', () => {
+    const secrets = { adminTokenSha256: sha256Hex('Custom-Admin.Token~42'), adminTokenLength: 21, bearer: null };
+    for (const path of ['/api/v1/automation/files/content?name=a%20b.txt', '/api/v1/profiles/3f2a1c9e-8b7d-4e6f-a5b4-c3d2e1f0a9b8']) {
+      expect(redactTokens(path, secrets)).toBe(path);
+    }
+  });
+});
+
+describe('log excerpts never show a credential in the forms tools print', () => {
+  const secret = fc.stringMatching(/^[A-Za-z0-9]{12,24}$/);
+  const forms: [string, (s: string) => string][] = [
+    ['a repeated Bearer scheme', (s) => `bearer Bearer ${s}`],
+    ['a repeated Basic scheme', (s) => `basic Basic ${s}`],
+    ['an Authorization header', (s) => `Authorization: Bearer ${s}`],
+    ['--token', (s) => `lpa --token ${s}`],
+    ['--token=', (s) => `lpa --token=${s}`],
+    ['--proxy-pass', (s) => `chromium --proxy-pass ${s}`],
+    ['--password', (s) => `tool --password ${s}`],
+    ['curl -u', (s) => `curl -u user:${s} https://example.test`],
+    ['curl --user', (s) => `curl --user admin:${s}`],
+    ['mysql -p', (s) => `mysql -uroot -p${s} db`],
+    ['password=', (s) => `password=${s}`],
+    ['a URL password', (s) => `https://user:${s}@host.example/path`],
+  ];
+  const words = fc.array(fc.stringMatching(/^[a-z0-9.:/]{0,10}$/), { maxLength: 6 }).map((w) => w.join(' '));
+  it.each(forms)('%s, wherever it stands in a line', (_, form) => {
+    fc.assert(
+      fc.property(secret, words, words, (s, before, after) => {
+        expect(sanitizeText(`${before} ${form(s)} ${after}`)).not.toContain(s);
+      }),
+      { numRuns: runs },
+    );
+  });
+});
