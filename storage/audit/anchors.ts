@@ -78,7 +78,7 @@ export function sealDue(db: SqlDb, proofs: AuditProofs, now: number): SealDue {
       return { refused: `the chain no longer holds the hash sealed for ${lastRecorded.day} at seq ${lastRecorded.seq}` };
     }
   }
-  return { store_id: proofs.storeId(), ...due };
+  return { key_id: proofs.signer.keyId, store_id: proofs.storeId(), ...due };
 }
 
 /**

@@ -35,10 +35,15 @@ export class AuditProofs {
     return first<{ value: string }>(this.db, `SELECT value FROM meta WHERE key = 'store_id'`)!.value;
   }
 
-  /** This store's recorded seals, oldest first; null when the record could not be read. */
+  /**
+   * The seals of this store's signing key, oldest first; null when the record could not be read.
+   * Bound to the key, never to `store_id`: the database holds that, and whoever rewrites it must not
+   * make the record look empty. A line without `key_id` was written before lines named their key,
+   * by the one store of this data root.
+   */
   recorded(): AuditSeal[] | null {
-    const storeId = this.storeId();
-    return this.seals?.filter((seal) => seal.store_id === storeId) ?? null;
+    const keyId = this.signer?.keyId;
+    return this.seals?.filter((seal) => (seal.key_id ?? keyId) === keyId) ?? null;
   }
 
   /** A seal the host has just written and fsync'd. */

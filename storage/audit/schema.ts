@@ -76,6 +76,8 @@ export const AuditVerification = z
     anchors: z.int(),
     first_bad_seq: z.int().nullable(),
     missing_anchor: z.string().nullable(),
+    /** The first day the seal record holds more than one seal of under the store's signing key; a day is sealed once. */
+    sealed_twice: z.string().nullable(),
   })
   .meta({ id: 'AuditVerification' });
 export type AuditVerification = z.output<typeof AuditVerification>;

@@ -176,7 +176,7 @@ function checkAnchors(db: SqlDb, proofs: AuditProofs, cursor: VerifyCursor): boo
   return anchors.length === SLICE_ANCHORS;
 }
 
-/** The seal record's days must each have a valid anchor of their seq and hash; then the answer. */
+/** The seal record's days must each have a valid anchor of their seq and hash, and be sealed once; then the answer. */
 function finish(proofs: AuditProofs, cursor: VerifyCursor): AuditVerification {
   const base = cursor.checkpoint?.seq ?? 0;
   const validAnchors = new Map(cursor.validAnchors.map((anchor) => [anchor.day, anchor]));
@@ -188,8 +188,19 @@ function finish(proofs: AuditProofs, cursor: VerifyCursor): AuditVerification {
     if (anchor?.seq !== seal.seq || anchor.hash !== seal.hash) unsealed.add(dayIndex(Date.parse(seal.day)));
   }
   const missing = unsealed.size === 0 ? null : dayName(Math.min(...unsealed));
+  const sealedTwice = firstRepeated((proofs.recorded() ?? []).map((seal) => seal.day));
   const firstBad = cursor.firstBad;
-  return { ok: firstBad === null && missing === null, checked: cursor.checked, anchors: cursor.anchors, first_bad_seq: firstBad, missing_anchor: missing };
+  return {
+    ok: firstBad === null && missing === null && sealedTwice === null,
+    checked: cursor.checked, anchors: cursor.anchors, first_bad_seq: firstBad, missing_anchor: missing, sealed_twice: sealedTwice,
+  };
+}
+
+/** The earliest value that occurs more than once, or null. */
+function firstRepeated(values: string[]): string | null {
+  const seen = new Set<string>();
+  const repeated = values.filter((value) => seen.has(value) || !seen.add(value));
+  return repeated.sort()[0] ?? null;
 }
 
 /**
@@ -200,7 +211,8 @@ function finish(proofs: AuditProofs, cursor: VerifyCursor): AuditVerification {
  * but that is gone (tail truncation); a checkpoint with a bad MAC makes the first entry after it bad.
  * `missing_anchor` is the first finished UTC day with entries (before the day verify began) whose
  * anchor is missing or does not verify, the day of an anchor that does not verify, or a day the seal
- * record holds that has no matching valid anchor.
+ * record holds that has no matching valid anchor. `sealed_twice` is a day the seal record holds two
+ * seals of under the store's signing key.
  */
 export function verifySlice(db: SqlDb, proofs: AuditProofs, now: number, from: VerifyCursor | null): VerifyStep {
   const checkpoint = readCheckpoint(db);

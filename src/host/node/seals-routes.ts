@@ -8,7 +8,11 @@ export const SEALS_FILE = 'audit-seals.jsonl';
 
 /** One line: the seal's canonical JSON (keys sorted, no spaces). */
 const sealLine = (seal: AuditSeal) =>
-  `${JSON.stringify({ day: seal.day, hash: seal.hash, seq: seal.seq, store_id: seal.store_id })}\n`;
+  `${JSON.stringify({ day: seal.day, hash: seal.hash, key_id: seal.key_id, seq: seal.seq, store_id: seal.store_id })}\n`;
+
+/** Whether the record already holds a seal of the seal's day under its key (a line without a key is the data root's one key's). */
+const sealedBefore = (seals: AuditSeal[], seal: AuditSeal) =>
+  seals.some((line) => line.day === seal.day && (line.key_id ?? seal.key_id) === seal.key_id);
 
 function readSeals(path: string): AuditSeal[] {
   let text: string;
@@ -31,7 +35,8 @@ function readSeals(path: string): AuditSeal[] {
 /**
  * The audit's seal record: an append-only file of the days the store sealed. A seal is appended with
  * O_APPEND and fsync'd (the file, and the folder when the file is new) before the store commits the
- * anchor, so a seal the store acted on is on disk first.
+ * anchor, so a seal the store acted on is on disk first. A second seal of a day under one key is
+ * refused (409); the check and the append run synchronously, so two posts cannot both pass it.
  */
 export function sealHostRoutes(dataRoot: string): HostRoute[] {
   const path = join(dataRoot, SEALS_FILE);
@@ -43,6 +48,8 @@ export function sealHostRoutes(dataRoot: string): HostRoute[] {
       handle: async (request) => {
         const seal = AuditSeal.safeParse(await request.json().catch(() => null));
         if (!seal.success) return Response.json({ error: 'not a seal' }, { status: 400 });
+        // A day is sealed once: a second seal would sign a rewritten day over the first.
+        if (sealedBefore(readSeals(path), seal.data)) return Response.json({ error: `${seal.data.day} is already sealed` }, { status: 409 });
         const fd = openSync(path, 'a', 0o600);
         try {
           writeSync(fd, sealLine(seal.data));
