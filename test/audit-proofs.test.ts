@@ -6,12 +6,14 @@ import { toBase64 } from '../src/shared/base64';
 import { anchorSigned, sealMac } from '../storage/audit/anchors';
 import { canonical } from '../storage/audit/chain';
 import type { AuditRow } from '../storage/audit/record';
-import { keyId, publicKeyFromPem, signatureValid } from '../storage/audit/signing';
+import { writeKeyStart } from '../storage/audit/key-start';
+import { AuditSigner, keyId, publicKeyFromPem, signatureValid } from '../storage/audit/signing';
+import { durableSql } from '../storage/sql/durable-sql';
 import { checkpointSigned, verifyJsonlExport } from '../storage/audit/verify-export';
 import { call, tokenWith } from './support/api';
 import { auditedWrite, checkpoint, DAY, jsonlExport, publicKey, rehashFrom, runDaily, storeId, undoTamperingAfterEach, verify } from './support/audit';
 import { independentVerify } from './support/independent-verify.mjs';
-import { sql } from './support/store';
+import { inStore, sql } from './support/store';
 
 const Q1 = Date.UTC(2033, 2, 1);
 const [Q2, Q3, Q4, Q5] = [Q1 + DAY, Q1 + 2 * DAY, Q1 + 3 * DAY, Q1 + 4 * DAY];
@@ -28,9 +30,12 @@ beforeAll(async () => {
   vi.setSystemTime(Q1 + 10 * HOUR);
   await auditedWrite(11);
   await auditedWrite(12);
-  // Seqs 1 and 2 become entries of a store from before form 2: hashed in form 1, the chain re-linked.
+  // Seqs 1 and 2 become entries of a store from before form 2: hashed in form 1, the chain re-linked,
+  // and the key start that the upgrade signed is seq 3.
   await sql('UPDATE audit_log SET v = 1 WHERE seq <= 2');
   await rehashFrom(1);
+  const signer = new AuditSigner((await hostClient(env.HOST).keys.read('audit-signing', false))!);
+  await inStore(({ storage }) => writeKeyStart(durableSql(storage), signer, 3));
   await auditedWrite(13);
   for (const day of [Q2, Q3]) {
     await runDaily(day + 5_000);

@@ -1,5 +1,6 @@
 import type { AuditSeal } from '../../src/shared/schemas/audit-seal';
 import { first, type SqlDb } from '../sql/sql';
+import { keyStart } from './key-start';
 import { AuditSigner } from './signing';
 
 /** What the audit's proofs rest on, all kept outside the database, in the data root. */
@@ -33,6 +34,11 @@ export class AuditProofs {
 
   storeId(): string {
     return first<{ value: string }>(this.db, `SELECT value FROM meta WHERE key = 'store_id'`)!.value;
+  }
+
+  /** The first seq written under the signing key (storage/audit/key-start.ts); 1 when nothing valid vouches for a later one. */
+  keyStart(): number {
+    return keyStart(this.db, this.signer?.publicKey ?? null, this.signer?.keyId ?? null);
   }
 
   /**
