@@ -4,13 +4,17 @@ import { hostClient } from '../src/host/port';
 import type { AuditSeal } from '../src/shared/schemas/audit-seal';
 import { sealMac } from '../storage/audit/anchors';
 import { KEY_START, signKeyStart } from '../storage/audit/key-start';
+import { categoryOf } from '../storage/audit/actions';
+import { chainHash, GENESIS_HASH } from '../storage/audit/chain';
+import { exportHead } from '../storage/audit/export-head';
 import { AuditProofs } from '../storage/audit/proofs';
 import { AuditSigner } from '../storage/audit/signing';
 import { auditKeyStartMigration } from '../storage/migrations/006-audit-key-start';
 import { verifyChain } from '../storage/audit/verify';
 import { verifyJsonlExport } from '../storage/audit/verify-export';
 import { durableSql } from '../storage/sql/durable-sql';
-import { auditedWrite, DAY, jsonlExport, publicKey, rehashFrom, runDaily, undoTamperingAfterEach, verify } from './support/audit';
+import { auditedWrite, checkpoint, DAY, jsonlExport, publicKey, rehashFrom, runDaily, undoTamperingAfterEach, verify } from './support/audit';
+import { independentVerify } from './support/independent-verify.mjs';
 import { inStore, sql } from './support/store';
 
 // Each finding of issue 23 (forged proofs) as the attacker of docs/audit-threat-model.md carried it out.
@@ -109,6 +113,7 @@ describe('finding 3: the database alone cannot detach the seal record', () => {
     expect(await verify()).toMatchObject({ ok: false, missing_anchor: DAY1 });
     const [text, pem] = [await jsonlExport(), (await publicKey()).public_key_pem];
     expect(verifyJsonlExport(text, { publicKeyPem: pem }).ok).toBe(false);
+    expect(independentVerify(text, pem)).not.toBeNull();
   });
 
   it('the host refuses a second seal of a day, and the seal job reports it', async () => {
@@ -167,9 +172,103 @@ describe('finding 4: with audit.key and the seal record but not the signing key,
     expect(await upgrade(0)).toBe(1);
   });
 
+  it('verify-file refuses the forged file even under a head signed over the rewritten seal record', async () => {
+    const forgedRecord = await forgeAsForm1();
+    const [pem, lines] = [(await publicKey()).public_key_pem, (await jsonlExport()).trimEnd().split('\n').slice(0, -1)];
+    const [mac, signing] = [await host().keys.read('audit', false), await host().keys.read('audit-signing', false)];
+    const head = await inStore(({ storage }) => {
+      const db = durableSql(storage);
+      return exportHead(db, new AuditProofs(db, { mac, signing, seals: forgedRecord }), {}, JSON.parse(lines.at(-1)!).seq, F3 + 11 * HOUR);
+    });
+    expect(head).toMatchObject({ key_start_seq: 1, signature: expect.any(String) });
+    const text = [...lines, JSON.stringify({ head })].join('\n');
+    expect(verifyJsonlExport(text, { publicKeyPem: pem })).toMatchObject({ ok: false, first_bad_seq: 1, reason: 'a form 1 entry at or after the key start' });
+    expect(independentVerify(text, pem)).toEqual({ seq: 1 });
+  });
+
   it('a key start moved later in the database, without the signing key, counts as 1', async () => {
     const forgedRecord = await forgeAsForm1();
     await sql(`UPDATE meta SET value = '{"seq":1000,"signature":null}' WHERE key = 'audit_key_start'`);
     expect(await verifyWithRecord(forgedRecord, F3 + 11 * HOUR)).toMatchObject({ ok: false, first_bad_seq: 1 });
+  });
+});
+
+/** A line of a JSONL export, as a forger writes one: any fields, chained with plain SHA-256. */
+function forgedLines(count: number, prev: string, firstSeq: number, firstTs: number, spacing: number, form: 1 | 2): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const entry = {
+      seq: firstSeq + i, id: crypto.randomUUID(), ts: firstTs + i * spacing, actor_type: 'admin', actor_id: null, actor_label: 'admin',
+      source: 'api', action: 'settings.logs_write', entity_type: null, entity_id: null, entity_no: null, result: 'ok' as const,
+      error_code: null, details: null, request_id: null, ...(form === 2 && { category: categoryOf('settings.logs_write'), v: 2 }),
+    };
+    const hash = chainHash(prev, { ...entry, category: entry.category ?? categoryOf(entry.action), v: form });
+    lines.push(JSON.stringify({ ...entry, hash, prev_hash: prev }));
+    prev = hash;
+  }
+  return lines;
+}
+
+/** Every line of a real export but those whose seq `drop` names, the head kept. */
+const without = (text: string, drop: (seq: number) => boolean) =>
+  text.trimEnd().split('\n').filter((line) => {
+    const { seq } = JSON.parse(line) as { seq?: number };
+    return seq === undefined || !drop(seq);
+  }).join('\n');
+
+describe('finding 1: a file made up from nothing is not accepted with the public key', () => {
+  it('three form 1 lines over three days, chained from genesis, no anchors, no head', async () => {
+    const pem = (await publicKey()).public_key_pem;
+    const forged = forgedLines(3, GENESIS_HASH, 1, F1, DAY, 1).join('\n');
+    expect(verifyJsonlExport(forged)).toMatchObject({ ok: true, checked: 3 });
+    expect(verifyJsonlExport(forged, { publicKeyPem: pem })).toMatchObject({ ok: false, signed_head: false });
+    expect(independentVerify(forged, pem)).toEqual({ head: 'missing' });
+  });
+
+  it('the same lines under a head copied from a real export', async () => {
+    const pem = (await publicKey()).public_key_pem;
+    const realHead = (await jsonlExport()).trimEnd().split('\n').at(-1)!;
+    for (const form of [1, 2] as const) {
+      const forged = [...forgedLines(10, GENESIS_HASH, 1, F1 + HOUR, HOUR, form), realHead].join('\n');
+      expect(verifyJsonlExport(forged, { publicKeyPem: pem })).toMatchObject({ ok: false, signed_head: true });
+      expect(independentVerify(forged, pem)).not.toBeNull();
+    }
+  });
+
+  it('a made-up continuation after a saved checkpoint', async () => {
+    const pem = (await publicKey()).public_key_pem;
+    const saved = await checkpoint();
+    const forged = forgedLines(3, saved.hash, saved.seq + 1, saved.ts + 1, 1, 2).join('\n');
+    expect(verifyJsonlExport(forged, { publicKeyPem: pem, checkpoint: saved })).toMatchObject({ ok: false, signed_head: false });
+    expect(independentVerify(forged, pem, saved)).toEqual({ head: 'missing' });
+  });
+
+  it('an export made before signed heads (its head line removed) is not accepted with the key, and still checks without it', async () => {
+    const pem = (await publicKey()).public_key_pem;
+    const old = (await jsonlExport()).trimEnd().split('\n').slice(0, -1).join('\n');
+    expect(verifyJsonlExport(old)).toMatchObject({ ok: true, signed_head: null });
+    expect(verifyJsonlExport(old, { publicKeyPem: pem })).toMatchObject({ ok: false, anchors: 2, missing_anchor: null, signed_head: false });
+  });
+
+  it('the real export is accepted by both verifiers', async () => {
+    const [text, pem] = [await jsonlExport(), (await publicKey()).public_key_pem];
+    expect(verifyJsonlExport(text, { publicKeyPem: pem })).toMatchObject({ ok: true, anchors: 2, gaps: 0, signed_head: true });
+    expect(independentVerify(text, pem)).toBeNull();
+  });
+});
+
+describe('finding 2: lines deleted from an export are found', () => {
+  const GAP = 'seqs jump: entries are missing (an export filtered other than by time cannot be proven)';
+  const ENDS = 'the file does not begin and end where its signed head says';
+  it.each([
+    ['the last entry of a sealed day, which carries its anchor', (seq: number) => seq === 4, 4, GAP],
+    ['a middle line', (seq: number) => seq === 6, 6, GAP],
+    ['the first line', (seq: number) => seq === 1, 1, ENDS],
+    ['the last line', (seq: number) => seq === 10, 10, ENDS],
+  ])('%s', async (_, drop, bad, reason) => {
+    const [text, pem] = [await jsonlExport(), (await publicKey()).public_key_pem];
+    const cut = without(text, drop);
+    expect(verifyJsonlExport(cut, { publicKeyPem: pem })).toMatchObject({ ok: false, first_bad_seq: bad, reason });
+    expect(independentVerify(cut, pem)).not.toBeNull();
   });
 });

@@ -161,10 +161,12 @@ describe('an export verified offline with only public material', () => {
   it('verifies with the store code and with an independent node:crypto script', async () => {
     const [text, key, saved] = [await jsonlExport(), (await publicKey()).public_key_pem, await checkpoint()];
     const lines = text.trim().split('\n').map((line) => JSON.parse(line));
+    // The store upgraded at seq 3: its head says so, under the signature.
+    expect(lines.at(-1).head).toMatchObject({ first_seq: 1, seq: saved.seq, key_start_seq: 3 });
     expect(lines.filter((line) => line.anchor).map((line) => [line.seq, line.anchor.day])).toEqual([[4, DAY1], [7, DAY2]]);
     expect(verifyJsonlExport(text, { publicKeyPem: key, checkpoint: saved })).toEqual({
       ok: true, checked: saved.seq, first_bad_seq: null, first_bad_line: null, reason: null, first_seq: 1, last_seq: saved.seq, gaps: 0,
-      anchors: 2, missing_anchor: null, checkpoint_seq: saved.seq,
+      anchors: 2, missing_anchor: null, checkpoint_seq: saved.seq, signed_head: true,
     });
     expect(independentVerify(text, key, saved)).toBeNull();
   });
