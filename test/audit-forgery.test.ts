@@ -2,11 +2,12 @@ import { env } from 'cloudflare:workers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostClient } from '../src/host/port';
 import type { AuditSeal } from '../src/shared/schemas/audit-seal';
-import { sealMac } from '../storage/audit/anchors';
+import { anchorSigned, sealMac } from '../storage/audit/anchors';
 import { KEY_START, signKeyStart } from '../storage/audit/key-start';
 import { categoryOf } from '../storage/audit/actions';
 import { chainHash, GENESIS_HASH } from '../storage/audit/chain';
-import { exportHead } from '../storage/audit/export-head';
+import { exportHead, headSigned } from '../storage/audit/export-head';
+import type { ExportHead } from '../storage/audit/schema';
 import { AuditProofs } from '../storage/audit/proofs';
 import { AuditSigner } from '../storage/audit/signing';
 import { auditKeyStartMigration } from '../storage/migrations/006-audit-key-start';
@@ -116,7 +117,7 @@ describe('finding 3: the database alone cannot detach the seal record', () => {
     expect(independentVerify(text, pem)).not.toBeNull();
   });
 
-  it('the host refuses a second seal of a day, and the seal job reports it', async () => {
+  it('the host refuses a second seal of a day', async () => {
     const [first] = await sealsOfKey();
     await expect(host().seals.append({ ...first!, seq: first!.seq + 1 })).rejects.toThrow(/409/);
     expect((await sealsOfKey()).map((seal) => seal.day)).toEqual([DAY1, DAY2]);
@@ -270,5 +271,39 @@ describe('finding 2: lines deleted from an export are found', () => {
     const cut = without(text, drop);
     expect(verifyJsonlExport(cut, { publicKeyPem: pem })).toMatchObject({ ok: false, first_bad_seq: bad, reason });
     expect(independentVerify(cut, pem)).not.toBeNull();
+  });
+});
+
+describe('the store signs no head over what it can tell was forged', () => {
+  undoTamperingAfterEach();
+
+  it('an anchor without a valid MAC (written without audit.key) leaves the head unsigned, and verify-file refuses the file', async () => {
+    await sql(`UPDATE audit_anchor SET mac = ? WHERE day = ?`, 'f'.repeat(64), DAY1);
+    const [text, pem] = [await jsonlExport(), (await publicKey()).public_key_pem];
+    expect(JSON.parse(text.trimEnd().split('\n').at(-1)!).head).toMatchObject({ signature: null, refused: `the anchor of ${DAY1} does not carry a valid MAC` });
+    expect(verifyJsonlExport(text, { publicKeyPem: pem })).toMatchObject({ ok: false, signed_head: false, reason: expect.stringContaining('did not sign') });
+    expect(independentVerify(text, pem)).toEqual({ head: 'signature' });
+  });
+});
+
+describe('with the signing key itself, only a checkpoint a witness kept holds', () => {
+  it('an entry before the checkpoint rewritten, every hash, anchor and the head signed again: accepted by the key, refused against the checkpoint', async () => {
+    const signer = new AuditSigner((await host().keys.read('audit-signing', false))!);
+    const [saved, pem] = [await checkpoint(), (await publicKey()).public_key_pem];
+    const rows = (await jsonlExport()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    const head = rows.pop().head as ExportHead;
+    let prev = GENESIS_HASH;
+    for (const row of rows) {
+      if (row.seq === 2) row.actor_label = 'someone else';
+      const { hash: _h, prev_hash: _p, anchor, ...entry } = row;
+      row.prev_hash = prev;
+      row.hash = prev = chainHash(prev, entry);
+      if (anchor) anchor.signature = signer.sign(anchorSigned({ day: anchor.day, seq: row.seq, hash: row.hash }, anchor.store_id));
+    }
+    const resigned = { ...head, hash: prev };
+    const forged = [...rows.map((row) => JSON.stringify(row)), JSON.stringify({ head: { ...resigned, signature: signer.sign(headSigned(resigned)) } })].join('\n');
+    expect(verifyJsonlExport(forged, { publicKeyPem: pem })).toMatchObject({ ok: true, anchors: 2, signed_head: true });
+    expect(verifyJsonlExport(forged, { publicKeyPem: pem, checkpoint: saved })).toMatchObject({ ok: false, first_bad_seq: saved.seq });
+    expect(independentVerify(forged, pem, saved)).toEqual({ seq: saved.seq });
   });
 });
