@@ -18,11 +18,6 @@ import { TEST_ADMIN_TOKEN, TEST_ALLOWED_ORIGIN, TEST_PORT } from './test/support
 const runFolder = (process.env.LPA_TEST_RUN_FOLDER ??= mkdtempSync(join(tmpdir(), 'lpa-run-')));
 process.env.TMPDIR = runFolder;
 
-// One data root for the request-level tests: the host port's files (keys, logs, automation files)
-// live here, as they do under the data root of `npm start`.
-const dataRoot = mkdtempSync(join(runFolder, 'lpa-test-'));
-const host = hostServer(nodeHost(dataRoot));
-const fixtures = createFixtureHandler(dataRoot);
 // The worker imports the compiled SHA-256 that the build writes; a tree never built gets it here too.
 writeSha256Wasm();
 
@@ -40,24 +35,33 @@ export default defineConfig({
       {
         // Request-level tests inside workerd, against the worker and its Durable Object.
         plugins: [
-          cloudflareTest({
-            main: './src/runtimes/workerd/worker.ts',
-            wrangler: { configPath: './wrangler.toml' },
-            miniflare: {
-              bindings: {
-                LPA_PORT: String(TEST_PORT),
-                LPA_DATA_ROOT: dataRoot,
-                LPA_ADMIN_TOKEN_SHA256: createHash('sha256').update(TEST_ADMIN_TOKEN).digest('hex'),
-                LPA_ADMIN_TOKEN_LENGTH: String(TEST_ADMIN_TOKEN.length),
-                LPA_ALLOWED_ORIGINS: TEST_ALLOWED_ORIGIN,
+          // A function: the plugin calls it for each runtime it starts, one per test file, and each
+          // gets a data root of its own (the host port's files: keys, seal record, logs, automation
+          // files), as each store of `npm start` has. One store to one data root is what the audit's
+          // seal record relies on (storage/audit/proofs.ts), so test files never share one.
+          cloudflareTest(() => {
+            const dataRoot = mkdtempSync(join(runFolder, 'lpa-test-'));
+            const host = hostServer(nodeHost(dataRoot));
+            const fixtures = createFixtureHandler(dataRoot);
+            return {
+              main: './src/runtimes/workerd/worker.ts',
+              wrangler: { configPath: './wrangler.toml' },
+              miniflare: {
+                bindings: {
+                  LPA_PORT: String(TEST_PORT),
+                  LPA_DATA_ROOT: dataRoot,
+                  LPA_ADMIN_TOKEN_SHA256: createHash('sha256').update(TEST_ADMIN_TOKEN).digest('hex'),
+                  LPA_ADMIN_TOKEN_LENGTH: String(TEST_ADMIN_TOKEN.length),
+                  LPA_ALLOWED_ORIGINS: TEST_ALLOWED_ORIGIN,
+                },
+                serviceBindings: {
+                  // The real host server over the Node implementation: the very code the launcher serves.
+                  HOST: binding(host),
+                  // Test-only: plants fixture files and links in the data root (test/node/fs-fixtures.ts).
+                  TEST_FS: binding(fixtures),
+                },
               },
-              serviceBindings: {
-                // The real host server over the Node implementation, the very code the launcher serves.
-                HOST: binding(host),
-                // Test-only: plants fixture files and links in the data root (test/node/fs-fixtures.ts).
-                TEST_FS: binding(fixtures),
-              },
-            },
+            };
           }),
         ],
         test: {

@@ -1,4 +1,4 @@
-import { exportHeader, exportLine } from '../storage/audit/export-format';
+import { exportHeader, exportLine, exportTail } from '../storage/audit/export-format';
 import type { AuditFilters } from '../storage/audit/filters';
 import type { AuditExport, ExportFormat } from '../storage/audit/schema';
 import type { StoreClient } from '../storage/client';
@@ -23,11 +23,12 @@ const PAGE = 500;
 
 const running = new Capacity(MAX_CONCURRENT_EXPORTS);
 
-/** What the first pass learnt: the file's entries, its bytes, and the seq the second pass stops at. */
+/** What the first pass learnt: the file's entries, its bytes, the seq the second pass stops at, and the file's last line. */
 interface Plan {
   count: number;
   bytes: number;
   last_seq: number;
+  tail: string;
 }
 
 /**
@@ -60,7 +61,9 @@ async function measure(store: StoreClient, filters: AuditFilters, format: Export
   const tooLarge = () =>
     new ApiError('audit.export_too_large', { count: extent.count, max_entries: MAX_EXPORT_ENTRIES, max_bytes: MAX_EXPORT_BYTES });
   if (extent.count > MAX_EXPORT_ENTRIES) throw tooLarge();
-  const plan: Plan = { count: 0, bytes: utf8Length(exportHeader(format)), last_seq: extent.last_seq };
+  // A JSONL file ends with the head the store signs over its first and last entry (storage/audit/export-head.ts).
+  const tail = exportTail(format, format === 'jsonl' ? await store.audit.exportHead(filters, extent.last_seq) : null);
+  const plan: Plan = { count: 0, bytes: utf8Length(exportHeader(format)) + utf8Length(tail), last_seq: extent.last_seq, tail };
   for (let after: number | null = extent.count > 0 ? 0 : null; after !== null; ) {
     const page = await store.audit.exportPageSize(filters, format, { after_seq: after, before_seq: extent.last_seq + 1 }, PAGE);
     plan.count += page.count;
@@ -103,8 +106,9 @@ function fileStream(store: StoreClient, filters: AuditFilters, format: ExportFor
           after = page.next_seq;
           if (after !== null) return;
         }
+        const tail = file(plan.tail);
         if (sent.count !== plan.count || sent.bytes !== plan.bytes) throw new Error('the audit log changed while it was exported');
-        controller.enqueue(encoder.encode(content.finish() + closing));
+        controller.enqueue(encoder.encode(tail + content.finish() + closing));
         controller.close();
         release();
       } catch (error) {

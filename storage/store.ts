@@ -9,6 +9,9 @@ import { Globals } from './globals/globals';
 import { migrate, type MigrationReport } from './migrations/migrate';
 import { Profiles } from './profiles/profiles';
 import { auditProofsMigration } from './migrations/005-audit-proofs';
+import { auditKeyStartMigration } from './migrations/006-audit-key-start';
+import { signKeyStart } from './audit/key-start';
+import { AuditSigner } from './audit/signing';
 import { MIGRATIONS } from './migrations/list';
 import { Settings } from './settings/settings';
 import { Shares } from './shares/shares';
@@ -85,5 +88,9 @@ export async function openStore(db: SqlDb, keySource: KeySource, now: () => numb
   const signed = !fresh && db.all('SELECT id FROM migrations WHERE id = ?', auditProofsMigration.id).length > 0;
   const keys = await keySource({ keys: fresh, signing: !signed });
   const migrations = migrate(db, MIGRATIONS, now());
+  // The key start is signed once, by the start that wrote it: never again over whatever the table holds later.
+  if (keys.signing && migrations.applied.some((migration) => migration.id === auditKeyStartMigration.id)) {
+    signKeyStart(db, new AuditSigner(keys.signing));
+  }
   return { store: new Store(db, keys, migrations.version, now), migrations };
 }

@@ -20,7 +20,7 @@ export const STORE_SURFACE = {
   globals: ['list', 'read', 'write', 'delete'],
   flows: ['create', 'list', 'get', 'delete'],
   shares: ['list', 'create', 'revoke', 'redeem', 'import'],
-  audit: ['list', 'extent', 'exportPageSize', 'verifySlice', 'checkpoint', 'publicKey'],
+  audit: ['list', 'extent', 'exportPageSize', 'exportHead', 'verifySlice', 'checkpoint', 'publicKey'],
   profiles: ['create', 'get', 'update', 'delete', 'list', 'count'],
   profileAccounts: ['list', 'create', 'update', 'delete', 'password', 'totp'],
   membership: ['read', 'save'],

@@ -59,7 +59,7 @@ describe('a chain across three days', () => {
   });
 
   it('verifies', async () => {
-    expect(await verify()).toEqual({ ok: true, checked: 10, anchors: 2, first_bad_seq: null, missing_anchor: null });
+    expect(await verify()).toEqual({ ok: true, checked: 10, anchors: 2, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
   });
 });
 
@@ -68,7 +68,7 @@ describe('tampering, each undone afterwards', () => {
 
   it('an edited entry is reported at its seq', async () => {
     await sql(`UPDATE audit_log SET actor_label = 'someone else' WHERE seq = 6`);
-    expect(await verify()).toEqual({ ok: false, checked: 10, anchors: 2, first_bad_seq: 6, missing_anchor: null });
+    expect(await verify()).toEqual({ ok: false, checked: 10, anchors: 2, first_bad_seq: 6, missing_anchor: null, sealed_twice: null });
   });
 
   it('edited details are reported at their seq, even when no longer JSON', async () => {
@@ -80,33 +80,33 @@ describe('tampering, each undone afterwards', () => {
 
   it('an edited hash is reported at its seq', async () => {
     await sql(`UPDATE audit_log SET hash = ? WHERE seq = 9`, 'f'.repeat(64));
-    expect(await verify()).toEqual({ ok: false, checked: 10, anchors: 2, first_bad_seq: 9, missing_anchor: null });
+    expect(await verify()).toEqual({ ok: false, checked: 10, anchors: 2, first_bad_seq: 9, missing_anchor: null, sealed_twice: null });
   });
 
   it('a deleted entry in the middle is reported at its seq', async () => {
     await sql('DELETE FROM audit_log WHERE seq = 5');
-    expect(await verify()).toEqual({ ok: false, checked: 9, anchors: 2, first_bad_seq: 5, missing_anchor: null });
+    expect(await verify()).toEqual({ ok: false, checked: 9, anchors: 2, first_bad_seq: 5, missing_anchor: null, sealed_twice: null });
   });
 
   it('deleting the newest entries of a sealed day breaks the chain and its anchor', async () => {
     await sql('DELETE FROM audit_log WHERE seq IN (6, 7)');
-    expect(await verify()).toEqual({ ok: false, checked: 8, anchors: 1, first_bad_seq: 6, missing_anchor: DAY2 });
+    expect(await verify()).toEqual({ ok: false, checked: 8, anchors: 1, first_bad_seq: 6, missing_anchor: DAY2, sealed_twice: null });
   });
 
   it('truncating the tail into a sealed day is reported at the first missing seq', async () => {
     await sql('DELETE FROM audit_log WHERE seq >= 7');
-    expect(await verify()).toEqual({ ok: false, checked: 6, anchors: 1, first_bad_seq: 7, missing_anchor: DAY2 });
+    expect(await verify()).toEqual({ ok: false, checked: 6, anchors: 1, first_bad_seq: 7, missing_anchor: DAY2, sealed_twice: null });
   });
 
   it('a sealed day truncated together with its anchor still leaves the earlier anchor pointing past the tail', async () => {
     await sql('DELETE FROM audit_log WHERE seq >= 4');
     await sql('DELETE FROM audit_anchor WHERE day = ?', DAY2);
-    expect(await verify()).toEqual({ ok: false, checked: 3, anchors: 0, first_bad_seq: 4, missing_anchor: DAY1 });
+    expect(await verify()).toEqual({ ok: false, checked: 3, anchors: 0, first_bad_seq: 4, missing_anchor: DAY1, sealed_twice: null });
   });
 
   it('a deleted anchor is reported as missing', async () => {
     await sql('DELETE FROM audit_anchor WHERE day = ?', DAY1);
-    expect(await verify()).toEqual({ ok: false, checked: 10, anchors: 1, first_bad_seq: null, missing_anchor: DAY1 });
+    expect(await verify()).toEqual({ ok: false, checked: 10, anchors: 1, first_bad_seq: null, missing_anchor: DAY1, sealed_twice: null });
   });
 
   it.each([
@@ -130,7 +130,7 @@ describe('tampering, each undone afterwards', () => {
         sql.exec('UPDATE audit_log SET hash = ? WHERE seq = ?', prev, row.seq);
       }
     });
-    expect(await verify()).toEqual({ ok: false, checked: 10, anchors: 0, first_bad_seq: null, missing_anchor: DAY1 });
+    expect(await verify()).toEqual({ ok: false, checked: 10, anchors: 0, first_bad_seq: null, missing_anchor: DAY1, sealed_twice: null });
   });
 
   it('entries appended into a sealed day are caught by its anchor', async () => {
@@ -146,7 +146,7 @@ describe('tampering, each undone afterwards', () => {
     });
     expect(result).toEqual({
       due: { refused: 'an audit key (audit.key or audit-signing.key) is missing' },
-      verified: { ok: false, checked: 10, anchors: 0, first_bad_seq: null, missing_anchor: DAY1 },
+      verified: { ok: false, checked: 10, anchors: 0, first_bad_seq: null, missing_anchor: DAY1, sealed_twice: null },
     });
   });
 });
@@ -159,7 +159,7 @@ describe('the daily job and the clock', () => {
       { name: 'audit.seal', ok: true, result: { sealed: [DAY3] } },
       { name: 'audit.retention', ok: true, result: { deleted: 0, checkpoint_seq: null } },
     ]);
-    expect(await verify()).toEqual({ ok: true, checked: 10, anchors: 3, first_bad_seq: null, missing_anchor: null });
+    expect(await verify()).toEqual({ ok: true, checked: 10, anchors: 3, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
   });
 
   it('never dates an entry into a sealed day, even when the clock goes back', async () => {
@@ -167,7 +167,7 @@ describe('the daily job and the clock', () => {
     const seq = await auditedWrite(20);
     vi.setSystemTime(D4 + 60_000);
     expect(await sql('SELECT seq, ts FROM audit_log WHERE seq = ?', seq)).toEqual([{ seq: 11, ts: D4 }]);
-    expect(await verify()).toEqual({ ok: true, checked: 11, anchors: 3, first_bad_seq: null, missing_anchor: null });
+    expect(await verify()).toEqual({ ok: true, checked: 11, anchors: 3, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
   });
 });
 
@@ -195,6 +195,6 @@ describe('concurrent writers', () => {
     const rows = await sql<{ seq: number; request_id: string }>('SELECT seq, request_id FROM audit_log WHERE seq > ? ORDER BY seq', before);
     expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 30 }, (_, i) => before + 1 + i));
     expect(new Set(rows.map((r) => r.request_id))).toEqual(new Set(answers.map((a) => a.headers.get('x-request-id'))));
-    expect(await verify()).toEqual({ ok: true, checked: before + 30, anchors: 3, first_bad_seq: null, missing_anchor: null });
+    expect(await verify()).toEqual({ ok: true, checked: before + 30, anchors: 3, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EXPORT_RETRY_AFTER_S, MAX_CONCURRENT_EXPORTS } from '../handlers/audit-export';
-import { exportHeader, exportLine } from '../storage/audit/export-format';
+import { exportHeader, exportLine, exportTail } from '../storage/audit/export-format';
 import type { AuditPage, AuditRecord, ExportFormat } from '../storage/audit/schema';
 import { toBase64 } from '../src/shared/base64';
 import { BASE_URL, TEST_ADMIN_TOKEN } from './support/constants';
@@ -32,16 +32,16 @@ afterAll(() => {
 
 /** The answer as the handler built it before it streamed: the whole file, then one JSON.stringify. */
 async function builtInOne(format: ExportFormat): Promise<string> {
-  const records = await inStore(async ({ store }) => {
+  const { records, head } = await inStore(async ({ store }) => {
     const all: AuditRecord[] = [];
     for (let after: number | null = 0; after !== null; ) {
       const page: AuditPage = await store.audit.list({}, { after_seq: after }, 1000);
       all.push(...page.items);
       after = page.next_seq;
     }
-    return all;
+    return { records: all, head: format === 'jsonl' ? await store.audit.exportHead({}, all.at(-1)?.seq ?? 0) : null };
   });
-  const file = exportHeader(format) + records.map((record) => exportLine(format, record)).join('');
+  const file = exportHeader(format) + records.map((record) => exportLine(format, record)).join('') + exportTail(format, head);
   return JSON.stringify({
     file_name: `lpa-audit-20320102T030405Z.${format}`,
     count: records.length,

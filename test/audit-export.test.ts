@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chainHash } from '../storage/audit/chain';
 import { exportLine } from '../storage/audit/export-format';
+import type { ExportHead } from '../storage/audit/schema';
 import { verifyJsonlExport } from '../storage/audit/verify-export';
 import { call, tokenWith } from './support/api';
-import { auditedWrite } from './support/audit';
+import { auditedWrite, publicKey, storeId } from './support/audit';
+import { independentVerify } from './support/independent-verify.mjs';
 import { sql } from './support/store';
 import { decodeBase64Text, parseCsv } from './support/csv';
 
@@ -25,7 +27,10 @@ const asCsv = (v: unknown) => {
   const text = v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 };
-const jsonl = (content: string) => content.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+/** The entry lines of a JSONL file: every line but the signed head that ends it. */
+const jsonl = (content: string) =>
+  content.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((line) => !('head' in line));
+const headOf = (content: string) => (JSON.parse(content.trimEnd().split('\n').at(-1)!) as { head: ExportHead }).head;
 
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -57,8 +62,16 @@ describe('GET /api/v1/audit/export', () => {
     expect(lines.map((l) => [l.category, l.v])).toEqual((await sql('SELECT category, v FROM audit_log ORDER BY seq')).map((r) => [r.category, r.v]));
     expect(verifyJsonlExport(res.content)).toEqual({
       ok: true, checked: rows.length, first_bad_seq: null, first_bad_line: null, reason: null, first_seq: 1, last_seq: rows.length, gaps: 0,
-      anchors: null, missing_anchor: null, checkpoint_seq: null,
+      anchors: null, missing_anchor: null, checkpoint_seq: null, signed_head: null,
     });
+    // The file ends with the head the store signed over its first and last entry.
+    const key = await publicKey();
+    expect(headOf(res.content)).toEqual({
+      first_seq: 1, seq: rows.length, hash: rows.at(-1)!.hash, ts: T, store_id: await storeId(), key_id: key.key_id, key_start_seq: 1,
+      signature: expect.any(String), refused: null,
+    });
+    expect(verifyJsonlExport(res.content, { publicKeyPem: key.public_key_pem })).toMatchObject({ ok: true, signed_head: true, anchors: 0 });
+    expect(independentVerify(res.content, key.public_key_pem)).toBeNull();
   });
 
   it('exports RFC 4180 CSV with a header row', async () => {
@@ -83,10 +96,18 @@ describe('GET /api/v1/audit/export', () => {
     expect(verifyJsonlExport(updates.content)).toMatchObject({ ok: true, checked: 5, gaps: 0 });
     const oks = await exported('format=jsonl&result=ok');
     expect(verifyJsonlExport(oks.content)).toMatchObject({ ok: true, gaps: 1 });
+    // With the key a gap is not accepted: the links across it are unchecked.
+    const key = await publicKey();
+    expect(verifyJsonlExport(oks.content, { publicKeyPem: key.public_key_pem })).toMatchObject({ ok: false, gaps: 1, signed_head: true, reason: expect.stringContaining('seqs jump') });
+    expect(independentVerify(oks.content, key.public_key_pem)).toEqual({ seq: expect.any(Number) });
+    expect(verifyJsonlExport(updates.content, { publicKeyPem: key.public_key_pem })).toMatchObject({ ok: true, signed_head: true });
     const none = await exported('format=csv&category=team');
     expect(none.json.count).toBe(0);
     expect(none.content).toBe(`${HEADER.join(',')}\r\n`);
-    expect((await exported('format=jsonl&category=team')).json).toMatchObject({ count: 0, content_base64: '' });
+    const empty = await exported('format=jsonl&category=team');
+    expect(empty.json.count).toBe(0);
+    expect(headOf(empty.content)).toMatchObject({ first_seq: null, seq: null, hash: null, signature: expect.any(String) });
+    expect(verifyJsonlExport(empty.content, { publicKeyPem: key.public_key_pem })).toMatchObject({ ok: true, checked: 0, signed_head: true });
   });
 
   it('the offline check finds an edited, re-hashed, reordered or broken line', async () => {

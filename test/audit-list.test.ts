@@ -159,7 +159,7 @@ describe('GET /api/v1/audit/verify', () => {
     const reader = await tokenWith(['audit:read']);
     const res = await call('/api/v1/audit/verify', { token: reader.token });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.json)).toEqual(['ok', 'checked', 'anchors', 'first_bad_seq', 'missing_anchor']);
+    expect(Object.keys(res.json)).toEqual(['ok', 'checked', 'anchors', 'first_bad_seq', 'missing_anchor', 'sealed_twice']);
   });
 });
 

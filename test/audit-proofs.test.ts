@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hostClient } from '../src/host/port';
 import { toBase64 } from '../src/shared/base64';
 import { anchorSigned, sealMac } from '../storage/audit/anchors';
-import { canonical, chainHash, GENESIS_HASH } from '../storage/audit/chain';
-import { entryOf, type AuditRow } from '../storage/audit/record';
-import type { AuditCheckpoint, AuditPublicKey } from '../storage/audit/schema';
-import { keyId, publicKeyFromPem, signatureValid } from '../storage/audit/signing';
+import { canonical } from '../storage/audit/chain';
+import type { AuditRow } from '../storage/audit/record';
+import { writeKeyStart } from '../storage/audit/key-start';
+import { AuditSigner, keyId, publicKeyFromPem, signatureValid } from '../storage/audit/signing';
+import { durableSql } from '../storage/sql/durable-sql';
 import { checkpointSigned, verifyJsonlExport } from '../storage/audit/verify-export';
 import { call, tokenWith } from './support/api';
-import { auditedWrite, DAY, runDaily, undoTamperingAfterEach, verify } from './support/audit';
-import { decodeBase64Text } from './support/csv';
+import { auditedWrite, checkpoint, DAY, jsonlExport, publicKey, rehashFrom, runDaily, storeId, undoTamperingAfterEach, verify } from './support/audit';
 import { independentVerify } from './support/independent-verify.mjs';
 import { inStore, sql } from './support/store';
 
@@ -20,22 +20,6 @@ const [Q2, Q3, Q4, Q5] = [Q1 + DAY, Q1 + 2 * DAY, Q1 + 3 * DAY, Q1 + 4 * DAY];
 const [DAY1, DAY2, DAY3] = ['2033-03-01', '2033-03-02', '2033-03-03'];
 const HOUR = 3_600_000;
 
-/** Recomputes every hash from `fromSeq` on, as someone with the database file can. */
-function rehashFrom(fromSeq: number): Promise<void> {
-  return inStore(({ sql }) => {
-    const rows = sql.exec('SELECT * FROM audit_log ORDER BY seq').toArray() as unknown as AuditRow[];
-    let prev = GENESIS_HASH;
-    for (const row of rows) {
-      if (row.seq >= fromSeq) sql.exec('UPDATE audit_log SET hash = ? WHERE seq = ?', (row.hash = chainHash(prev, entryOf(row))), row.seq);
-      prev = row.hash;
-    }
-  });
-}
-
-const jsonlExport = async () => decodeBase64Text((await call('/api/v1/audit/export?format=jsonl')).json.content_base64);
-const publicKey = async () => (await call('/api/v1/audit/public-key')).json as AuditPublicKey;
-const checkpoint = async () => (await call('/api/v1/audit/checkpoint')).json as AuditCheckpoint;
-const storeId = async () => (await sql<{ value: string }>(`SELECT value FROM meta WHERE key = 'store_id'`))[0]!.value;
 const seqsOf = async (from: number, to: number) =>
   (await sql<{ seq: number }>('SELECT seq FROM audit_log WHERE ts >= ? AND ts < ? ORDER BY seq', from, to)).map((r) => r.seq);
 
@@ -46,9 +30,12 @@ beforeAll(async () => {
   vi.setSystemTime(Q1 + 10 * HOUR);
   await auditedWrite(11);
   await auditedWrite(12);
-  // Seqs 1 and 2 become entries of a store from before form 2: hashed in form 1, the chain re-linked.
+  // Seqs 1 and 2 become entries of a store from before form 2: hashed in form 1, the chain re-linked,
+  // and the key start that the upgrade signed is seq 3.
   await sql('UPDATE audit_log SET v = 1 WHERE seq <= 2');
   await rehashFrom(1);
+  const signer = new AuditSigner((await hostClient(env.HOST).keys.read('audit-signing', false))!);
+  await inStore(({ storage }) => writeKeyStart(durableSql(storage), signer, 3));
   await auditedWrite(13);
   for (const day of [Q2, Q3]) {
     await runDaily(day + 5_000);
@@ -68,13 +55,13 @@ describe('a chain that began in form 1 and switched to form 2', () => {
     expect(await sql('SELECT seq, v FROM audit_log WHERE seq <= 4 ORDER BY seq')).toEqual([
       { seq: 1, v: 1 }, { seq: 2, v: 1 }, { seq: 3, v: 2 }, { seq: 4, v: 2 },
     ]);
-    expect(await verify()).toEqual({ ok: true, checked: 10, anchors: 2, first_bad_seq: null, missing_anchor: null });
+    expect(await verify()).toEqual({ ok: true, checked: 10, anchors: 2, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
     const id = await storeId();
     const heads = await sql<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE seq IN (4, 7) ORDER BY seq');
-    const seals = (await hostClient(env.HOST).seals.read()).filter((seal) => seal.store_id === id);
-    expect(seals).toEqual([
-      { store_id: id, day: DAY1, seq: 4, hash: heads[0]!.hash },
-      { store_id: id, day: DAY2, seq: 7, hash: heads[1]!.hash },
+    const key_id = (await publicKey()).key_id;
+    expect(await hostClient(env.HOST).seals.read()).toEqual([
+      { key_id, store_id: id, day: DAY1, seq: 4, hash: heads[0]!.hash },
+      { key_id, store_id: id, day: DAY2, seq: 7, hash: heads[1]!.hash },
     ]);
   });
 
@@ -158,7 +145,7 @@ describe('tampering from the database side, each undone afterwards', () => {
   it('a sealed day cut from the end together with its anchor is caught by the seal record', async () => {
     await sql('DELETE FROM audit_log WHERE seq >= 5');
     await sql('DELETE FROM audit_anchor WHERE day = ?', DAY2);
-    expect(await verify()).toEqual({ ok: false, checked: 4, anchors: 1, first_bad_seq: 5, missing_anchor: DAY2 });
+    expect(await verify()).toEqual({ ok: false, checked: 4, anchors: 1, first_bad_seq: 5, missing_anchor: DAY2, sealed_twice: null });
   });
 
   it('a tail cut of the open day is reported against a checkpoint saved before it', async () => {
@@ -174,10 +161,12 @@ describe('an export verified offline with only public material', () => {
   it('verifies with the store code and with an independent node:crypto script', async () => {
     const [text, key, saved] = [await jsonlExport(), (await publicKey()).public_key_pem, await checkpoint()];
     const lines = text.trim().split('\n').map((line) => JSON.parse(line));
+    // The store upgraded at seq 3: its head says so, under the signature.
+    expect(lines.at(-1).head).toMatchObject({ first_seq: 1, seq: saved.seq, key_start_seq: 3 });
     expect(lines.filter((line) => line.anchor).map((line) => [line.seq, line.anchor.day])).toEqual([[4, DAY1], [7, DAY2]]);
     expect(verifyJsonlExport(text, { publicKeyPem: key, checkpoint: saved })).toEqual({
       ok: true, checked: saved.seq, first_bad_seq: null, first_bad_line: null, reason: null, first_seq: 1, last_seq: saved.seq, gaps: 0,
-      anchors: 2, missing_anchor: null, checkpoint_seq: saved.seq,
+      anchors: 2, missing_anchor: null, checkpoint_seq: saved.seq, signed_head: true,
     });
     expect(independentVerify(text, key, saved)).toBeNull();
   });

@@ -65,7 +65,7 @@ describe('retention', () => {
       { seq: 6, actor_type: 'admin', source: 'api', action: 'settings.audit_write', entity_type: 'settings', result: 'ok', details: '{"retention_days":30,"previous":365}' },
       { seq: 7, actor_type: 'system', source: 'system', action: 'audit.purge', entity_type: 'audit_log', result: 'ok', details: '{"deleted":5,"retention_days":30,"checkpoint_seq":5}' },
     ]);
-    expect(await verify()).toEqual({ ok: true, checked: 2, anchors: 1, first_bad_seq: null, missing_anchor: null });
+    expect(await verify()).toEqual({ ok: true, checked: 2, anchors: 1, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
     expect(await retention()).toEqual({ retention_days: 30, entries: 2, oldest_ts: R0 + 40 * DAY + 10 * HOUR });
   });
 
@@ -103,7 +103,7 @@ describe('a large purge', () => {
     vi.setSystemTime(R0 + 85 * DAY);
     const reports = await runDaily(Date.now());
     expect(reports[1]).toEqual({ name: 'audit.retention', ok: true, result: { deleted: 2 + 12_345, checkpoint_seq: 7 + 12_345 } });
-    expect(await verify()).toEqual({ ok: true, checked: 1, anchors: 0, first_bad_seq: null, missing_anchor: null });
+    expect(await verify()).toEqual({ ok: true, checked: 1, anchors: 0, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
     expect(await retention()).toEqual({ retention_days: 30, entries: 1, oldest_ts: R0 + 85 * DAY });
   }, LARGE_TIMEOUT_MS);
 });

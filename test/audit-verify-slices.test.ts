@@ -60,7 +60,7 @@ it('verifies in several store calls and answers what one pass answers', async ()
   expect(res.status).toBe(200);
   expect(calls.filter((c) => c === 'audit.verifySlice').length).toBeGreaterThan(ENTRIES / 1_000);
   const [{ n }] = (await sql<{ n: number }>('SELECT count(*) AS n FROM audit_log')) as [{ n: number }];
-  expect(res.json).toEqual({ ok: true, checked: n, anchors: 0, first_bad_seq: null, missing_anchor: null });
+  expect(res.json).toEqual({ ok: true, checked: n, anchors: 0, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
   expect(res.json).toEqual(await oneShot());
 });
 
@@ -89,7 +89,7 @@ it('answers other requests between its slices and checks the entries there were 
   await verifying;
   expect(calls.lastIndexOf('audit.verifySlice')).toBeGreaterThan(calls.findIndex((c) => c.startsWith('profiles.')));
   // The write's entry came after verify began: it is left to the next verify, which finds it.
-  expect(verified).toEqual({ ok: true, checked: n, anchors: 0, first_bad_seq: null, missing_anchor: null });
+  expect(verified).toEqual({ ok: true, checked: n, anchors: 0, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
   expect(await verify()).toMatchObject({ ok: true, checked: n + 1 });
 });
 

@@ -48,7 +48,7 @@ export const audit = {
     method: 'GET',
     path: '/api/v1/audit/export',
     tag: 'Audit',
-    summary: 'Export matching entries, oldest first, as CSV or JSONL (each JSONL line carries category, v, hash, prev_hash and, ending a sealed day, its signed anchor)',
+    summary: 'Export matching entries, oldest first, as CSV or JSONL (each JSONL line carries category, v, hash, prev_hash and, ending a sealed day, its signed anchor; the last JSONL line is the head the store signs over the file)',
     scopes: ['audit:read'],
     query: AuditExportQuery,
     response: AuditExport,

@@ -71,14 +71,24 @@ export function sealDue(db: SqlDb, proofs: AuditProofs, now: number): SealDue {
   const lastRecorded = recorded.at(-1);
   const newest = [newestAnchor(db)?.day, lastRecorded?.day].filter((day) => day !== undefined).sort().at(-1);
   if (newest !== undefined && newest >= due.day) return null;
-  if (lastRecorded) {
-    const base = first<{ seq: number }>(db, 'SELECT seq FROM audit_checkpoint WHERE id = 1')?.seq ?? 0;
-    const there = first<{ hash: string }>(db, 'SELECT hash FROM audit_log WHERE seq = ?', lastRecorded.seq);
-    if (lastRecorded.seq > base && there?.hash !== lastRecorded.hash) {
-      return { refused: `the chain no longer holds the hash sealed for ${lastRecorded.day} at seq ${lastRecorded.seq}` };
-    }
-  }
-  return { store_id: proofs.storeId(), ...due };
+  const rewritten = lastSealRewritten(db, recorded);
+  if (rewritten) return { refused: rewritten };
+  return { key_id: proofs.signer.keyId, store_id: proofs.storeId(), ...due };
+}
+
+/**
+ * Why the history under the last recorded seal was rewritten, or null: the chain must still hold the
+ * hash that seal recorded at its seq (unless retention has moved past it). Nothing is signed on top
+ * of a rewritten history: neither a new anchor nor an export's head.
+ */
+export function lastSealRewritten(db: SqlDb, recorded: AuditSeal[]): string | null {
+  const lastRecorded = recorded.at(-1);
+  if (!lastRecorded) return null;
+  const base = first<{ seq: number }>(db, 'SELECT seq FROM audit_checkpoint WHERE id = 1')?.seq ?? 0;
+  const there = first<{ hash: string }>(db, 'SELECT hash FROM audit_log WHERE seq = ?', lastRecorded.seq);
+  return lastRecorded.seq > base && there?.hash !== lastRecorded.hash
+    ? `the chain no longer holds the hash sealed for ${lastRecorded.day} at seq ${lastRecorded.seq}`
+    : null;
 }
 
 /**

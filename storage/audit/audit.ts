@@ -8,8 +8,9 @@ import { pageSql, whereClause, type PageStart } from './query';
 import { entryOf, type AuditRow } from './record';
 import { purgeBefore } from './retention';
 import { exportLine } from './export-format';
+import { exportHead } from './export-head';
 import type {
-  AuditCheckpoint, AuditPage, AuditPublicKey, AuditRecord, AuditStats, ExportExtent, ExportFormat, ExportPageSize, PurgeResult,
+  AuditCheckpoint, AuditPage, AuditPublicKey, AuditRecord, AuditStats, ExportExtent, ExportFormat, ExportHead, ExportPageSize, PurgeResult,
 } from './schema';
 import type { AuditSigner } from './signing';
 import { verifySlice, type VerifyCursor, type VerifyStep } from './verify';
@@ -48,6 +49,11 @@ export class Audit {
     return first<ExportExtent>(
       this.ctx.db, `SELECT count(*) AS count, coalesce(max(a.seq), 0) AS last_seq FROM audit_log a ${where.sql}`, ...where.params,
     )!;
+  }
+
+  /** The signed head that ends a JSONL export of `filters` up to `lastSeq` (storage/audit/export-head.ts). */
+  exportHead(filters: AuditFilters, lastSeq: number): ExportHead {
+    return exportHead(this.ctx.db, this.ctx.proofs, filters, lastSeq, this.ctx.now());
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { AuditRecord, ExportFormat } from './schema';
+import type { AuditRecord, ExportFormat, ExportHead } from './schema';
 
 /** The columns of the CSV export: the spec's entry fields, then the chain links. */
 const COLUMNS = [
@@ -31,4 +31,9 @@ export function exportHeader(format: ExportFormat): string {
 /** One record as a line of the file, line break included. */
 export function exportLine(format: ExportFormat, record: AuditRecord): string {
   return format === 'csv' ? csvLine(COLUMNS.map((column) => record[column])) : `${JSON.stringify(record)}\n`;
+}
+
+/** What a file ends with: a JSONL file its signed head (storage/audit/export-head.ts); a CSV file nothing. */
+export function exportTail(format: ExportFormat, head: ExportHead | null): string {
+  return format === 'jsonl' && head !== null ? `${JSON.stringify({ head })}\n` : '';
 }

@@ -1,5 +1,6 @@
 import type { AuditSeal } from '../../src/shared/schemas/audit-seal';
 import { first, type SqlDb } from '../sql/sql';
+import { keyStart } from './key-start';
 import { AuditSigner } from './signing';
 
 /** What the audit's proofs rest on, all kept outside the database, in the data root. */
@@ -35,10 +36,20 @@ export class AuditProofs {
     return first<{ value: string }>(this.db, `SELECT value FROM meta WHERE key = 'store_id'`)!.value;
   }
 
-  /** This store's recorded seals, oldest first; null when the record could not be read. */
+  /** The first seq written under the signing key (storage/audit/key-start.ts); 1 when nothing valid vouches for a later one. */
+  keyStart(): number {
+    return keyStart(this.db, this.signer?.publicKey ?? null, this.signer?.keyId ?? null);
+  }
+
+  /**
+   * The seals of this store's signing key, oldest first; null when the record could not be read.
+   * Bound to the key, never to `store_id`: the database holds that, and whoever rewrites it must not
+   * make the record look empty. A line without `key_id` was written before lines named their key,
+   * by the one store of this data root.
+   */
   recorded(): AuditSeal[] | null {
-    const storeId = this.storeId();
-    return this.seals?.filter((seal) => seal.store_id === storeId) ?? null;
+    const keyId = this.signer?.keyId;
+    return this.seals?.filter((seal) => (seal.key_id ?? keyId) === keyId) ?? null;
   }
 
   /** A seal the host has just written and fsync'd. */

@@ -76,6 +76,8 @@ export const AuditVerification = z
     anchors: z.int(),
     first_bad_seq: z.int().nullable(),
     missing_anchor: z.string().nullable(),
+    /** The first day the seal record holds more than one seal of under the store's signing key; a day is sealed once. */
+    sealed_twice: z.string().nullable(),
   })
   .meta({ id: 'AuditVerification' });
 export type AuditVerification = z.output<typeof AuditVerification>;
@@ -97,6 +99,31 @@ export const AuditCheckpoint = z
   })
   .meta({ id: 'AuditCheckpoint' });
 export type AuditCheckpoint = z.output<typeof AuditCheckpoint>;
+
+/**
+ * The last line of a JSONL export, `{"head": …}`: the file's first and last entry, signed by the
+ * store when it exported them, so that offline a file is accepted only up to what the key signed
+ * (docs/audit-threat-model.md). `signature` covers canonical({first_seq, hash, key_id, key_start_seq,
+ * seq, store_id, ts}); the store does not sign (null, with `refused` saying why) over a history it can
+ * tell was rewritten, or without its keys.
+ */
+export const ExportHead = z.object({
+  /** The seq of the file's first entry; null for a file without entries. */
+  first_seq: z.int().nullable(),
+  /** The seq of the file's last entry and its chain hash; null for a file without entries. */
+  seq: z.int().nullable(),
+  hash: z.string().nullable(),
+  /** When the store signed it (epoch ms). */
+  ts: z.int(),
+  store_id: z.string(),
+  /** The signing key's id; null when the store has no signing key. */
+  key_id: z.string().nullable(),
+  /** The first seq written under the signing key (storage/audit/key-start.ts): no form 1 line and no unsigned anchor from it on. */
+  key_start_seq: z.int(),
+  signature: z.string().nullable(),
+  refused: z.string().nullable(),
+});
+export type ExportHead = z.output<typeof ExportHead>;
 
 /** The key that verifies anchors and checkpoints (`GET /api/v1/audit/public-key`). */
 export const AuditPublicKey = z
@@ -138,7 +165,7 @@ export const ExportVerification = z.object({
   reason: z.string().nullable(),
   first_seq: z.int().nullable(),
   last_seq: z.int().nullable(),
-  /** Places where seqs jump, as in a filtered export; links across them cannot be checked. */
+  /** Places where seqs jump, as in a filtered export; links across them cannot be checked, so with a public key a gap fails. */
   gaps: z.int(),
   /** Anchors whose signature verified against the public key; null when no public key was given. */
   anchors: z.int().nullable(),
@@ -146,6 +173,8 @@ export const ExportVerification = z.object({
   missing_anchor: z.string().nullable(),
   /** The seq of the checkpoint the export was checked against; null when none was given. */
   checkpoint_seq: z.int().nullable(),
+  /** Whether the file ends with a head the public key verifies; null when no public key was given. */
+  signed_head: z.boolean().nullable(),
 });
 export type ExportVerification = z.output<typeof ExportVerification>;
 

@@ -2,8 +2,9 @@ import { categoryOf } from './actions';
 import { anchorSigned } from './anchors';
 import { chainHash, GENESIS_HASH, type StoredEntry } from './chain';
 import { dayIndex, dayName } from './days';
-import type { AnchorProof, AuditCheckpoint, ExportVerification } from './schema';
-import { publicKeyFromPem, signatureValid } from './signing';
+import { headSigned } from './export-head';
+import { ExportHead, type AnchorProof, type AuditCheckpoint, type ExportVerification } from './schema';
+import { keyId, publicKeyFromPem, signatureValid } from './signing';
 
 interface Line {
   seq: number;
@@ -14,7 +15,13 @@ interface Line {
   entry: StoredEntry;
 }
 
-function parseLine(text: string): Line | string {
+/** A line that is an object but not an entry: the head that ends an export (`{"head": …}`). */
+function parseHead(value: Record<string, unknown>): ExportHead | string {
+  const head = ExportHead.safeParse(value.head);
+  return head.success ? head.data : 'the head line is not a head';
+}
+
+function parseLine(text: string): Line | { head: ExportHead } | string {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -22,6 +29,10 @@ function parseLine(text: string): Line | string {
     return 'not JSON';
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'not a JSON object';
+  if ('head' in value) {
+    const head = parseHead(value as Record<string, unknown>);
+    return typeof head === 'string' ? head : { head };
+  }
   const { hash, prev_hash, anchor, ...entry } = value as Record<string, unknown>;
   if (!Number.isSafeInteger(entry.seq)) return 'seq is not an integer';
   if (!Number.isSafeInteger(entry.ts)) return 'ts is not an integer';
@@ -41,38 +52,50 @@ export interface ExportProofs {
 /** What a checkpoint's signature covers: canonical({hash, seq, store_id, ts}). */
 export const checkpointSigned = (c: AuditCheckpoint) => ({ hash: c.hash, seq: c.seq, store_id: c.store_id, ts: c.ts });
 
+type Fail = (lineNo: number | null, seq: number | null, reason: string) => void;
+
 /**
- * Verifies a JSONL audit export offline, as docs/audit-format.md describes and with the store's own code:
- * every line's hash over its prev_hash and its canonical entry (form 1 or 2, by its `v`);
- * consecutive seqs link; seqs ascend; seq 1 links to genesis; no form 1 line follows a form 2 one
- * and a form 1 line's category is its action's. With the public key: every anchor's signature, that
- * an anchor is on the last line of its day, and that every day the file shows finished (a later
- * day's line follows it without a gap) from the first form 2 day on has one (`missing_anchor`).
- * With a checkpoint: its signature, and that the file holds its seq with its hash, or starts right
- * after it, linked to its hash; a file that ends before it has lost its tail.
+ * Verifies a JSONL audit export offline, as docs/audit-format.md and docs/audit-threat-model.md
+ * describe and with the store's own code: every line's hash over its prev_hash and its canonical entry (form 1 or 2, by
+ * its `v`); consecutive seqs link; seqs ascend; seq 1 links to genesis; a form 1 line's category is
+ * its action's, and no form 1 line follows a form 2 one.
+ *
+ * With the public key it accepts only what the key signed: the file must end with the head the store
+ * signed over its first and last entry (so nothing was added, cut or made up), with no seq missing in
+ * between (so no link goes unchecked); from the head's key start on no line may be form 1 and every
+ * day that ends inside the file must end on a line carrying that day's anchor with a valid signature
+ * (before the key start an unsigned anchor is the store's past). An export without a signed head (one
+ * made before heads, or cut) is not accepted. With a checkpoint: its signature, and that the file
+ * holds its seq with its hash, or starts right after it, linked to its hash; a file that ends before
+ * it has lost its tail.
  */
 export function verifyJsonlExport(text: string, proofs: ExportProofs = {}): ExportVerification {
   const publicKey = proofs.publicKeyPem ? publicKeyFromPem(proofs.publicKeyPem) : null;
   const result: ExportVerification = {
     ok: true, checked: 0, first_bad_seq: null, first_bad_line: null, reason: null, first_seq: null, last_seq: null, gaps: 0,
-    anchors: publicKey ? 0 : null, missing_anchor: null, checkpoint_seq: proofs.checkpoint?.seq ?? null,
+    anchors: publicKey ? 0 : null, missing_anchor: null, checkpoint_seq: proofs.checkpoint?.seq ?? null, signed_head: publicKey ? false : null,
   };
-  const fail = (lineNo: number | null, seq: number | null, reason: string) => {
+  const fail: Fail = (lineNo, seq, reason) => {
     if (result.reason !== null) return;
     Object.assign(result, { first_bad_seq: seq, first_bad_line: lineNo, reason });
   };
   if (proofs.publicKeyPem && !publicKey) fail(null, null, 'the public key is not an Ed25519 public key in SPKI PEM');
-  const unsealed = new Set<number>();
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
+  const parsed = lines.map((raw) => parseLine(raw.replace(/\r$/, '')));
+  const last = parsed.at(-1);
+  const head = last !== undefined && typeof last === 'object' && 'head' in last ? last.head : null;
+  if (head) parsed.pop();
+  // Without a head (or before the key was given) nothing says where the key starts: nothing unsigned passes.
+  const keyStart = head?.key_start_seq ?? 1;
+  const unsealed = new Set<number>();
   let previous: Line | null = null;
-  let switchDay: number | null = null;
+  let sawForm2 = false;
   const bySeq = new Map<number, Line>();
-  for (const [index, raw] of lines.entries()) {
+  for (const [index, line] of parsed.entries()) {
     const lineNo = index + 1;
-    const line = parseLine(raw.replace(/\r$/, ''));
-    if (typeof line === 'string') {
-      fail(lineNo, null, line);
+    if (typeof line === 'string' || 'head' in line) {
+      fail(lineNo, null, typeof line === 'string' ? line : 'a head line before the last line');
       continue;
     }
     result.checked += 1;
@@ -80,27 +103,31 @@ export function verifyJsonlExport(text: string, proofs: ExportProofs = {}): Expo
     result.last_seq = line.seq;
     bySeq.set(line.seq, line);
     const contiguous = previous !== null && line.seq === previous.seq + 1;
+    const form1 = line.entry.v === 1;
     if (previous && line.seq <= previous.seq) fail(lineNo, line.seq, 'seq does not ascend');
     else if (line.prev_hash === null) fail(lineNo, line.seq, 'the entry before it was missing from the store');
-    else if (line.entry.v === 1 && switchDay !== null) fail(lineNo, line.seq, 'a form 1 entry follows a form 2 entry');
-    else if (line.entry.v === 1 && line.entry.category !== undefined && line.entry.category !== categoryOf(line.entry.action)) {
+    else if (form1 && sawForm2) fail(lineNo, line.seq, 'a form 1 entry follows a form 2 entry');
+    else if (form1 && publicKey && line.seq >= keyStart) fail(lineNo, line.seq, 'a form 1 entry at or after the key start');
+    else if (form1 && line.entry.category !== undefined && line.entry.category !== categoryOf(line.entry.action)) {
       fail(lineNo, line.seq, 'category is not the one its action files under');
     } else if (chainHash(line.prev_hash, line.entry) !== line.hash) fail(lineNo, line.seq, 'hash does not match the entry');
     else if (line.seq === 1 && line.prev_hash !== GENESIS_HASH) fail(lineNo, line.seq, 'seq 1 does not link to the genesis hash');
     else if (contiguous && line.prev_hash !== previous!.hash) fail(lineNo, line.seq, 'prev_hash is not the previous hash');
-    if (previous && line.seq > previous.seq + 1) result.gaps += 1;
-    if (switchDay === null && line.entry.v !== 1) switchDay = dayIndex(line.ts);
+    if (previous && line.seq > previous.seq + 1) {
+      result.gaps += 1;
+      // Across a gap no link is checked: with the key nothing unchecked is accepted.
+      if (publicKey) fail(lineNo, previous.seq + 1, 'seqs jump: entries are missing (an export filtered other than by time cannot be proven)');
+    }
+    sawForm2 ||= !form1;
     if (publicKey) {
       const day = dayIndex(line.ts);
       // The previous line ended a day that this line shows finished: it must carry that day's anchor.
-      if (contiguous && day > dayIndex(previous!.ts) && previous!.anchor === null && switchDay !== null && dayIndex(previous!.ts) >= switchDay) {
-        unsealed.add(dayIndex(previous!.ts));
-      }
+      if (previous && day > dayIndex(previous.ts) && previous.anchor === null && previous.seq >= keyStart) unsealed.add(dayIndex(previous.ts));
       // An anchor must seal its line's own day, and no later line of the same day may follow it.
-      if (contiguous && previous!.anchor !== null && day === dayIndex(previous!.ts)) unsealed.add(dayIndex(Date.parse(previous!.anchor.day)));
+      if (previous?.anchor && day === dayIndex(previous.ts)) unsealed.add(dayIndex(Date.parse(previous.anchor.day)));
       if (line.anchor !== null) {
         const anchorDay = dayIndex(Date.parse(line.anchor.day));
-        const legacy = line.anchor.signature === null && (switchDay === null || anchorDay < switchDay);
+        const legacy = line.anchor.signature === null && line.seq < keyStart;
         const anchor = { day: line.anchor.day, seq: line.seq, hash: line.hash };
         const valid = line.anchor.day === dayName(day) && signatureValid(publicKey, anchorSigned(anchor, line.anchor.store_id), line.anchor.signature);
         if (valid) result.anchors! += 1;
@@ -110,9 +137,30 @@ export function verifyJsonlExport(text: string, proofs: ExportProofs = {}): Expo
     previous = line;
   }
   if (unsealed.size > 0) result.missing_anchor = dayName(Math.min(...unsealed));
+  if (publicKey) checkHead(head, publicKey, previous, result, fail);
   if (proofs.checkpoint) checkCheckpoint(proofs.checkpoint, publicKey, bySeq, result, fail);
   result.ok = result.reason === null && result.missing_anchor === null;
   return result;
+}
+
+/** Whether the file ends with the head the key signed over its first and last entry. */
+function checkHead(head: ExportHead | null, publicKey: Uint8Array, last: Line | null, result: ExportVerification, fail: Fail): void {
+  if (head === null) {
+    fail(null, null, 'the export does not end with a signed head: its end is not proven (an export made before signed heads, or one cut short)');
+    return;
+  }
+  if (head.signature === null) {
+    fail(null, null, `the store did not sign the head: ${head.refused ?? 'no reason given'}`);
+    return;
+  }
+  if (head.key_id !== keyId(publicKey) || !signatureValid(publicKey, headSigned(head), head.signature)) {
+    fail(null, null, 'the head signature does not verify with the public key');
+    return;
+  }
+  result.signed_head = true;
+  if (head.first_seq !== result.first_seq || head.seq !== result.last_seq || head.hash !== (last?.hash ?? null)) {
+    fail(null, head.seq === result.last_seq ? head.first_seq : (result.last_seq ?? 0) + 1, 'the file does not begin and end where its signed head says');
+  }
 }
 
 /** Whether the file reaches the checkpoint, or extends consistently from it. */
@@ -121,7 +169,7 @@ function checkCheckpoint(
   publicKey: Uint8Array | null,
   bySeq: Map<number, Line>,
   result: ExportVerification,
-  fail: (lineNo: number | null, seq: number | null, reason: string) => void,
+  fail: Fail,
 ): void {
   if (!signatureValid(publicKey, checkpointSigned(checkpoint), checkpoint.signature)) {
     fail(null, null, 'the checkpoint signature does not verify with the public key');

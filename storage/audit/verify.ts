@@ -39,8 +39,8 @@ export interface VerifyCursor {
   seq: number;
   hash: string;
   checked: number;
-  /** The day of the first form 2 entry: anchors from that day on were written signed. */
-  switchDay: number | null;
+  /** The key start (storage/audit/key-start.ts): no form 1 entry and no unsigned anchor from this seq on. */
+  keyStart: number;
   /** The last entry (seq, hash) of each day seen, in the order first seen. */
   days: [day: number, seq: number, hash: string][];
   /** null while entries are being checked; then the day of the last anchor checked ('' before the first). */
@@ -59,12 +59,12 @@ const VERIFY_COLUMNS = `seq, ts, v, hash, category, action, ${CANONICAL_SQL_COLU
 
 /**
  * Whether a row is what it was hashed as. Form 1 entries (from before form 2) did not hash their
- * category, so theirs must be the one their action files under; no form 1 entry may follow a form 2 one.
+ * category, so theirs must be the one their action files under; no form 1 entry is at or after the key start.
  * The canonical text comes from SQLite; a row whose hash does not match that way is read whole and
  * checked through canonicalEntry, so every answer is the one canonicalEntry gives.
  */
-function rowValid(db: SqlDb, prevHash: string, row: VerifyRow, afterSwitch: boolean): boolean {
-  if (row.v === 1 && (afterSwitch || row.category !== categoryOf(row.action))) return false;
+function rowValid(db: SqlDb, prevHash: string, row: VerifyRow, keyStart: number): boolean {
+  if (row.v === 1 && (row.seq >= keyStart || row.category !== categoryOf(row.action))) return false;
   try {
     const text = canonicalFromSql(row);
     if (text !== null && sha256Hex(prevHash + text) === row.hash) return true;
@@ -108,7 +108,7 @@ function start(db: SqlDb, proofs: AuditProofs, now: number, checkpoint: StoredCh
     seq: base,
     hash: checkpoint?.hash ?? GENESIS_HASH,
     checked: 0,
-    switchDay: null,
+    keyStart: proofs.keyStart(),
     days: [],
     anchorDay: null,
     anchors: 0,
@@ -125,9 +125,8 @@ function checkEntries(db: SqlDb, cursor: VerifyCursor): void {
     cursor.checked += 1;
     if (cursor.firstBad === null) {
       if (row.seq !== cursor.seq + 1) cursor.firstBad = cursor.seq + 1;
-      else if (!rowValid(db, cursor.hash, row, cursor.switchDay !== null)) cursor.firstBad = row.seq;
+      else if (!rowValid(db, cursor.hash, row, cursor.keyStart)) cursor.firstBad = row.seq;
     }
-    if (cursor.switchDay === null && row.v !== 1) cursor.switchDay = dayIndex(row.ts);
     cursor.seq = row.seq;
     cursor.hash = row.hash;
     days.set(dayIndex(row.ts), { seq: row.seq, hash: row.hash });
@@ -162,7 +161,8 @@ function checkAnchors(db: SqlDb, proofs: AuditProofs, cursor: VerifyCursor): boo
     const day = dayIndex(Date.parse(anchor.day));
     if (Number.isNaN(day)) continue; // seals nothing; the day it should have sealed is reported instead
     const last = days.get(day);
-    const legacy = anchor.signature === null && (cursor.switchDay === null || day < cursor.switchDay);
+    // An anchor of a day that ended before the key start may be unsigned: it was written before the key.
+    const legacy = anchor.signature === null && anchor.seq < cursor.keyStart;
     const signed = legacy || signatureValid(publicKey, anchorSigned(anchor, storeId), anchor.signature);
     if (signed && sealMacValid(proofs.mac, anchor, anchor.mac) && last?.seq === anchor.seq && last.hash === anchor.hash) {
       cursor.anchors += 1;
@@ -176,7 +176,7 @@ function checkAnchors(db: SqlDb, proofs: AuditProofs, cursor: VerifyCursor): boo
   return anchors.length === SLICE_ANCHORS;
 }
 
-/** The seal record's days must each have a valid anchor of their seq and hash; then the answer. */
+/** The seal record's days must each have a valid anchor of their seq and hash, and be sealed once; then the answer. */
 function finish(proofs: AuditProofs, cursor: VerifyCursor): AuditVerification {
   const base = cursor.checkpoint?.seq ?? 0;
   const validAnchors = new Map(cursor.validAnchors.map((anchor) => [anchor.day, anchor]));
@@ -188,8 +188,19 @@ function finish(proofs: AuditProofs, cursor: VerifyCursor): AuditVerification {
     if (anchor?.seq !== seal.seq || anchor.hash !== seal.hash) unsealed.add(dayIndex(Date.parse(seal.day)));
   }
   const missing = unsealed.size === 0 ? null : dayName(Math.min(...unsealed));
+  const sealedTwice = firstRepeated((proofs.recorded() ?? []).map((seal) => seal.day));
   const firstBad = cursor.firstBad;
-  return { ok: firstBad === null && missing === null, checked: cursor.checked, anchors: cursor.anchors, first_bad_seq: firstBad, missing_anchor: missing };
+  return {
+    ok: firstBad === null && missing === null && sealedTwice === null,
+    checked: cursor.checked, anchors: cursor.anchors, first_bad_seq: firstBad, missing_anchor: missing, sealed_twice: sealedTwice,
+  };
+}
+
+/** The earliest value that occurs more than once, or null. */
+function firstRepeated(values: string[]): string | null {
+  const seen = new Set<string>();
+  const repeated = values.filter((value) => seen.has(value) || !seen.add(value));
+  return repeated.sort()[0] ?? null;
 }
 
 /**
@@ -200,7 +211,8 @@ function finish(proofs: AuditProofs, cursor: VerifyCursor): AuditVerification {
  * but that is gone (tail truncation); a checkpoint with a bad MAC makes the first entry after it bad.
  * `missing_anchor` is the first finished UTC day with entries (before the day verify began) whose
  * anchor is missing or does not verify, the day of an anchor that does not verify, or a day the seal
- * record holds that has no matching valid anchor.
+ * record holds that has no matching valid anchor. `sealed_twice` is a day the seal record holds two
+ * seals of under the store's signing key.
  */
 export function verifySlice(db: SqlDb, proofs: AuditProofs, now: number, from: VerifyCursor | null): VerifyStep {
   const checkpoint = readCheckpoint(db);

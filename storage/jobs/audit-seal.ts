@@ -16,7 +16,12 @@ export async function sealFinishedDay(store: Store, host: HostPort, now: number)
   const due = store.audit.sealDue(now);
   if (due === null) return { sealed: [] };
   if ('refused' in due) return { sealed: [], refused: due.refused };
-  await host.seals.append(due);
+  try {
+    await host.seals.append(due);
+  } catch (error) {
+    // The host refuses a second seal of a day (409): the anchor is not written over the first one.
+    return { sealed: [], refused: `the seal record did not take ${due.day}: ${String(error)}` };
+  }
   return store.audit.commitSeal(due, now)
     ? { sealed: [due.day] }
     : { sealed: [], refused: `the chain changed before the anchor of ${due.day} could be written` };

@@ -4,9 +4,12 @@ import { auditMigration } from './002-audit';
 import { automationMigration } from './003-automation';
 import { profilesMigration } from './004-profiles';
 import { auditProofsMigration } from './005-audit-proofs';
+import { auditKeyStartMigration } from './006-audit-key-start';
 
 /**
  * Every schema change, in order, one file each in storage/migrations/. A migration is never edited
  * once landed: add a new one, with the next id (a duplicate or out-of-order id fails at load).
  */
-export const MIGRATIONS = migrationList([foundationMigration, auditMigration, automationMigration, profilesMigration, auditProofsMigration]);
+export const MIGRATIONS = migrationList([
+  foundationMigration, auditMigration, automationMigration, profilesMigration, auditProofsMigration, auditKeyStartMigration,
+]);

@@ -247,7 +247,9 @@ describe('lpa audit', () => {
     const file = join(work, 'audit.jsonl');
     const run = await lpa(['audit', 'export', '--format', 'jsonl', '--out', file]);
     expect(run.code).toBe(0);
-    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    // Every line an entry, but the last: the head the store signed over the file.
+    const [lines, head] = ((all) => [all.slice(0, -1), JSON.parse(all.at(-1)!).head])(readFileSync(file, 'utf8').trim().split('\n'));
+    expect(head).toMatchObject({ first_seq: 1, seq: JSON.parse(lines.at(-1)!).seq, signature: expect.any(String) });
     expect(run.stdout).toBe(`wrote ${lines.length} entries to ${file}\n`);
     expect(run.stderr).toBe('');
     expect(lines.length).toBeGreaterThan(PROFILES);
@@ -263,7 +265,12 @@ describe('lpa audit', () => {
     const proven = await lpa(['audit', 'verify-file', file, '--public-key', key, '--checkpoint', checkpoint, '--json']);
     // Reading the audit writes no entry, so the checkpoint taken after the export is at its last line.
     expect(saved.seq).toBe(JSON.parse(lines.at(-1)!).seq);
-    expect([proven.code, JSON.parse(proven.stdout)]).toMatchObject([0, { ok: true, checkpoint_seq: saved.seq, anchors: 0, missing_anchor: null }]);
+    expect([proven.code, JSON.parse(proven.stdout)]).toMatchObject([0, { ok: true, checkpoint_seq: saved.seq, anchors: 0, missing_anchor: null, signed_head: true }]);
+    // Without its signed head the file's end is not proven: with the key it is refused.
+    const headless = join(work, 'headless.jsonl');
+    writeFileSync(headless, `${lines.join('\n')}\n`);
+    const unproven = await lpa(['audit', 'verify-file', headless, '--public-key', key, '--json']);
+    expect([unproven.code, JSON.parse(unproven.stdout)]).toMatchObject([1, { ok: false, signed_head: false, reason: expect.stringContaining('signed head') }]);
     const noKey = await lpa(['audit', 'verify-file', file, '--checkpoint', checkpoint]);
     expect(noKey.code).toBe(2);
 

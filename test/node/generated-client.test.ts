@@ -66,7 +66,8 @@ describe('a client generated from the served OpenAPI document', () => {
       signed_in: false,
       audit_verified: true,
       export_count: 2,
-      export_lines: 2,
+      // Two entries and the signed head that ends a JSONL export.
+      export_lines: 3,
       not_found: 'profile',
       profile_deleted: 204,
     });

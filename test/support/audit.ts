@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, expect } from 'vitest';
-import type { AuditVerification } from '../../storage/audit/schema';
+import { chainHash, GENESIS_HASH } from '../../storage/audit/chain';
+import { entryOf, type AuditRow } from '../../storage/audit/record';
+import type { AuditCheckpoint, AuditPublicKey, AuditVerification } from '../../storage/audit/schema';
 import type { SqlValue } from '../../storage/sql/sql';
 import { call } from './api';
+import { decodeBase64Text } from './csv';
 import { inStore, sql } from './store';
 
 export const DAY = 86_400_000;
@@ -10,6 +13,24 @@ export async function verify() {
   const res = await call('/api/v1/audit/verify');
   if (res.status !== 200) throw new Error(`verify failed: ${res.text}`);
   return res.json as AuditVerification;
+}
+
+/** The whole log as a JSONL export, its text. */
+export const jsonlExport = async () => decodeBase64Text((await call('/api/v1/audit/export?format=jsonl')).json.content_base64);
+export const publicKey = async () => (await call('/api/v1/audit/public-key')).json as AuditPublicKey;
+export const checkpoint = async () => (await call('/api/v1/audit/checkpoint')).json as AuditCheckpoint;
+export const storeId = async () => (await sql<{ value: string }>(`SELECT value FROM meta WHERE key = 'store_id'`))[0]!.value;
+
+/** Recomputes every hash from `fromSeq` on, in each row's own form, as someone with the database file can. */
+export function rehashFrom(fromSeq: number): Promise<void> {
+  return inStore(({ sql }) => {
+    const rows = sql.exec('SELECT * FROM audit_log ORDER BY seq').toArray() as unknown as AuditRow[];
+    let prev = GENESIS_HASH;
+    for (const row of rows) {
+      if (row.seq >= fromSeq) sql.exec('UPDATE audit_log SET hash = ? WHERE seq = ?', (row.hash = chainHash(prev, entryOf(row))), row.seq);
+      prev = row.hash;
+    }
+  });
 }
 
 /** One audited change through the API (a log-retention write); returns the seq of its entry. */

@@ -2,4 +2,4 @@ export function independentVerify(
   jsonl: string,
   pem: string,
   checkpoint?: Record<string, unknown> & { seq: number; hash: string; signature: string },
-): { seq: number } | { day: string } | { checkpoint: string } | null;
+): { seq: number } | { day: string } | { checkpoint: string } | { head: 'missing' | 'signature' | 'range' } | null;

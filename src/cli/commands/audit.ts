@@ -132,7 +132,7 @@ export function auditCommand(program: Command): void {
       .command('verify-file')
       .description('verify a JSONL export offline: hash chain, links and order; with a public key the anchor signatures; with a checkpoint that the file reaches it')
       .argument('<file>')
-      .option('--public-key <pem>', 'the public key (lpa audit public-key --out): check every anchor signature and missing anchors')
+      .option('--public-key <pem>', 'the public key (lpa audit public-key --out): accept only what it signed: the signed head, every finished day\'s anchor, no gap')
       .option('--checkpoint <file>', 'a checkpoint saved earlier (lpa audit checkpoint --out); needs --public-key'),
   ).action((file: string, options: JsonOption & { publicKey?: string; checkpoint?: string }) => {
     const read = (path: string) => {

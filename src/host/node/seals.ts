@@ -1,14 +1,18 @@
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { AuditSeal } from '../../shared/schemas/audit-seal';
-import type { HostPort } from '../port';
+import { HostRefusal, type HostPort } from '../port';
 
 /** The seal record's file in the data root, beside the keys. */
 export const SEALS_FILE = 'audit-seals.jsonl';
 
 /** One line: the seal's canonical JSON (keys sorted, no spaces). */
 const sealLine = (seal: AuditSeal) =>
-  `${JSON.stringify({ day: seal.day, hash: seal.hash, seq: seal.seq, store_id: seal.store_id })}\n`;
+  `${JSON.stringify({ day: seal.day, hash: seal.hash, key_id: seal.key_id, seq: seal.seq, store_id: seal.store_id })}\n`;
+
+/** Whether the record already holds a seal of the seal's day under its key (a line without a key is the data root's one key's). */
+const sealedBefore = (seals: AuditSeal[], seal: AuditSeal) =>
+  seals.some((line) => line.day === seal.day && (line.key_id ?? seal.key_id) === seal.key_id);
 
 function readSeals(path: string): AuditSeal[] {
   let text: string;
@@ -31,13 +35,16 @@ function readSeals(path: string): AuditSeal[] {
 /**
  * The audit's seal record: an append-only file of the days the store sealed. A seal is appended with
  * O_APPEND and fsync'd (the file, and the folder when the file is new) before the store commits the
- * anchor, so a seal the store acted on is on disk first.
+ * anchor, so a seal the store acted on is on disk first. A second seal of a day under one key is
+ * refused (a HostRefusal, 400 on the wire); the check and the append run synchronously, so two posts cannot both pass it.
  */
 export function nodeSeals(dataRoot: string): HostPort['seals'] {
   const path = join(dataRoot, SEALS_FILE);
   return {
     read: async () => readSeals(path),
     async append(seal) {
+      // A day is sealed once: a second seal would sign a rewritten day over the first.
+      if (sealedBefore(readSeals(path), seal)) throw new HostRefusal(`${seal.day} is already sealed`);
       const fd = openSync(path, 'a', 0o600);
       try {
         writeSync(fd, sealLine(seal));
