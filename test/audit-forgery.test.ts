@@ -119,7 +119,7 @@ describe('finding 3: the database alone cannot detach the seal record', () => {
 
   it('the host refuses a second seal of a day', async () => {
     const [first] = await sealsOfKey();
-    await expect(host().seals.append({ ...first!, seq: first!.seq + 1 })).rejects.toThrow(/409/);
+    await expect(host().seals.append({ ...first!, seq: first!.seq + 1 })).rejects.toThrow(/already sealed/);
     expect((await sealsOfKey()).map((seal) => seal.day)).toEqual([DAY1, DAY2]);
   });
 
