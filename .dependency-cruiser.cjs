@@ -4,7 +4,8 @@
  * and soak are not checked: they may reach into any layer.
  *
  *   src/runtimes ─▶ src/pipeline ─▶ handlers ─▶ storage (through its client) ─▶ storage/sql
- *   beside them: src/shared (imports nothing of ours), src/host (the machine's port)
+ *   beside them: src/shared (imports nothing of ours), src/host (the machine's port), src/console
+ *   (the web console; a browser client of the API, its built files served by src/pipeline/console.ts)
  */
 const OURS = '^(src|storage|handlers|scripts|bin)/';
 const SHARED = '^src/shared/';
@@ -37,12 +38,19 @@ module.exports = {
     ),
     layer('routes', 'Route declarations and their table.', '^src/routes/', ['^handlers/', '^storage/', HOST_PORT, SHARED]),
     layer('openapi', 'The OpenAPI document, derived from the route declarations.', '^src/openapi/', ['^src/routes/', STORAGE_SCHEMAS, '^storage/audit/actions[.]ts$', SHARED]),
-    layer('pipeline', 'The request pipeline: guards, authentication, validation, the answer.', '^src/pipeline/', [
+    layer('pipeline', 'The request pipeline: guards, authentication, validation, the answer (and the console\'s built files).', '^src/pipeline/', [
       '^src/routes/',
       '^storage/',
       HOST_PORT,
       SHARED,
+      '^src/console/(asset|assets[.]generated)[.]ts$',
     ]),
+    layer(
+      'console',
+      'The web console runs in the browser and talks to the API over HTTP: the scope names and the types of the zod schemas, nothing else.',
+      '^src/console/',
+      ['^src/shared/scopes[.]ts$', STORAGE_SCHEMAS],
+    ),
     layer(
       'cli',
       'The CLI and the MCP server talk to the service over HTTP: route declarations, zod schemas and the offline audit verifier, never the store.',

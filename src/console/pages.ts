@@ -1,0 +1,19 @@
+import type { FunctionComponent } from 'preact';
+import type { Api } from './api';
+import { StatusPage } from './pages/status';
+
+export interface Page {
+  name: string;
+  /** Its hash route: `#/<slug>`. */
+  slug: string;
+  component: FunctionComponent<{ api: Api }>;
+}
+
+/** The navigation, in order; the first is the landing page. */
+export const PAGES: readonly [Page, ...Page[]] = [{ name: 'Status', slug: 'status', component: StatusPage }];
+
+/** The page a location hash names; an unknown or empty hash lands on the first. */
+export function pageFor(hash: string): Page {
+  const slug = hash.replace(/^#\/?/, '');
+  return PAGES.find((page) => page.slug === slug) ?? PAGES[0];
+}
