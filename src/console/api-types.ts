@@ -5,7 +5,24 @@
 import type { z } from 'zod';
 import type { Reachability as ReachabilitySchema, Versions as VersionsSchema, CoreStatus } from '../../storage/system/schema';
 import type { AccountStatus } from '../../storage/membership/schema';
+import type { CreatedToken, Token } from '../../storage/tokens/schema';
+import type { AuditCheckpoint, AuditEntry, AuditExport, AuditList, AuditResult, AuditStats, AuditVerification } from '../../storage/audit/schema';
+import type { GlobalSummary, GlobalValue } from '../../storage/globals/schema';
+import type { FlowSummary } from '../../storage/flows/schema';
+import type { RedeemPreview, Share, ShareWithCode } from '../../storage/shares/schema';
+import type { Profile, ProfilePage } from '../../storage/profiles/schema';
+import type { PlatformAccount, PlatformPassword, TotpCode } from '../../storage/profile-accounts/schema';
+import type { AutomationFileListing } from '../host/files-schema';
+import type { LogExcerpt } from '../shared/logs/excerpt';
+import type { LogFileList } from '../shared/logs/streams';
 
-export type { CoreStatus, AccountStatus };
+export type { AccountStatus, CoreStatus, CreatedToken, Token };
+export type { AuditCheckpoint, AuditEntry, AuditExport, AuditList, AuditResult, AuditVerification };
+export type { GlobalSummary, GlobalValue, FlowSummary, RedeemPreview, Share, ShareWithCode };
+export type { Profile, ProfilePage, PlatformAccount, PlatformPassword, TotpCode, AutomationFileListing };
+export type { LogExcerpt, LogFileList };
 export type Reachability = z.output<typeof ReachabilitySchema>;
 export type Versions = z.output<typeof VersionsSchema>;
+/** `GET /api/v1/settings/audit`: the retention with what it keeps. */
+export type AuditRetention = { retention_days: number } & AuditStats;
+export type Items<T> = { items: T[] };

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { ApiFailure } from './api';
 import type { Loaded } from './use-load';
 
@@ -13,6 +14,13 @@ export function ErrorNote({ error }: { error: unknown }) {
       <p class="note scope" role="status">
         This token lacks the scope{error.missingScopes.length > 1 ? 's' : ''} <strong>{error.missingScopes.join(', ')}</strong> that this part needs.{' '}
         <code>{error.code}</code>
+      </p>
+    );
+  }
+  if (error instanceof ApiFailure && error.code === 'auth.admin_required') {
+    return (
+      <p class="note scope" role="status">
+        This part needs an admin session (the admin token, or a token issued as admin). <code>{error.code}</code>
       </p>
     );
   }
@@ -64,5 +72,59 @@ export function Show<T>({ loaded, label, children }: { loaded: Loaded<T>; label:
       <ErrorNote error={loaded.error} />
       {loaded.data === undefined ? loaded.busy && <Busy label={`Loading ${label}`} /> : children(loaded.data)}
     </>
+  );
+}
+
+/** A destructive action asks once more, in place: the first press arms it, the second does it. */
+export function ConfirmButton({ label, confirm, onConfirm, disabled }: { label: string; confirm: string; onConfirm: () => void; disabled?: boolean }) {
+  const [armed, setArmed] = useState(false);
+  if (!armed) {
+    return (
+      <button type="button" class="danger" disabled={disabled} onClick={() => setArmed(true)}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span class="actions" role="group" aria-label={confirm}>
+      <button type="button" class="danger" onClick={() => (setArmed(false), onConfirm())}>
+        {confirm}
+      </button>
+      <button type="button" class="quiet" onClick={() => setArmed(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
+
+/**
+ * A secret shown once (a new token, a share code): readable, selectable, with a copy button, and a
+ * reminder that it is not shown again.
+ */
+export function OnceSecret({ label, value }: { label: string; value: string }) {
+  const [copied, setCopied] = useState<string>('');
+  return (
+    <div class="note ok" role="region" aria-label={label}>
+      <p>
+        <strong>{label}</strong> — shown once; keep it now.
+      </p>
+      <p class="secret" data-secret>
+        {value}
+      </p>
+      <div class="actions">
+        <button
+          type="button"
+          onClick={() =>
+            navigator.clipboard.writeText(value).then(
+              () => setCopied('Copied.'),
+              () => setCopied('The browser refused the clipboard; select the text and copy it.'),
+            )
+          }
+        >
+          Copy
+        </button>
+        <span role="status">{copied}</span>
+      </div>
+    </div>
   );
 }

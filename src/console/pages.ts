@@ -1,6 +1,7 @@
 import type { FunctionComponent } from 'preact';
 import type { Api } from './api';
 import { StatusPage } from './pages/status';
+import { TokensPage } from './pages/tokens';
 
 export interface Page {
   name: string;
@@ -10,7 +11,10 @@ export interface Page {
 }
 
 /** The navigation, in order; the first is the landing page. */
-export const PAGES: readonly [Page, ...Page[]] = [{ name: 'Status', slug: 'status', component: StatusPage }];
+export const PAGES: readonly [Page, ...Page[]] = [
+  { name: 'Status', slug: 'status', component: StatusPage },
+  { name: 'Tokens', slug: 'tokens', component: TokensPage },
+];
 
 /** The page a location hash names; an unknown or empty hash lands on the first. */
 export function pageFor(hash: string): Page {

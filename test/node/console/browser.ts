@@ -36,8 +36,8 @@ export function useConsole(runtime: Runtime = 'workerd') {
     svc,
     origin,
     browser: () => browser,
-    async open(path = '/'): Promise<Tab> {
-      const context = await browser.newContext();
+    async open(path = '/', permissions: string[] = []): Promise<Tab> {
+      const context = await browser.newContext({ permissions });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
