@@ -1,5 +1,6 @@
 import type { FunctionComponent } from 'preact';
 import type { Api } from './api';
+import { AuditPage } from './pages/audit';
 import { StatusPage } from './pages/status';
 import { TokensPage } from './pages/tokens';
 
@@ -13,6 +14,7 @@ export interface Page {
 /** The navigation, in order; the first is the landing page. */
 export const PAGES: readonly [Page, ...Page[]] = [
   { name: 'Status', slug: 'status', component: StatusPage },
+  { name: 'Audit', slug: 'audit', component: AuditPage },
   { name: 'Tokens', slug: 'tokens', component: TokensPage },
 ];
 

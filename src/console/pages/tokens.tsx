@@ -8,7 +8,7 @@ import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 
 /** The token-issuing form's fields as the API takes them (`POST /api/v1/tokens`). */
-export function tokenRequest(form: FormData): { name: string; scopes: string[]; admin: boolean; expires_in_minutes?: number } {
+function tokenRequest(form: FormData): { name: string; scopes: string[]; admin: boolean; expires_in_minutes?: number } {
   const minutes = String(form.get('expires') ?? '').trim();
   return {
     name: String(form.get('name') ?? '').trim(),
