@@ -1,6 +1,7 @@
 import type { FunctionComponent } from 'preact';
 import type { Api } from './api';
 import { AuditPage } from './pages/audit';
+import { AutomationPage } from './pages/automation';
 import { StatusPage } from './pages/status';
 import { TokensPage } from './pages/tokens';
 
@@ -14,6 +15,7 @@ export interface Page {
 /** The navigation, in order; the first is the landing page. */
 export const PAGES: readonly [Page, ...Page[]] = [
   { name: 'Status', slug: 'status', component: StatusPage },
+  { name: 'Automation', slug: 'automation', component: AutomationPage },
   { name: 'Audit', slug: 'audit', component: AuditPage },
   { name: 'Tokens', slug: 'tokens', component: TokensPage },
 ];
