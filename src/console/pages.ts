@@ -2,6 +2,7 @@ import type { FunctionComponent } from 'preact';
 import type { Api } from './api';
 import { AuditPage } from './pages/audit';
 import { AutomationPage } from './pages/automation';
+import { ProfilesPage } from './pages/profiles';
 import { StatusPage } from './pages/status';
 import { TokensPage } from './pages/tokens';
 
@@ -15,6 +16,7 @@ export interface Page {
 /** The navigation, in order; the first is the landing page. */
 export const PAGES: readonly [Page, ...Page[]] = [
   { name: 'Status', slug: 'status', component: StatusPage },
+  { name: 'Profiles', slug: 'profiles', component: ProfilesPage },
   { name: 'Automation', slug: 'automation', component: AutomationPage },
   { name: 'Audit', slug: 'audit', component: AuditPage },
   { name: 'Tokens', slug: 'tokens', component: TokensPage },

@@ -179,9 +179,9 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
           <label for="share-name">Share name</label>
           <input id="share-name" name="name" required maxLength={120} />
           <label for="share-expires">Expires in minutes</label>
-          <input id="share-expires" name="expires" type="number" min={1} max={43_200} value={60} required />
+          <input id="share-expires" name="expires" type="number" min={1} max={43_200} defaultValue="60" required />
           <label for="share-uses">Uses allowed</label>
-          <input id="share-uses" name="uses" type="number" min={1} max={1000} value={1} required />
+          <input id="share-uses" name="uses" type="number" min={1} max={1000} defaultValue="1" required />
           <label>
             <input type="checkbox" name="secrets" /> Include protected values
           </label>

@@ -4,6 +4,7 @@ import { countPerDay, windowStart } from '../../../src/console/audit-days';
 import { auditFilters } from '../../../src/console/audit-query';
 import { base64ToBytes, bytesToBase64 } from '../../../src/console/files';
 import { bytes } from '../../../src/console/format';
+import { accountBody, profileBody } from '../../../src/console/profile-form';
 
 describe('the console API client', () => {
   it('leaves blank query values out and encodes the rest', () => {
@@ -70,5 +71,22 @@ describe('files and sizes', () => {
 
   it('writes sizes in binary units', () => {
     expect([bytes(null), bytes(512), bytes(1536), bytes(3 * 1024 ** 3)]).toEqual(['unknown', '512 bytes', '1.5 KiB', '3.0 GiB']);
+  });
+});
+
+describe('the profile and account forms', () => {
+  const formOf = (fields: Record<string, string>) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    return form;
+  };
+
+  it('makes blank text null, tags a trimmed unique list, and pinned a boolean', () => {
+    expect(profileBody(formOf({ name: ' a ', group: ' ', tags: 'x, y ,x,,', notes: '', pinned: 'on' }))).toEqual({ name: 'a', group: null, tags: ['x', 'y'], pinned: true, notes: null });
+    expect(profileBody(formOf({ name: 'b', group: 'g', tags: '', notes: 'n' }))).toEqual({ name: 'b', group: 'g', tags: [], pinned: false, notes: 'n' });
+  });
+
+  it('sends a secret only when one was typed, spaces kept', () => {
+    expect(accountBody(formOf({ platform_url: 'https://x', username: '', password: ' p ', totp_secret: '', notes: '' }))).toEqual({ platform_url: 'https://x', username: null, notes: null, password: ' p ' });
   });
 });
