@@ -2,6 +2,7 @@ import type { FunctionComponent } from 'preact';
 import type { Api } from './api';
 import { AuditPage } from './pages/audit';
 import { AutomationPage } from './pages/automation';
+import { LogsPage } from './pages/logs';
 import { ProfilesPage } from './pages/profiles';
 import { StatusPage } from './pages/status';
 import { TokensPage } from './pages/tokens';
@@ -19,6 +20,7 @@ export const PAGES: readonly [Page, ...Page[]] = [
   { name: 'Profiles', slug: 'profiles', component: ProfilesPage },
   { name: 'Automation', slug: 'automation', component: AutomationPage },
   { name: 'Audit', slug: 'audit', component: AuditPage },
+  { name: 'Logs', slug: 'logs', component: LogsPage },
   { name: 'Tokens', slug: 'tokens', component: TokensPage },
 ];
 

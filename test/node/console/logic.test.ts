@@ -4,6 +4,7 @@ import { countPerDay, windowStart } from '../../../src/console/audit-days';
 import { auditFilters } from '../../../src/console/audit-query';
 import { base64ToBytes, bytesToBase64 } from '../../../src/console/files';
 import { bytes } from '../../../src/console/format';
+import { excerptLines } from '../../../src/console/log-view';
 import { accountBody, profileBody } from '../../../src/console/profile-form';
 
 describe('the console API client', () => {
@@ -88,5 +89,22 @@ describe('the profile and account forms', () => {
 
   it('sends a secret only when one was typed, spaces kept', () => {
     expect(accountBody(formOf({ platform_url: 'https://x', username: '', password: ' p ', totp_secret: '', notes: '' }))).toEqual({ platform_url: 'https://x', username: null, notes: null, password: ' p ' });
+  });
+});
+
+describe('the log excerpt viewer', () => {
+  const text = 'alpha one\nBeta two\ngamma three\nbeta four\n';
+
+  it('numbers the lines from 1 and keeps a range and a case-insensitive search', () => {
+    expect(excerptLines(text, {})).toEqual([
+      { no: 1, text: 'alpha one' },
+      { no: 2, text: 'Beta two' },
+      { no: 3, text: 'gamma three' },
+      { no: 4, text: 'beta four' },
+    ]);
+    expect(excerptLines(text, { from: 2, to: 3 }).map((l) => l.no)).toEqual([2, 3]);
+    expect(excerptLines(text, { search: ' BETA ' }).map((l) => l.no)).toEqual([2, 4]);
+    expect(excerptLines(text, { from: 3, search: 'beta' }).map((l) => l.no)).toEqual([4]);
+    expect(excerptLines('', {})).toEqual([]);
   });
 });
