@@ -31,7 +31,7 @@ export function AuditChart({ days }: { days: DayCount[] }) {
       </figcaption>
       <details>
         <summary>Days with entries ({busy.length})</summary>
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
           <table>
             <thead>
               <tr>

@@ -98,7 +98,7 @@ function Entries({ api, filters }: { api: Api; filters: Query }) {
             <p>No entry matches.</p>
           ) : (
             <>
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
                 <table>
                   <thead>
                     <tr>
@@ -228,7 +228,7 @@ function Export({ api, filters }: { api: Api; filters: Query }) {
         <label>
           Format{' '}
           <select value={format} onChange={(event) => setFormat((event.currentTarget as HTMLSelectElement).value as 'csv' | 'jsonl')}>
-            <option value="jsonl">JSONL (with hashes and anchors, verifiable offline)</option>
+            <option value="jsonl">JSONL</option>
             <option value="csv">CSV</option>
           </select>
         </label>
@@ -247,7 +247,7 @@ function Export({ api, filters }: { api: Api; filters: Query }) {
           Download export
         </button>
       </div>
-      <p class="muted">The export takes the filters above.</p>
+      <p class="muted">The export takes the filters above. JSONL carries the hashes and signed anchors: <code>lpa audit verify-file</code> checks it offline.</p>
       {run.busy && <Busy label="Exporting" />}
       <ErrorNote error={run.error} />
       <p role="status">{done}</p>

@@ -31,7 +31,7 @@ function Flows({ api, flows }: { api: Api; flows: Loaded<Items<FlowSummary>> }) 
           items.length === 0 ? (
             <p>No flow yet.</p>
           ) : (
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
               <table>
                 <thead>
                   <tr>
@@ -118,7 +118,7 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
           items.length === 0 ? (
             <p>No share.</p>
           ) : (
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
               <table>
                 <thead>
                   <tr>
@@ -210,7 +210,7 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
           <p>
             The code holds {preview.items.length} flow{preview.items.length === 1 ? '' : 's'}, created {preview.created_at}; the import ticket expires {time(preview.expires_at)}.
           </p>
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
             <table>
               <thead>
                 <tr>

@@ -56,7 +56,7 @@ export function Globals({ api }: { api: Api }) {
           items.length === 0 ? (
             <p>No global yet.</p>
           ) : (
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
               <table>
                 <thead>
                   <tr>

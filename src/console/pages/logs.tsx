@@ -38,7 +38,7 @@ export function LogsPage({ api }: { api: Api }) {
                 {shown.length === 0 ? (
                   <p>No log file.</p>
                 ) : (
-                  <div class="table-wrap">
+                  <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
                     <table>
                       <thead>
                         <tr>

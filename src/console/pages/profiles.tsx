@@ -46,7 +46,7 @@ export function ProfilesPage({ api }: { api: Api }) {
                 {q && <> matching “{q}”</>}; page {cursors.length}.
               </p>
               {page.items.length > 0 && (
-                <div class="table-wrap">
+                <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
                   <table>
                     <thead>
                       <tr>

@@ -72,7 +72,7 @@ export function TokensPage({ api }: { api: Api }) {
             items.length === 0 ? (
               <p>No token has been issued.</p>
             ) : (
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
                 <table>
                   <thead>
                     <tr>
