@@ -5,7 +5,8 @@
  *
  *   src/runtimes ─▶ src/pipeline ─▶ handlers ─▶ storage (through its client) ─▶ storage/sql
  *   handlers ─▶ src/contracts ◀─ src/openapi, src/cli (route contracts: schemas only)
- *   beside them: src/shared (imports nothing of ours), src/host (the machine's port)
+ *   beside them: src/shared (imports nothing of ours), src/host (the machine's port), src/console
+ *   (the web console; a browser client of the API, its built files served by src/pipeline/console.ts)
  */
 const OURS = '^(src|storage|handlers|scripts|bin)/';
 const SHARED = '^src/shared/';
@@ -44,12 +45,19 @@ module.exports = {
       SHARED,
     ]),
     layer('openapi', 'The OpenAPI document, derived from the route contracts.', '^src/openapi/', ['^src/contracts/', SHARED]),
-    layer('pipeline', 'The request pipeline: guards, authentication, routing, validation, the answer; it runs the routes it is given, and reaches the store only through its client.', '^src/pipeline/', [
+    layer('pipeline', 'The request pipeline: guards, authentication, routing, validation, the answer (and the console\'s built files); it runs the routes it is given, and reaches the store only through its client.', '^src/pipeline/', [
       '^handlers/(context|implement)[.]ts$',
       '^storage/client[.]ts$',
       HOST_PORT,
       SHARED,
+      '^src/console/(asset|assets[.]generated)[.]ts$',
     ]),
+    layer(
+      'console',
+      'The web console runs in the browser and talks to the API over HTTP: the scope names and the types of the zod schemas, nothing else.',
+      '^src/console/',
+      ['^src/shared/scopes[.]ts$', '^src/shared/logs/(excerpt|streams)[.]ts$', '^src/host/files-schema[.]ts$', STORAGE_SCHEMAS],
+    ),
     layer(
       'cli',
       'The CLI and the MCP server call the service over HTTP through the route contracts: zod schemas and the offline audit verifier, never the store.',

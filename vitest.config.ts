@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { Response as MiniflareResponse } from 'miniflare';
 import { defineConfig } from 'vitest/config';
+import { buildConsole, consoleIsStale } from './scripts/build-console.mjs';
 import { writeSha256Wasm } from './scripts/sha256-wasm.mjs';
 import { nodeHost } from './src/host/node/node-host';
 import { hostServer } from './src/host/node/server';
@@ -20,6 +21,9 @@ process.env.TMPDIR = runFolder;
 
 // The worker imports the compiled SHA-256 that the build writes; a tree never built gets it here too.
 writeSha256Wasm();
+// The worker imports the console's files as a generated module (scripts/build-console.mjs); Bun and
+// Deno, which the service tests start from the sources, import it too.
+if (consoleIsStale()) await buildConsole();
 
 /** A Node handler as a Miniflare service binding, answered through Miniflare's own Response class. */
 function binding(handler: (request: Request) => Promise<Response>) {

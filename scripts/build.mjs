@@ -3,6 +3,7 @@
  * runs into `dist/`, so that start-up loads plain JavaScript — no TypeScript loader, no bundling:
  * - `dist/worker.js`, the worker as workerd loads it (one ES module), and beside it `dist/sha256.wasm`,
  *   the compiled SHA-256 it imports (scripts/sha256-wasm.mjs; workerd's config declares it);
+ * - the web console (scripts/build-console.mjs), built first: the worker bundle carries its files;
  * - `dist/launcher.mjs`, the Node launcher (src/runtimes/launcher/main.ts); packages stay in node_modules.
  * `isStale()` tells `npm start` (scripts/start.mjs) whether a source changed since the last build.
  * Plain JavaScript on purpose: it runs before anything is compiled.
@@ -10,6 +11,7 @@
 import { copyFileSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { buildConsole } from './build-console.mjs';
 import { SHA256_WASM, writeSha256Wasm } from './sha256-wasm.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -17,7 +19,7 @@ export const DIST = join(ROOT, 'dist');
 /** Written last, so a build that stopped half-way is still stale. */
 const STAMP = join(DIST, 'launcher.mjs');
 /** What the two bundles are built from: every change there makes the build stale. */
-const SOURCES = ['src', 'storage', 'handlers', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/sha256-wasm.mjs'];
+const SOURCES = ['src', 'storage', 'handlers', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/build-console.mjs', 'scripts/sha256-wasm.mjs'];
 
 function newestChange(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
@@ -57,6 +59,7 @@ export async function buildAll() {
 async function buildBoth(build) {
   writeSha256Wasm();
   copyFileSync(SHA256_WASM, join(DIST, 'sha256.wasm'));
+  await buildConsole();
   await bundle(build, join(DIST, 'worker.js'), {
     entryPoints: [join(ROOT, 'src/runtimes/workerd/worker.ts')],
     platform: 'neutral',

@@ -64,8 +64,17 @@ describe('Origin guard', () => {
     expect(res.headers.get('access-control-allow-headers')).toContain('authorization');
   });
 
+  it.each([`http://127.0.0.1:${TEST_PORT}`, `http://localhost:${TEST_PORT}`])('lets the console\'s own origin %s through', async (origin) => {
+    const res = await call('/api/v1/version', { method: 'GET', headers: { origin } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+  });
+
   it.each([
     'null',
+    `http://127.0.0.1:${TEST_PORT + 1}`,
+    `http://localhost:${TEST_PORT + 1}`,
+    `http://[::1]:${TEST_PORT}`,
     'http://evil.example',
     `http://127.0.0.1:${TEST_PORT}.evil.example`,
     `${TEST_ALLOWED_ORIGIN}.evil.example`,

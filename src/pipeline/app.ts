@@ -11,6 +11,7 @@ import { authenticate, bearerToken } from './authenticate';
 import { authorize } from './authorize';
 import { discardUnreadBody, readJsonBody } from './body';
 import { normalizeAddress } from './client-address';
+import { consoleResponse } from './console';
 import { DenialCoalescer } from './denial-audit';
 import { assertAllowedHost } from './host-guard';
 import { checkOrigin, isPreflight, preflightHeaders } from './origin-guard';
@@ -75,6 +76,9 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
       path = url.pathname;
       origin = checkOrigin(request, deps.config.allowedOrigins);
       if (origin !== null && isPreflight(request)) return emptyResponse(204, ctx.requestId, preflightHeaders(origin));
+      // The web console's files (src/console) need no token: they hold no data, the API calls they make do.
+      const page = consoleResponse(request.method, url.pathname, ctx.requestId);
+      if (page) return page;
       const match = router.match(request.method, url.pathname);
       route = match?.route;
       if (route?.access !== 'public') {

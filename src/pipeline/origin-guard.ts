@@ -7,8 +7,8 @@ const EXPOSED_HEADERS = 'x-request-id, retry-after';
 const FOREIGN_SITES = new Set(['cross-site', 'same-site']);
 
 /**
- * A page's Origin must be listed exactly in LPA_ALLOWED_ORIGINS; everything else, `null` included,
- * is refused. A request without Origin comes from a script or tool and passes, unless the browser
+ * A page's Origin must be listed exactly in the allowed set (LPA_ALLOWED_ORIGINS and the console's own
+ * origins, src/shared/config.ts); everything else, `null` included, is refused. A request without Origin comes from a script or tool and passes, unless the browser
  * marks it as started by another site (`Sec-Fetch-Site`): an `<img>` or a navigation sends no
  * Origin. Both are refused before authentication, so a page can never spend the throttle's budget.
  * Returns the allowed origin, for the CORS headers of the answer.

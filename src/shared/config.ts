@@ -27,11 +27,19 @@ export interface ConfigVars {
   LPA_ACCOUNT_URL?: string;
 }
 
+/** The origins of the web console the service serves itself (src/console): its pages call the API from there. */
+export function consoleOrigins(port: number): string[] {
+  return [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+}
+
 export function configFrom(vars: ConfigVars): Config {
   return {
     port: Number(vars.LPA_PORT),
     dataRoot: vars.LPA_DATA_ROOT,
-    allowedOrigins: new Set((vars.LPA_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)),
+    allowedOrigins: new Set([
+      ...consoleOrigins(Number(vars.LPA_PORT)),
+      ...(vars.LPA_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    ]),
     adminTokenSha256: vars.LPA_ADMIN_TOKEN_SHA256.toLowerCase(),
     adminTokenLength: Number(vars.LPA_ADMIN_TOKEN_LENGTH) || 0,
     appVersion: vars.LPA_VERSION,

@@ -1,0 +1,173 @@
+import { useState } from 'preact/hooks';
+import { ApiFailure, segment, type Api } from '../api';
+import type { GlobalSummary, GlobalValue, Items } from '../api-types';
+import { Busy, ConfirmButton, ErrorNote, Section, Show } from '../components';
+import { bytes, time } from '../format';
+import { useAction } from '../use-action';
+import { useLoad } from '../use-load';
+
+interface Editing {
+  name: string;
+  /** The revision this draft was read at: the `expected_revision` of its save. */
+  revision: number;
+  draft: string;
+}
+
+/**
+ * Globals, edited with `expected_revision`: a save that finds a newer revision shows that newer value
+ * and lets the person keep theirs (saved over the newer revision) or take the newer one.
+ */
+export function Globals({ api }: { api: Api }) {
+  const list = useLoad(() => api.get<Items<GlobalSummary>>('/api/v1/automation/globals'), 'globals');
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [newer, setNewer] = useState<GlobalValue | null>(null);
+  const [saved, setSaved] = useState('');
+  const action = useAction();
+  const path = (name: string) => `/api/v1/automation/globals/${segment(name)}`;
+
+  const open = (name: string) =>
+    action.run(async () => {
+      const current = await api.get<GlobalValue>(path(name));
+      setEditing({ name, revision: current.revision, draft: current.value });
+      setNewer(null);
+      setSaved('');
+    });
+
+  const save = (at: number) =>
+    action.run(async () => {
+      if (!editing) return;
+      setSaved('');
+      try {
+        const written = await api.call<GlobalSummary>('PUT', path(editing.name), { body: { value: editing.draft, expected_revision: at } });
+        setEditing({ ...editing, revision: written.revision });
+        setNewer(null);
+        setSaved(`Saved ${editing.name} at revision ${written.revision}.`);
+        list.reload();
+      } catch (failure) {
+        if (!(failure instanceof ApiFailure && failure.code === 'state.revision_conflict')) throw failure;
+        setNewer(await api.get<GlobalValue>(path(editing.name)));
+      }
+    });
+
+  return (
+    <Section title="Globals">
+      <Show loaded={list} label="globals">
+        {({ items }) =>
+          items.length === 0 ? (
+            <p>No global yet.</p>
+          ) : (
+            <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Revision</th>
+                    <th scope="col">Size</th>
+                    <th scope="col">Updated</th>
+                    <th scope="col">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {items.map((g) => (
+                    <tr key={g.name}>
+                      <td>
+                        <code>{g.name}</code>
+                      </td>
+                      <td>{g.revision}</td>
+                      <td>{bytes(g.bytes)}</td>
+                      <td>{time(g.updated_at)}</td>
+                      <td class="actions">
+                        <button type="button" class="quiet" onClick={() => open(g.name)}>
+                          Edit {g.name}
+                        </button>
+                        <ConfirmButton
+                          label={`Delete ${g.name}`}
+                          confirm={`Delete ${g.name} at revision ${g.revision}`}
+                          onConfirm={() =>
+                            void action.run(async () => {
+                              await api.call('DELETE', path(g.name), { query: { expected_revision: g.revision } });
+                              if (editing?.name === g.name) setEditing(null);
+                              list.reload();
+                            })
+                          }
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Show>
+      <form
+        class="inline"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const name = String(new FormData(event.currentTarget as HTMLFormElement).get('name') ?? '').trim();
+          setEditing({ name, revision: 0, draft: '' });
+          setNewer(null);
+          setSaved('');
+        }}
+      >
+        <label>
+          New global name
+          <input name="name" required pattern="[A-Za-z_][A-Za-z0-9_]{0,63}" title="A letter or _, then letters, digits or _ (64 at most)" />
+        </label>
+        <button type="submit" class="quiet">
+          New global
+        </button>
+      </form>
+      {action.busy && <Busy label="Working on the global" />}
+      <ErrorNote error={action.error} />
+      {editing && (
+        <form
+          aria-label={`Editing ${editing.name}`}
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save(editing.revision);
+          }}
+        >
+          <label for="global-value">
+            Value of <code>{editing.name}</code> {editing.revision === 0 ? '(new)' : `(read at revision ${editing.revision})`}
+          </label>
+          <textarea id="global-value" value={editing.draft} onInput={(event) => setEditing({ ...editing, draft: (event.currentTarget as HTMLTextAreaElement).value })} />
+          <div class="actions">
+            <button type="submit" disabled={action.busy}>
+              Save
+            </button>
+            <button type="button" class="quiet" onClick={() => setEditing(null)}>
+              Close
+            </button>
+          </div>
+        </form>
+      )}
+      {editing && newer && (
+        <div class="note error" role="alert" aria-label="Revision conflict">
+          <p>
+            Someone saved <code>{editing.name}</code> meanwhile: it is now at revision <strong>{newer.revision}</strong>, with this value:
+          </p>
+          <pre>{newer.value}</pre>
+          <div class="actions">
+            <button type="button" onClick={() => void save(newer.revision)}>
+              Save mine over revision {newer.revision}
+            </button>
+            <button
+              type="button"
+              class="quiet"
+              onClick={() => {
+                setEditing({ ...editing, revision: newer.revision, draft: newer.value });
+                setNewer(null);
+              }}
+            >
+              Take the newer value
+            </button>
+          </div>
+        </div>
+      )}
+      <p role="status">{saved}</p>
+    </Section>
+  );
+}

@@ -1,0 +1,151 @@
+import { useState } from 'preact/hooks';
+import { segment, type Api } from '../api';
+import type { LogExcerpt, LogFileList } from '../api-types';
+import { Busy, ErrorNote, Facts, Section, Show } from '../components';
+import { saveFile } from '../files';
+import { bytes, time } from '../format';
+import { excerptLines, type LogView } from '../log-view';
+import { useLoad } from '../use-load';
+
+export function LogsPage({ api }: { api: Api }) {
+  const files = useLoad(() => api.get<LogFileList>('/api/v1/system/logs'), 'logs');
+  const retention = useLoad(() => api.get<{ retention_days: number; kernel_retention_days: number }>('/api/v1/settings/logs'), 'retention');
+  const [stream, setStream] = useState('');
+  const [open, setOpen] = useState<{ stream: string; file: string } | null>(null);
+  return (
+    <>
+      <Section title="Log files">
+        <Show loaded={files} label="log files">
+          {({ items }) => {
+            const streams = [...new Set(items.map((f) => f.stream))];
+            const shown = items.filter((f) => stream === '' || f.stream === stream);
+            return (
+              <>
+                <div class="actions">
+                  <label>
+                    Stream{' '}
+                    <select value={stream} onChange={(event) => setStream((event.currentTarget as HTMLSelectElement).value)}>
+                      <option value="">all</option>
+                      {streams.map((s) => (
+                        <option key={s}>{s}</option>
+                      ))}
+                    </select>
+                  </label>
+                  <button type="button" class="quiet" onClick={files.reload}>
+                    Refresh
+                  </button>
+                </div>
+                {shown.length === 0 ? (
+                  <p>No log file.</p>
+                ) : (
+                  <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
+                    <table>
+                      <thead>
+                        <tr>
+                          {['Stream', 'File', 'Size', 'Modified'].map((h) => (
+                            <th key={h} scope="col">
+                              {h}
+                            </th>
+                          ))}
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {shown.map((f) => (
+                          <tr key={`${f.stream}/${f.file}`}>
+                            <td>{f.stream}</td>
+                            <td>
+                              <button type="button" class="link" onClick={() => setOpen({ stream: f.stream, file: f.file })}>
+                                {f.stream}/{f.file}
+                              </button>
+                            </td>
+                            <td>{bytes(f.size)}</td>
+                            <td>{time(f.modified_at)}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                )}
+              </>
+            );
+          }}
+        </Show>
+      </Section>
+      {open && <Excerpt key={`${open.stream}/${open.file}`} api={api} stream={open.stream} file={open.file} />}
+      <Section title="Retention">
+        <Show loaded={retention} label="log retention">
+          {(r) => (
+            <Facts
+              items={[
+                ['Program logs', `${r.retention_days} days`],
+                ['Browser-kernel logs', `${r.kernel_retention_days} days`],
+              ]}
+            />
+          )}
+        </Show>
+      </Section>
+    </>
+  );
+}
+
+const lineNumber = (value: FormDataEntryValue | null) => {
+  const n = Number(String(value ?? '').trim());
+  return String(value ?? '').trim() !== '' && Number.isInteger(n) && n > 0 ? n : undefined;
+};
+
+function Excerpt({ api, stream, file }: { api: Api; stream: string; file: string }) {
+  const excerpt = useLoad(() => api.get<LogExcerpt>(`/api/v1/system/logs/${segment(stream)}/${segment(file)}`), `${stream}/${file}`);
+  const [view, setView] = useState<LogView>({});
+  return (
+    <Section title={`Excerpt of ${stream}/${file}`}>
+      <form
+        class="inline"
+        aria-label="Lines to show"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const form = new FormData(event.currentTarget as HTMLFormElement);
+          setView({ from: lineNumber(form.get('from')), to: lineNumber(form.get('to')), search: String(form.get('search') ?? '') });
+        }}
+      >
+        <label>
+          From line
+          <input name="from" type="number" min={1} inputMode="numeric" />
+        </label>
+        <label>
+          To line
+          <input name="to" type="number" min={1} inputMode="numeric" />
+        </label>
+        <label>
+          Find
+          <input name="search" type="search" />
+        </label>
+        <button type="submit">Show</button>
+        <button type="button" class="quiet" onClick={excerpt.reload}>
+          Reload
+        </button>
+      </form>
+      {excerpt.busy && <Busy label="Reading the log file" />}
+      <ErrorNote error={excerpt.error} />
+      {excerpt.data && <ExcerptText excerpt={excerpt.data} view={view} />}
+    </Section>
+  );
+}
+
+function ExcerptText({ excerpt, view }: { excerpt: LogExcerpt; view: LogView }) {
+  const lines = excerptLines(excerpt.text, view);
+  const width = String(excerpt.lines).length;
+  return (
+    <>
+      <p class="muted" role="status">
+        {lines.length} of {excerpt.lines} lines shown.
+        {excerpt.truncated && ' The file holds more: this is its end (at most 256 KiB and 1000 lines).'}
+      </p>
+      <pre tabIndex={0} aria-label="Log lines" data-log-lines>
+        {lines.map((line) => `${String(line.no).padStart(width)}  ${line.text}`).join('\n')}
+      </pre>
+      <button type="button" class="quiet" onClick={() => saveFile(`${excerpt.stream}-${excerpt.file}`, excerpt.text, 'text/plain')}>
+        Download excerpt
+      </button>
+    </>
+  );
+}

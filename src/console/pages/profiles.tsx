@@ -1,0 +1,308 @@
+import { useState } from 'preact/hooks';
+import { segment, type Api } from '../api';
+import type { Items, PlatformAccount, PlatformPassword, Profile, ProfilePage, TotpCode } from '../api-types';
+import { Busy, ConfirmButton, ErrorNote, Section, Show } from '../components';
+import { time } from '../format';
+import { accountBody, profileBody } from '../profile-form';
+import { useAction } from '../use-action';
+import { useLoad } from '../use-load';
+
+const PAGE_SIZE = 25;
+
+export function ProfilesPage({ api }: { api: Api }) {
+  const [q, setQ] = useState('');
+  // The cursors of the pages walked so far: the last one is the page shown (null: the first page).
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const cursor = cursors[cursors.length - 1] ?? null;
+  const list = useLoad(() => api.get<ProfilePage>('/api/v1/profiles', { q, cursor, limit: PAGE_SIZE }), `${q}\n${cursor}`);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const create = useAction();
+
+  const refresh = () => list.reload();
+
+  return (
+    <>
+      <Section title="Profiles">
+        <form
+          class="inline"
+          role="search"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setQ(String(new FormData(event.currentTarget as HTMLFormElement).get('q') ?? '').trim());
+            setCursors([null]);
+          }}
+        >
+          <label>
+            Search
+            <input name="q" type="search" maxLength={200} />
+          </label>
+          <button type="submit">Search</button>
+        </form>
+        <Show loaded={list} label="profiles">
+          {(page) => (
+            <>
+              <p class="muted">
+                {page.total} profile{page.total === 1 ? '' : 's'}
+                {q && <> matching “{q}”</>}; page {cursors.length}.
+              </p>
+              {page.items.length > 0 && (
+                <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
+                  <table>
+                    <thead>
+                      <tr>
+                        {['No', 'Name', 'Group', 'Tags', 'Pinned', 'Updated'].map((h) => (
+                          <th key={h} scope="col">
+                            {h}
+                          </th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {page.items.map((p) => (
+                        <tr key={p.id}>
+                          <td>{p.no}</td>
+                          <td>
+                            <button type="button" class="link" aria-expanded={openId === p.id} onClick={() => setOpenId(openId === p.id ? null : p.id)}>
+                              {p.name}
+                            </button>
+                          </td>
+                          <td>{p.group ?? ''}</td>
+                          <td>{p.tags.join(', ')}</td>
+                          <td>{p.pinned ? 'yes' : 'no'}</td>
+                          <td>{time(p.updated_at)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              <div class="actions">
+                <button type="button" class="quiet" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+                  Previous page
+                </button>
+                <button type="button" class="quiet" disabled={page.next_cursor === null} onClick={() => setCursors([...cursors, page.next_cursor])}>
+                  Next page
+                </button>
+              </div>
+            </>
+          )}
+        </Show>
+      </Section>
+      {openId && <ProfileDetail key={openId} api={api} id={openId} onChanged={refresh} onDeleted={() => (setOpenId(null), refresh())} />}
+      <Section title="New profile">
+        <ProfileForm
+          submitLabel="Create profile"
+          busy={create.busy}
+          onSubmit={(body, form) =>
+            create.run(async () => {
+              const created = await api.call<Profile>('POST', '/api/v1/profiles', { body });
+              form.reset();
+              refresh();
+              setOpenId(created.id);
+            })
+          }
+        />
+        {create.busy && <Busy label="Creating the profile" />}
+        <ErrorNote error={create.error} />
+      </Section>
+    </>
+  );
+}
+
+function ProfileForm({ profile, submitLabel, busy, onSubmit }: { profile?: Profile; submitLabel: string; busy: boolean; onSubmit: (body: ReturnType<typeof profileBody>, form: HTMLFormElement) => void }) {
+  const id = profile ? `edit-${profile.id}` : 'new';
+  return (
+    <form
+      aria-label={submitLabel}
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = event.currentTarget as HTMLFormElement;
+        onSubmit(profileBody(new FormData(form)), form);
+      }}
+    >
+      <label for={`${id}-name`}>Name</label>
+      <input id={`${id}-name`} name="name" required maxLength={120} defaultValue={profile?.name} />
+      <label for={`${id}-group`}>Group</label>
+      <input id={`${id}-group`} name="group" maxLength={120} defaultValue={profile?.group ?? ''} />
+      <label for={`${id}-tags`}>Tags (comma-separated)</label>
+      <input id={`${id}-tags`} name="tags" defaultValue={profile?.tags.join(', ')} />
+      <label for={`${id}-notes`}>Notes</label>
+      <textarea id={`${id}-notes`} name="notes" maxLength={10_000} defaultValue={profile?.notes ?? ''} />
+      <label>
+        <input type="checkbox" name="pinned" defaultChecked={profile?.pinned} /> Pinned
+      </label>
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ProfileDetail({ api, id, onChanged, onDeleted }: { api: Api; id: string; onChanged: () => void; onDeleted: () => void }) {
+  const path = `/api/v1/profiles/${segment(id)}`;
+  const profile = useLoad(() => api.get<Profile>(path), path);
+  const action = useAction();
+  return (
+    <Section title={profile.data ? `Profile ${profile.data.name}` : 'Profile'}>
+      <Show loaded={profile} label="the profile">
+        {(p) => (
+          <>
+            <ProfileForm
+              key={p.updated_at}
+              profile={p}
+              submitLabel="Save profile"
+              busy={action.busy}
+              onSubmit={(body) =>
+                action.run(async () => {
+                  await api.call('PATCH', path, { body });
+                  profile.reload();
+                  onChanged();
+                })
+              }
+            />
+            <div class="actions">
+              <ConfirmButton
+                label={`Delete profile ${p.name}`}
+                confirm={`Delete ${p.name} and its accounts`}
+                onConfirm={() =>
+                  void action.run(async () => {
+                    await api.call('DELETE', path);
+                    onDeleted();
+                  })
+                }
+              />
+            </div>
+            {action.busy && <Busy label="Saving the profile" />}
+            <ErrorNote error={action.error} />
+            <Accounts api={api} profilePath={path} />
+          </>
+        )}
+      </Show>
+    </Section>
+  );
+}
+
+function Accounts({ api, profilePath }: { api: Api; profilePath: string }) {
+  const accounts = useLoad(() => api.get<Items<PlatformAccount>>(`${profilePath}/accounts`), profilePath);
+  const add = useAction();
+  return (
+    <>
+      <h3>Platform accounts</h3>
+      <Show loaded={accounts} label="platform accounts">
+        {({ items }) =>
+          items.length === 0 ? (
+            <p>No platform account.</p>
+          ) : (
+            <ul class="accounts">
+              {items.map((a) => (
+                <Account key={a.id} api={api} path={`${profilePath}/accounts/${segment(a.id)}`} account={a} onDeleted={accounts.reload} />
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+      <form
+        aria-label="Add a platform account"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const form = event.currentTarget as HTMLFormElement;
+          void add.run(async () => {
+            await api.call('POST', `${profilePath}/accounts`, { body: accountBody(new FormData(form)) });
+            form.reset();
+            accounts.reload();
+          });
+        }}
+      >
+        <label for="account-url">Platform URL</label>
+        <input id="account-url" name="platform_url" required maxLength={256} />
+        <label for="account-user">Username</label>
+        <input id="account-user" name="username" maxLength={256} autocomplete="off" />
+        <label for="account-password">Password</label>
+        <input id="account-password" name="password" type="password" maxLength={1024} autocomplete="new-password" />
+        <label for="account-totp">2FA (TOTP) secret</label>
+        <input id="account-totp" name="totp_secret" type="password" maxLength={1024} autocomplete="off" />
+        <label for="account-notes">Account notes</label>
+        <input id="account-notes" name="notes" maxLength={1024} />
+        <div class="actions">
+          <button type="submit" disabled={add.busy}>
+            Add account
+          </button>
+        </div>
+      </form>
+      {add.busy && <Busy label="Adding the account" />}
+      <ErrorNote error={add.error} />
+    </>
+  );
+}
+
+/**
+ * One account, its secrets masked. Revealing the password or a 2FA code is a button press of its own:
+ * the API checks its scope and audits the read, as for any client.
+ */
+function Account({ api, path, account, onDeleted }: { api: Api; path: string; account: PlatformAccount; onDeleted: () => void }) {
+  const [password, setPassword] = useState<string | null>(null);
+  const [totp, setTotp] = useState<TotpCode | null>(null);
+  const action = useAction();
+  const who = account.username ?? account.platform_url;
+  return (
+    <li>
+      <p>
+        <strong>{account.platform_url}</strong> {account.username && <>as {account.username}</>}
+        {account.notes && <span class="muted"> — {account.notes}</span>}
+      </p>
+      <p>
+        Password:{' '}
+        {!account.password_set ? (
+          'not set'
+        ) : password === null ? (
+          <>
+            <span aria-label="masked">••••••••</span>{' '}
+            <button type="button" class="quiet" onClick={() => void action.run(async () => setPassword((await api.get<PlatformPassword>(`${path}/password`)).password))}>
+              Reveal password of {who}
+            </button>
+          </>
+        ) : (
+          <>
+            <span class="secret" data-password>
+              {password}
+            </span>{' '}
+            <button type="button" class="quiet" onClick={() => setPassword(null)}>
+              Hide password of {who}
+            </button>
+          </>
+        )}
+      </p>
+      <p>
+        2FA:{' '}
+        {!account.totp_set ? (
+          'not set'
+        ) : (
+          <>
+            {totp && (
+              <span class="secret" data-totp>
+                {totp.code}
+              </span>
+            )}{' '}
+            {totp && <span class="muted">valid {totp.remaining_s} s more</span>}{' '}
+            <button type="button" class="quiet" onClick={() => void action.run(async () => setTotp(await api.get<TotpCode>(`${path}/totp`)))}>
+              Show 2FA code of {who}
+            </button>
+          </>
+        )}
+      </p>
+      <ConfirmButton
+        label={`Delete account ${who}`}
+        confirm={`Delete account ${who} now`}
+        onConfirm={() =>
+          void action.run(async () => {
+            await api.call('DELETE', path);
+            onDeleted();
+          })
+        }
+      />
+      <ErrorNote error={action.error} />
+    </li>
+  );
+}

@@ -1,0 +1,31 @@
+/** The profile and account forms as the API's bodies: blank optional text is null, tags a unique list. */
+
+export interface ProfileBody {
+  name: string;
+  group: string | null;
+  tags: string[];
+  pinned: boolean;
+  notes: string | null;
+}
+
+const text = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
+const orNull = (value: string) => (value === '' ? null : value);
+
+export function profileBody(form: FormData): ProfileBody {
+  const tags = text(form, 'tags')
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+  return { name: text(form, 'name'), group: orNull(text(form, 'group')), tags: [...new Set(tags)], pinned: form.get('pinned') === 'on', notes: orNull(text(form, 'notes')) };
+}
+
+/** A new platform account: a secret left blank is not set (it is never sent as an empty string). */
+export function accountBody(form: FormData): Record<string, string | null> {
+  const body: Record<string, string | null> = { platform_url: text(form, 'platform_url'), username: orNull(text(form, 'username')), notes: orNull(text(form, 'notes')) };
+  // Secrets keep their spaces: only an empty field means "none".
+  for (const secret of ['password', 'totp_secret']) {
+    const value = String(form.get(secret) ?? '');
+    if (value !== '') body[secret] = value;
+  }
+  return body;
+}

@@ -1,0 +1,42 @@
+import { useState } from 'preact/hooks';
+import { createApi } from './api';
+import { ErrorNote, Busy } from './components';
+
+/**
+ * The token is tried on a route every token may read (`GET /api/v1/version`) before it is kept, so
+ * a wrong one is told at once, with the API's own error.
+ */
+export function SignIn({ onSignedIn }: { onSignedIn: (token: string) => void }) {
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const token = (new FormData(event.currentTarget as HTMLFormElement).get('token') ?? '').toString().trim();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await createApi(token).get('/api/v1/version');
+      onSignedIn(token);
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main id="main" class="sign-in">
+      <h1>LPA console</h1>
+      <form onSubmit={submit}>
+        <label for="token">Token</label>
+        <input id="token" name="token" type="password" autocomplete="off" spellcheck={false} required />
+        <p class="muted">An API token (or the admin token from the data root). It is kept in this tab only.</p>
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+        {busy && <Busy label="Checking the token" />}
+        <ErrorNote error={error} />
+      </form>
+    </main>
+  );
+}

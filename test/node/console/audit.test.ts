@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { raw, startService } from '../service';
+import { expectAccessible, goTo, noChromium, signIn, useConsole } from './browser';
+
+/** Edits one stored audit entry in the Bun runtime's SQLite file, as someone with the disk could. */
+function tamper(dataRoot: string, seq: number): void {
+  const script = "const { Database } = require('bun:sqlite'); const db = new Database(process.env.DB); db.run(\"UPDATE audit_log SET actor_label = 'forged' WHERE seq = ?\", [Number(process.env.SEQ)]); db.close();";
+  execFileSync('node_modules/.bin/bun', ['-e', script], { env: { ...process.env, DB: join(dataRoot, 'store', 'lpa-bun.sqlite'), SEQ: String(seq) } });
+}
+
+// On Bun: the console is served by every runtime, and Bun's store is one SQLite file a test can edit.
+describe.skipIf(noChromium)('the console: Audit', { timeout: 120_000 }, () => {
+  const web = useConsole('bun');
+  const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    raw(web.svc.current.port, path, {
+      method: init.method,
+      headers: { ...web.svc.auth(), 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+
+  it('lists, pages, filters, verifies, shows the checkpoint, exports and charts the log', async () => {
+    for (let i = 0; i < 55; i++) await api('/api/v1/tokens', { method: 'POST', body: { name: `t${i}`, scopes: [] } });
+    const { page, errors } = await web.open();
+    await signIn(page, web.svc.current.token);
+    await goTo(page, 'Audit');
+    const entries = page.getByRole('region', { name: 'Entries', exact: true });
+    await expect.poll(() => entries.getByRole('row').count()).toBe(51);
+    await entries.getByRole('button', { name: 'Load older entries' }).click();
+    await expect.poll(async () => (await entries.getByRole('row').count()) > 51).toBe(true);
+
+    await page.getByLabel('Result').selectOption('denied');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => entries.textContent()).toContain('No entry matches.');
+    await page.getByLabel('Result').selectOption('ok');
+    await page.getByLabel('action').fill('tokens.create');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => entries.getByRole('row').count()).toBe(51);
+
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const verdict = page.getByRole('status', { name: 'Verification result' });
+    await expect.poll(() => verdict.textContent()).toMatch(/^ok: the chain is intact/);
+
+    const checkpoint = (await api('/api/v1/audit/checkpoint')).json;
+    await expect.poll(() => page.getByRole('region', { name: 'Signed checkpoint' }).textContent()).toContain(checkpoint.key_id);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download export' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/\.jsonl$/);
+    const lines = readFileSync((await file.path())!, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(55);
+    expect(lines.every((line) => JSON.parse(line).action === 'tokens.create')).toBe(true);
+    await expect.poll(() => page.getByRole('region', { name: 'Export' }).textContent()).toContain('Exported 55 entries');
+
+    const chart = page.getByRole('region', { name: 'Entries per day' });
+    await chart.getByText('Days with entries (1)').click();
+    const today = new Date().toISOString().slice(0, 10);
+    await expect.poll(() => chart.getByRole('row', { name: new RegExp(today) }).textContent()).toMatch(new RegExp(`^${today}\\d+00$`));
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows the exact first bad sequence number of a tampered store', async () => {
+    const { items } = (await api('/api/v1/audit?action=tokens.create&limit=10')).json as { items: { seq: number }[] };
+    const bad = items[7]!.seq;
+    const { dataRoot } = web.svc.current;
+    await web.svc.current.stop();
+    tamper(dataRoot, bad);
+    web.svc.current = await startService('bun', dataRoot);
+
+    const { page } = await web.open();
+    await signIn(page, web.svc.current.token);
+    await goTo(page, 'Audit');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const verdict = page.getByRole('status', { name: 'Verification result' });
+    await verdict.waitFor();
+    expect(await verdict.locator('[data-first-bad-seq]').textContent()).toBe(String(bad));
+    expect(await verdict.textContent()).toContain('Broken.');
+    await expectAccessible(page);
+    await page.context().close();
+  });
+});
