@@ -71,6 +71,10 @@ export default defineConfig({
         test: {
           name: 'workers',
           include: ['test/**/*.test.ts'],
+          // A file's first request starts its Durable Object (migrations, keys through the host port):
+          // seconds on a loaded machine, which 5 s of vitest's default does not always cover.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
           exclude: ['test/node/**'],
           // A real HTTP membership server on 127.0.0.1 (signed out unless a test switches it).
           globalSetup: ['test/node/membership-server.ts', 'test/node/run-folder.ts'],
