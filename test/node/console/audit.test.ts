@@ -7,8 +7,9 @@ import { expectAccessible, goTo, noChromium, signIn, useConsole } from './browse
 
 /** Edits one stored audit entry in the Bun runtime's SQLite file, as someone with the disk could. */
 function tamper(dataRoot: string, seq: number): void {
-  const script = "const { Database } = require('bun:sqlite'); const db = new Database(process.env.DB); db.run(\"UPDATE audit_log SET actor_label = 'forged' WHERE seq = ?\", [Number(process.env.SEQ)]); db.close();";
-  execFileSync('node_modules/.bin/bun', ['-e', script], { env: { ...process.env, DB: join(dataRoot, 'store', 'lpa-bun.sqlite'), SEQ: String(seq) } });
+  // The file and the seq as arguments (Bun.argv: bun, -e's name, then these two).
+  const script = "const { Database } = require('bun:sqlite'); const [file, seq] = Bun.argv.slice(-2); const db = new Database(file); db.run(\"UPDATE audit_log SET actor_label = 'forged' WHERE seq = ?\", [Number(seq)]); db.close();";
+  execFileSync('node_modules/.bin/bun', ['-e', script, join(dataRoot, 'store', 'lpa-bun.sqlite'), String(seq)]);
 }
 
 // On Bun: the console is served by every runtime, and Bun's store is one SQLite file a test can edit.
@@ -51,8 +52,10 @@ describe.skipIf(noChromium)('the console: Audit', { timeout: 120_000 }, () => {
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/\.jsonl$/);
     const lines = readFileSync((await file.path())!, 'utf8').trim().split('\n');
-    expect(lines).toHaveLength(55);
-    expect(lines.every((line) => JSON.parse(line).action === 'tokens.create')).toBe(true);
+    // 55 entries, then the head the store signs over the file (docs/audit-format.md#the-signed-head).
+    expect(lines).toHaveLength(56);
+    expect(lines.slice(0, -1).every((line) => JSON.parse(line).action === 'tokens.create')).toBe(true);
+    expect(JSON.parse(lines.at(-1)!).head).toMatchObject({ seq: expect.any(Number), signature: expect.any(String) });
     await expect.poll(() => page.getByRole('region', { name: 'Export' }).textContent()).toContain('Exported 55 entries');
 
     const chart = page.getByRole('region', { name: 'Entries per day' });
