@@ -64,11 +64,17 @@ export class ApiClient {
     private readonly source: ClientSource = 'cli',
   ) {}
 
-  static fromEnv(vars: ProcessVars, source: ClientSource = 'cli'): ApiClient {
+  /**
+   * The client of the environment. Without LPA_TOKEN the admin-token file is used when `adminFallback`
+   * allows it (the CLI, run by the person who owns the data root); otherwise no token is a refusal,
+   * so that a program acting for someone else (the MCP server) never takes the admin token unasked.
+   */
+  static fromEnv(vars: ProcessVars, source: ClientSource = 'cli', { adminFallback = true } = {}): ApiClient {
     const env = environmentOf(vars);
     const baseUrl = (env.LPA_URL || `http://127.0.0.1:${env.LPA_PORT || DEFAULT_PORT}`).replace(/\/+$/, '');
     let token = env.LPA_TOKEN;
     if (!token) {
+      if (!adminFallback) throw new ApiCallError(0, 'cli.token_missing', 'no token: set LPA_TOKEN to a token with the scopes the agent needs, or pass --admin to use the admin token');
       const file = join(resolve(env.LPA_DATA_ROOT || './data'), 'admin-token');
       try {
         token = readFileSync(file, 'utf8').trim();

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,15 +11,13 @@ let service: RunningService;
 let admin: ApiClient;
 const clients: Client[] = [];
 
+const BIN = join(process.cwd(), 'bin/lpa.mjs');
+const mcpEnv = (token: string) => ({ ...(process.env as Record<string, string>), LPA_URL: `http://127.0.0.1:${service.port}`, LPA_DATA_ROOT: service.dataRoot, LPA_TOKEN: token });
+
 /** `lpa mcp` spawned by the SDK's own client, as an agent's host runs it. */
-async function connect(token: string): Promise<Client> {
+async function connect(token: string, flags: string[] = []): Promise<Client> {
   const client = new Client({ name: 'lpa-test', version: '1.0.0' });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(process.cwd(), 'bin/lpa.mjs'), 'mcp'],
-    env: { ...(process.env as Record<string, string>), LPA_URL: `http://127.0.0.1:${service.port}`, LPA_TOKEN: token },
-    stderr: 'pipe',
-  });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...flags], env: mcpEnv(token), stderr: 'pipe' });
   await client.connect(transport);
   clients.push(client);
   return client;
@@ -47,6 +46,22 @@ afterAll(async () => {
 });
 
 describe('lpa mcp', () => {
+  it('refuses to start without LPA_TOKEN (empty or unset) and names the way out; takes the admin token only with --admin', async () => {
+    const { LPA_TOKEN: _unset, ...withoutToken } = mcpEnv('');
+    for (const env of [mcpEnv(''), withoutToken]) {
+      const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
+        const child = execFile(process.execPath, [BIN, 'mcp'], { env }, (error, _stdout, stderr) => resolve({ code: Number(error?.code ?? 0), stderr }));
+        child.stdin?.end();
+      });
+      expect(run.code).toBe(5);
+      expect(run.stderr).toContain('cli.token_missing');
+      expect(run.stderr).toContain('LPA_TOKEN');
+      expect(run.stderr).toContain('--admin');
+    }
+    const asAdmin = await connect('', ['--admin']);
+    expect((await asAdmin.listTools()).tools.map((t) => t.name)).toContain('getProfilesByIdAccountsByAccountIdPassword');
+  });
+
   it('offers one tool per operation, named by operationId, with its summary and input schema; secret tools only with their scope', async () => {
     const document = (await admin('/api/v1/openapi.json')).json;
     const operations = Object.values(document.paths as Record<string, Record<string, { operationId: string; summary: string; security: { bearerAuth: string[] }[] }>>).flatMap(

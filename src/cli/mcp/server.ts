@@ -17,10 +17,10 @@ export async function offeredTools(client: ApiClient): Promise<ApiTool[]> {
 /**
  * `lpa mcp`: a Model Context Protocol server on stdio. Each tool calls the running service over
  * HTTP with LPA_URL and LPA_TOKEN, so the token's scopes bound what an agent may do and every call
- * is audited with source 'mcp'.
+ * is audited with source 'mcp'. Without LPA_TOKEN it takes the admin token only when `admin` says so.
  */
-export async function runMcpServer(env: NodeJS.ProcessEnv): Promise<void> {
-  const client = ApiClient.fromEnv(env, 'mcp');
+export async function runMcpServer(env: NodeJS.ProcessEnv, { admin }: { admin: boolean }): Promise<void> {
+  const client = ApiClient.fromEnv(env, 'mcp', { adminFallback: admin });
   const tools = await offeredTools(client);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   // The JSON Schemas come from the route contracts, so the SDK's low-level handlers serve them as they are.
