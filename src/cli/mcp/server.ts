@@ -4,6 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CONTRACTS } from '../../contracts';
 import { ApiClient } from '../client';
+import { ArgumentNames } from './argument-names';
 import { callTool } from './call';
 import { heldSecretScopes } from './secret-scopes';
 import { secretScopesOf, toolOf, type ApiTool } from './tools';
@@ -29,10 +30,12 @@ export async function runMcpServer(env: NodeJS.ProcessEnv, { admin }: { admin: b
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map(({ name, description, inputSchema, annotations }) => ({ name, description, inputSchema, annotations })),
   }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, (request) => {
+  const sent = new ArgumentNames();
+  mcp.server.setRequestHandler(CallToolRequestSchema, (request, { requestId }) => {
+    const names = sent.take(requestId);
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return callTool(client, tool, request.params.arguments ?? {});
+    return callTool(client, tool, request.params.arguments ?? {}, names);
   });
-  await mcp.connect(new StdioServerTransport());
+  await mcp.connect(new StdioServerTransport(sent.watch(process.stdin)));
 }
