@@ -6,14 +6,26 @@ import { CLIENT_HEADER, type ClientSource } from '../shared/client-header';
 import { DEFAULT_PORT } from '../shared/config';
 import { environmentOf, type ProcessVars } from '../shared/environment';
 
-/** An error answer of the service, with its stable code. */
+/** The service's error envelope as the CLI and MCP pass it on; a local failure has no request id. */
+export interface CallErrorEnvelope {
+  error: { code: string; message: string; details: Record<string, unknown> };
+  request_id?: string;
+}
+
+/** An error answer of the service (status 0: a failure before or instead of an answer), with its envelope's code, message and details. */
 export class ApiCallError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly requestId?: string,
   ) {
     super(message);
+  }
+
+  get envelope(): CallErrorEnvelope {
+    return { error: { code: this.code, message: this.message, details: this.details }, ...(this.requestId ? { request_id: this.requestId } : {}) };
   }
 }
 
@@ -148,8 +160,9 @@ export class ApiClient {
       throw new ApiCallError(0, 'cli.unreachable', `cannot reach ${this.baseUrl}: ${(error as Error).cause ?? (error as Error).message}`);
     }
     if (!response.ok) {
-      const envelope = (await response.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
-      throw new ApiCallError(response.status, envelope?.error?.code ?? 'cli.unexpected_answer', envelope?.error?.message ?? `HTTP ${response.status}`);
+      const envelope = (await response.json().catch(() => null)) as Partial<CallErrorEnvelope> | null;
+      const { code = 'cli.unexpected_answer', message = `HTTP ${response.status}`, details = {} } = envelope?.error ?? {};
+      throw new ApiCallError(response.status, code, message, details, envelope?.request_id);
     }
     return response;
   }

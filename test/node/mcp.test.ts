@@ -139,7 +139,10 @@ describe('lpa mcp', () => {
 
     const invalid = await agent.callTool({ name: 'postProfiles', arguments: { name: '' } });
     expect(invalid.isError).toBe(true);
-    expect(answerOf(invalid).error.code).toBe('request.invalid');
+    expect(answerOf(invalid)).toMatchObject({
+      error: { code: 'request.invalid', message: expect.any(String), status: 400, details: { issues: [expect.objectContaining({ in: 'body', path: ['name'] })] } },
+      request_id: expect.any(String),
+    });
 
     const audit = (await admin('/api/v1/audit?source=mcp&limit=100')).json.items as { action: string; result: string; entity_id: string | null }[];
     expect(audit).toContainEqual(expect.objectContaining({ action: 'profiles.create', result: 'ok', entity_id: profile.id }));

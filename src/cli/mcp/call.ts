@@ -52,6 +52,6 @@ export async function callTool(client: ApiClient, tool: ApiTool, args: Record<st
     return text(answer ?? { ok: true });
   } catch (error) {
     if (!(error instanceof ApiCallError)) throw error;
-    return text({ error: { code: error.code, message: error.message, status: error.status } }, true);
+    return text({ ...error.envelope, error: { ...error.envelope.error, status: error.status } }, true);
   }
 }
