@@ -62,6 +62,11 @@ describe('lpa --help', () => {
     expect(help).toMatch(/^  profile-accounts\|accounts /m);
   });
 
+  it('prints the package version with --version and -V', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+    for (const flag of ['--version', '-V']) expect(await lpa([flag], { LPA_URL: 'http://127.0.0.1:1' })).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
   it('refuses an unknown command with exit 2', async () => {
     const run = await lpa(['nonsense']);
     expect(run.code).toBe(2);

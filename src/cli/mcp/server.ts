@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CONTRACTS } from '../../contracts';
 import { ApiClient } from '../client';
+import { VERSION } from '../version';
 import { ArgumentNames } from './argument-names';
 import { callTool } from './call';
 import { heldSecretScopes } from './secret-scopes';
@@ -25,8 +25,7 @@ export async function runMcpServer(env: NodeJS.ProcessEnv, { admin }: { admin: b
   const tools = await offeredTools(client);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   // The JSON Schemas come from the route contracts, so the SDK's low-level handlers serve them as they are.
-  const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
-  const mcp = new McpServer({ name: 'lpa', version }, { capabilities: { tools: {} } });
+  const mcp = new McpServer({ name: 'lpa', version: VERSION }, { capabilities: { tools: {} } });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map(({ name, description, inputSchema, annotations }) => ({ name, description, inputSchema, annotations })),
   }));
