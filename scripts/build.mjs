@@ -1,9 +1,12 @@
 /**
- * `npm run build` (also run by `prepare`, so `npm install` / `npm ci` build): bundles what `npm start`
- * runs into `dist/`, so that start-up loads plain JavaScript — no TypeScript loader, no bundling:
+ * `npm run build` (also run by `prepare`, so `npm install` / `npm ci` / `npm pack` build): bundles what `npm start`
+ * and `lpa` run into `dist/`, so that start-up loads plain JavaScript — no TypeScript loader, no bundling:
  * - `dist/worker.js`, the worker as workerd loads it (one ES module), and beside it `dist/sha256.wasm`,
  *   the compiled SHA-256 it imports (scripts/sha256-wasm.mjs; workerd's config declares it);
  * - the web console (scripts/build-console.mjs), built first: the worker bundle carries its files;
+ * - `dist/lpa.mjs`, the `lpa` command (src/cli/main.ts) with every package it uses in one file, so that
+ *   `bin/lpa.mjs` starts without resolving packages or compiling TypeScript, and a packed install
+ *   needs nothing else of the repository;
  * - `dist/launcher.mjs`, the Node launcher (src/runtimes/launcher/main.ts); packages stay in node_modules.
  * `isStale()` tells `npm start` (scripts/start.mjs) whether a source changed since the last build.
  * Plain JavaScript on purpose: it runs before anything is compiled.
@@ -18,7 +21,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = join(ROOT, 'dist');
 /** Written last, so a build that stopped half-way is still stale. */
 const STAMP = join(DIST, 'launcher.mjs');
-/** What the two bundles are built from: every change there makes the build stale. */
+/** What the bundles are built from: every change there makes the build stale. */
 const SOURCES = ['src', 'storage', 'handlers', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/build-console.mjs', 'scripts/sha256-wasm.mjs'];
 
 function newestChange(path) {
@@ -67,6 +70,16 @@ async function buildBoth(build) {
     external: ['cloudflare:*', 'node:*', '*.wasm'],
     mainFields: ['module', 'main'],
     conditions: ['workerd', 'worker', 'import'],
+  });
+  await bundle(build, join(DIST, 'lpa.mjs'), {
+    entryPoints: [join(ROOT, 'src/cli/main.ts')],
+    platform: 'node',
+    target: 'node20',
+    // Smaller to read and compile at every start; the names stay, so a stack trace still reads.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // The packages' CommonJS parts call require(); an ES module has none unless it makes one.
+    banner: { js: "import { createRequire as lpaCreateRequire } from 'node:module';\nconst require = lpaCreateRequire(import.meta.url);" },
   });
   await bundle(build, STAMP, {
     entryPoints: [join(ROOT, 'src/runtimes/launcher/main.ts')],

@@ -1,4 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fromBase64Url } from '../src/shared/base64';
+import { fileNameProblem } from '../src/shared/file-name';
+import { encodeShareCode } from '../storage/shares/share-code';
 import { ERROR_CATALOG } from '../src/shared/errors/catalog';
 import { CONTRACTS } from '../src/contracts';
 import { call, tokenWith } from './support/api';
@@ -82,5 +86,46 @@ describe('GET /api/v1/openapi.json', () => {
     for (const [schema, field] of [['TokenInput', 'scopes'], ['ProfileInput', 'tags'], ['ProfilePatch', 'tags'], ['NewFlow', 'dependencies'], ['NewFlow', 'values'], ['NewShare', 'ids'], ['ShareImportRequest', 'ids']]) {
       expect(s[schema!].properties[field!].uniqueItems, `${schema}.${field}`).toBe(true);
     }
+  });
+
+  it('states what the service enforces: file-name characters, a non-empty 2FA secret, canonical share codes', async () => {
+    const doc = (await call('/api/v1/openapi.json')).json;
+
+    const fileNames = [
+      doc.paths['/api/v1/automation/files/content'].get.parameters.find((p: { name: string }) => p.name === 'name').schema,
+      doc.components.schemas.AutomationFileWrite.properties.name,
+    ];
+    for (const schema of fileNames) expect(schema.pattern).toBe(fileNames[0].pattern);
+    const namePattern = new RegExp(fileNames[0].pattern, 'u');
+    const piece = fc.constantFrom('a', 'Z', '9', ' ', '-', 'é', '😀', '.', '/', '\\', '\u0000', '\u001f', '\u007f', '\u0085', '\u009f', '\u00a0');
+    const names = fc.oneof(fc.array(piece, { minLength: 1, maxLength: 8 }).map((parts) => parts.join('')), fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }));
+    fc.assert(fc.property(names, (name) => namePattern.test(name) === (fileNameProblem(name) === null)), { numRuns: 2000 });
+
+    for (const schema of ['PlatformAccountInput', 'PlatformAccountPatch']) {
+      const secret = doc.components.schemas[schema].properties.totp_secret;
+      expect(secret.anyOf ?? [secret], schema).toContainEqual(expect.objectContaining({ type: 'string', minLength: 1 }));
+    }
+
+    const codePattern = new RegExp(doc.components.schemas.ShareRedeemRequest.properties.code.pattern);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    fc.assert(
+      fc.property(fc.uuid(), fc.uint8Array({ minLength: 32, maxLength: 32 }), (id, key) => {
+        const code = encodeShareCode(id, key);
+        expect(codePattern.test(code)).toBe(true);
+        for (const last of alphabet) {
+          const variant = code.slice(0, -1) + last;
+          const decodes = (() => {
+            try {
+              fromBase64Url(variant.slice(-43));
+              return true;
+            } catch {
+              return false;
+            }
+          })();
+          expect(codePattern.test(variant), variant).toBe(decodes);
+        }
+      }),
+      { numRuns: 50 },
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ApiCallError, ApiClient } from './client';
+import { describeError } from './errors';
 import { exitCodeFor } from './exit-codes';
 
 /** A whole number within bounds, or a clear refusal naming them. */
@@ -22,7 +23,8 @@ export interface JsonOption {
 
 /**
  * Wraps a command's action: it gets a client from the environment, and a failure ends the process
- * with the exit code of its HTTP outcome (./exit-codes.ts) and the envelope's code and message on stderr.
+ * with the exit code of its HTTP outcome (./exit-codes.ts) and the error on stderr: the envelope as
+ * JSON with --json, else its code, message and details as text (./errors.ts). Stdout stays empty.
  */
 export function action<A extends unknown[]>(fn: (client: ApiClient, ...args: A) => Promise<void>) {
   return async (...args: A): Promise<void> => {
@@ -30,7 +32,9 @@ export function action<A extends unknown[]>(fn: (client: ApiClient, ...args: A) 
       await fn(ApiClient.fromEnv(process.env), ...args);
     } catch (error) {
       if (!(error instanceof ApiCallError)) throw error;
-      process.stderr.write(`error: ${error.code}${error.status ? ` (HTTP ${error.status})` : ''}: ${error.message}\n`);
+      // Commander passes the command last; its options (and its parents') say whether --json was asked.
+      const json = (args.at(-1) as Command | undefined)?.optsWithGlobals?.().json === true;
+      process.stderr.write(json ? `${JSON.stringify(error.envelope)}\n` : describeError(error));
       process.exitCode = exitCodeFor(error);
     }
   };

@@ -6,14 +6,26 @@ import { CLIENT_HEADER, type ClientSource } from '../shared/client-header';
 import { DEFAULT_PORT } from '../shared/config';
 import { environmentOf, type ProcessVars } from '../shared/environment';
 
-/** An error answer of the service, with its stable code. */
+/** The service's error envelope as the CLI and MCP pass it on; a local failure has no request id. */
+export interface CallErrorEnvelope {
+  error: { code: string; message: string; details: Record<string, unknown> };
+  request_id?: string;
+}
+
+/** An error answer of the service (status 0: a failure before or instead of an answer), with its envelope's code, message and details. */
 export class ApiCallError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly requestId?: string,
   ) {
     super(message);
+  }
+
+  get envelope(): CallErrorEnvelope {
+    return { error: { code: this.code, message: this.message, details: this.details }, ...(this.requestId ? { request_id: this.requestId } : {}) };
   }
 }
 
@@ -64,11 +76,17 @@ export class ApiClient {
     private readonly source: ClientSource = 'cli',
   ) {}
 
-  static fromEnv(vars: ProcessVars, source: ClientSource = 'cli'): ApiClient {
+  /**
+   * The client of the environment. Without LPA_TOKEN the admin-token file is used when `adminFallback`
+   * allows it (the CLI, run by the person who owns the data root); otherwise no token is a refusal,
+   * so that a program acting for someone else (the MCP server) never takes the admin token unasked.
+   */
+  static fromEnv(vars: ProcessVars, source: ClientSource = 'cli', { adminFallback = true } = {}): ApiClient {
     const env = environmentOf(vars);
     const baseUrl = (env.LPA_URL || `http://127.0.0.1:${env.LPA_PORT || DEFAULT_PORT}`).replace(/\/+$/, '');
     let token = env.LPA_TOKEN;
     if (!token) {
+      if (!adminFallback) throw new ApiCallError(0, 'cli.token_missing', 'no token: set LPA_TOKEN to a token with the scopes the agent needs, or pass --admin to use the admin token');
       const file = join(resolve(env.LPA_DATA_ROOT || './data'), 'admin-token');
       try {
         token = readFileSync(file, 'utf8').trim();
@@ -142,8 +160,9 @@ export class ApiClient {
       throw new ApiCallError(0, 'cli.unreachable', `cannot reach ${this.baseUrl}: ${(error as Error).cause ?? (error as Error).message}`);
     }
     if (!response.ok) {
-      const envelope = (await response.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
-      throw new ApiCallError(response.status, envelope?.error?.code ?? 'cli.unexpected_answer', envelope?.error?.message ?? `HTTP ${response.status}`);
+      const envelope = (await response.json().catch(() => null)) as Partial<CallErrorEnvelope> | null;
+      const { code = 'cli.unexpected_answer', message = `HTTP ${response.status}`, details = {} } = envelope?.error ?? {};
+      throw new ApiCallError(response.status, code, message, details, envelope?.request_id);
     }
     return response;
   }

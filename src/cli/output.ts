@@ -3,17 +3,28 @@ export function show<T>(data: T, json: boolean | undefined, human: (data: T) => 
   process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${human(data)}\n`);
 }
 
+/**
+ * Times for people are ISO 8601. The API gives some as epoch milliseconds (`ts`, `created_at`,
+ * `expires_at`, …) and some as ISO text already; a number under a time's name is shown as ISO too,
+ * so that a table never mixes the two. `--json` keeps the API's values as they are.
+ */
+const isTimeName = (name: string) => name === 'ts' || name.endsWith('_at');
+const forPeople = (name: string, value: unknown): unknown => (isTimeName(name) && typeof value === 'number' ? new Date(value).toISOString() : value);
+
 /** Aligned columns, for lists of records. */
 export function table(rows: Record<string, unknown>[], columns: string[]): string {
   if (rows.length === 0) return '(none)';
-  const cell = (v: unknown) => (v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v));
-  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const cell = (row: Record<string, unknown>, column: string) => {
+    const v = forPeople(column, row[column]);
+    return v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v);
+  };
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r, c).length)));
   const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
+  return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r, c))))].join('\n');
 }
 
 export function keyValues(record: Record<string, unknown>): string {
   return Object.entries(record)
-    .map(([k, v]) => `${k}: ${v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .map(([k, v]) => `${k}: ${v !== null && typeof v === 'object' ? JSON.stringify(v, forPeople) : String(forPeople(k, v))}`)
     .join('\n');
 }

@@ -14,11 +14,13 @@ import { statusCommand } from './commands/status';
 import { syncCommand } from './commands/sync';
 import { tokensCommand } from './commands/tokens';
 import { EXIT } from './exit-codes';
+import { VERSION } from './version';
 
 /** The `lpa` program: every command, its options and its help. Built here so that `npm run docs` can walk it. */
 export function buildProgram(): Command {
   const program = new Command('lpa')
     .description('Command line of LPA. The service is LPA_URL (default http://127.0.0.1:8719); the token is LPA_TOKEN (default: the admin-token file of LPA_DATA_ROOT, ./data).')
+    .version(VERSION, '-V, --version', 'print the version of lpa')
     .showHelpAfterError()
     .exitOverride((error) => process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage));
   for (const add of [

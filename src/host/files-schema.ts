@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Base64Out, base64In } from '../shared/schemas/base64';
-import { FILE_NAME_MAX_CHARS, fileNameProblem } from '../shared/file-name';
+import { FILE_NAME_MAX_CHARS, FILE_NAME_PATTERN, fileNameProblem } from '../shared/file-name';
 
 /** 4 MiB of file, as standard base64 with padding. */
 export const FILE_BASE64_MAX_CHARS = 5_592_408;
@@ -13,7 +13,11 @@ export const AutomationFileName = z
     const problem = fileNameProblem(name);
     if (problem) check.addIssue({ code: 'custom', message: `A file name ${problem}` });
   })
-  .meta({ description: 'A plain file name: 1..200 characters, no separators, no "..", no leading dot, no control characters.' });
+  // The pattern is stated for clients; fileNameProblem checks it, with a message that says which rule failed.
+  .meta({
+    pattern: FILE_NAME_PATTERN.source,
+    description: 'A plain file name: 1..200 characters and at most 255 bytes of UTF-8, no separators, no "..", no leading dot, no control characters.',
+  });
 
 export const AutomationFileEntry = z.object({ name: z.string(), size_bytes: z.int() }).meta({ id: 'AutomationFileEntry' });
 export type AutomationFileEntry = z.output<typeof AutomationFileEntry>;

@@ -34,7 +34,7 @@ export const ENVIRONMENT = {
   LPA_ACCOUNT_URL: { default: 'unset: local mode', meaning: 'The membership server that confirms the signed-in account.', readBy: ['launcher'] },
   LPA_URL: { default: 'http://127.0.0.1:$LPA_PORT', meaning: 'The service the CLI and the MCP server call.', readBy: ['cli', 'tests'] },
   LPA_TOKEN: {
-    default: 'the admin-token file of `LPA_DATA_ROOT`',
+    default: 'the admin-token file of `LPA_DATA_ROOT` for the CLI; `lpa mcp` refuses to start without it unless given `--admin`',
     meaning: 'The bearer token the CLI and the MCP server send.',
     readBy: ['cli', 'tests'],
   },

@@ -5,6 +5,15 @@ export const FILE_NAME_MAX_CHARS = 200;
 const FILE_NAME_MAX_BYTES = 255;
 
 /**
+ * The characters of fileNameProblem's rule as one JSON Schema pattern, so that the document says what
+ * the check refuses: no separator or control character, no leading dot, no two dots in a row (written
+ * without lookaheads, which not every client's regex engine has). Length and valid Unicode are the
+ * schema's other bounds; only the UTF-8 byte length is left to the description.
+ */
+const PLAIN = String.raw`[^./\\\u0000-\u001f\u007f-\u009f]`;
+export const FILE_NAME_PATTERN = new RegExp(String.raw`^${PLAIN}(?:\.?${PLAIN})*\.?$`);
+
+/**
  * Why a name is not a plain file name of the automation folder, or null when it is one. Both the
  * route's schema and the host (which never trusts the worker with a path) apply this same rule.
  */

@@ -23,6 +23,7 @@ export const PlatformAccountList = itemList(PlatformAccount, 'PlatformAccountLis
 
 const TotpSecret = z
   .string()
+  .min(1)
   .max(1024)
   .superRefine((secret, issues) => {
     const problem = totpProblem(secret);

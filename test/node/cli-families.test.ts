@@ -115,6 +115,13 @@ describe('lpa globals list, flows and shares', () => {
     expect((await json(['shares', 'list'])).items).toContainEqual(expect.objectContaining({ id: share.id, name: 'cli share' }));
     const listed = await lpa(['shares', 'list']);
     expect(listed.stdout).not.toContain(share.code);
+    // Times for people are ISO 8601 whether the API gives epoch milliseconds or text; --json keeps the API's value.
+    expect(share.expires_at).toEqual(expect.any(Number));
+    expect(listed.stdout).toContain(new Date(share.expires_at).toISOString());
+    expect((await lpa(['shares', 'create', '--flow', id, '--name', 'iso share', '--expires-in-minutes', '5', '--max-uses', '1'])).stdout).toMatch(/^expires_at: \d{4}-\d\d-\d\dT[\d:.]+Z$/m);
+    for (const command of [['shares', 'list'], ['globals', 'list'], ['tokens', 'list'], ['audit', 'list'], ['status']]) {
+      expect((await lpa(command)).stdout, command.join(' ')).not.toMatch(/(?<![\w-])1\d{12}(?![\w-])/);
+    }
 
     const preview = await json(['shares', 'redeem', '--code-file', '-'], `${share.code}\n`);
     expect(preview.items).toEqual([expect.objectContaining({ id, name: 'cli flow' })]);

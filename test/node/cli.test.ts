@@ -62,6 +62,11 @@ describe('lpa --help', () => {
     expect(help).toMatch(/^  profile-accounts\|accounts /m);
   });
 
+  it('prints the package version with --version and -V', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+    for (const flag of ['--version', '-V']) expect(await lpa([flag], { LPA_URL: 'http://127.0.0.1:1' })).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
   it('refuses an unknown command with exit 2', async () => {
     const run = await lpa(['nonsense']);
     expect(run.code).toBe(2);
@@ -175,6 +180,20 @@ describe('lpa tokens', () => {
   });
 });
 
+describe('errors', () => {
+  it('name the field of a 400 in text, and are the envelope as JSON on stderr with --json (stdout empty, the same exit code)', async () => {
+    const text = await lpa(['profiles', 'create', '--name', '']);
+    expect(text).toMatchObject({ code: 4, stdout: '' });
+    expect(text.stderr).toMatch(/^error: request\.invalid \(HTTP 400\): .*\n  body\.name: .+\n$/);
+    const json = await lpa(['profiles', 'create', '--name', '', '--json']);
+    expect(json).toMatchObject({ code: 4, stdout: '' });
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'request.invalid', details: { issues: [expect.objectContaining({ in: 'body', path: ['name'] })] } } });
+    const local = await lpa(['status', '--json'], { LPA_URL: 'http://127.0.0.1:1' });
+    expect(local).toMatchObject({ code: 3, stdout: '' });
+    expect(JSON.parse(local.stderr)).toEqual({ error: { code: 'cli.unreachable', message: expect.any(String), details: {} } });
+  });
+});
+
 describe('lpa globals', () => {
   it('sets, reads and deletes a global with its revision', async () => {
     const set = await lpa(['globals', 'set', 'cli_var', 'first value', '--revision', '0', '--json']);
@@ -190,6 +209,10 @@ describe('lpa globals', () => {
     const stale = await lpa(['globals', 'set', 'cli_var', 'late', '--revision', '1']);
     expect(stale.code).toBe(8);
     expect(stale.stderr).toMatch(/^error: state\.revision_conflict \(HTTP 409\)/);
+    expect(stale.stderr).toContain('\n  current_revision: 2\n');
+    const staleJson = await lpa(['globals', 'set', 'cli_var', 'late', '--revision', '1', '--json']);
+    expect(staleJson).toMatchObject({ code: 8, stdout: '' });
+    expect(JSON.parse(staleJson.stderr)).toMatchObject({ error: { code: 'state.revision_conflict', message: expect.any(String), details: { current_revision: 2 } }, request_id: expect.any(String) });
     const staleDelete = await lpa(['globals', 'delete', 'cli_var', '--revision', '1']);
     expect(staleDelete.code).toBe(8);
     expect(staleDelete.stderr).toContain('state.revision_conflict');

@@ -72,9 +72,8 @@ export function auditCommand(program: Command): void {
         query: { ...filterQuery(options), limit: options.limit, before_seq: options.beforeSeq },
       });
       show(answer, options.json, (a) => {
-        const rows = a.items.map((e) => ({ ...e, ts: new Date(e.ts).toISOString() }));
         const more = a.next_before_seq ? `\nmore: --before-seq ${a.next_before_seq}` : '';
-        return table(rows, ['seq', 'ts', 'actor_label', 'action', 'result', 'entity_id', 'error_code']) + more;
+        return table(a.items, ['seq', 'ts', 'actor_label', 'action', 'result', 'entity_id', 'error_code']) + more;
       });
     }),
   );

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CONTRACTS } from '../../contracts';
 import { ApiClient } from '../client';
+import { VERSION } from '../version';
+import { ArgumentNames } from './argument-names';
 import { callTool } from './call';
 import { heldSecretScopes } from './secret-scopes';
 import { secretScopesOf, toolOf, type ApiTool } from './tools';
@@ -17,22 +18,23 @@ export async function offeredTools(client: ApiClient): Promise<ApiTool[]> {
 /**
  * `lpa mcp`: a Model Context Protocol server on stdio. Each tool calls the running service over
  * HTTP with LPA_URL and LPA_TOKEN, so the token's scopes bound what an agent may do and every call
- * is audited with source 'mcp'.
+ * is audited with source 'mcp'. Without LPA_TOKEN it takes the admin token only when `admin` says so.
  */
-export async function runMcpServer(env: NodeJS.ProcessEnv): Promise<void> {
-  const client = ApiClient.fromEnv(env, 'mcp');
+export async function runMcpServer(env: NodeJS.ProcessEnv, { admin }: { admin: boolean }): Promise<void> {
+  const client = ApiClient.fromEnv(env, 'mcp', { adminFallback: admin });
   const tools = await offeredTools(client);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   // The JSON Schemas come from the route contracts, so the SDK's low-level handlers serve them as they are.
-  const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
-  const mcp = new McpServer({ name: 'lpa', version }, { capabilities: { tools: {} } });
+  const mcp = new McpServer({ name: 'lpa', version: VERSION }, { capabilities: { tools: {} } });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map(({ name, description, inputSchema, annotations }) => ({ name, description, inputSchema, annotations })),
   }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, (request) => {
+  const sent = new ArgumentNames();
+  mcp.server.setRequestHandler(CallToolRequestSchema, (request, { requestId }) => {
+    const names = sent.take(requestId);
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return callTool(client, tool, request.params.arguments ?? {});
+    return callTool(client, tool, request.params.arguments ?? {}, names);
   });
-  await mcp.connect(new StdioServerTransport());
+  await mcp.connect(new StdioServerTransport(sent.watch(process.stdin)));
 }
