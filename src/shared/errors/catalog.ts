@@ -137,6 +137,11 @@ export const ERROR_CATALOG = {
     details: z.object({ missing: missingDependencies }),
   },
   'files.exists': { status: 409, message: 'A file of this name exists; files are never replaced.', details: z.object({ name: z.string() }) },
+  'files.folder_refused': {
+    status: 503,
+    message: 'The automation folder is a link or leaves the data root, so it is not used; core status says where it points.',
+    details: NONE,
+  },
   'audit.export_too_large': {
     status: 413,
     message: 'More audit entries match than one export may hold; narrow the filters.',
