@@ -152,6 +152,11 @@ export const ERROR_CATALOG = {
     message: 'As many audit exports as the service runs at once are running; retry after Retry-After seconds.',
     details: z.object({ max_concurrent: z.int(), retry_after_s: z.int() }),
   },
+  'audit.verify_busy': {
+    status: 429,
+    message: 'A verify of the audit log is running; one runs at a time. Retry after Retry-After seconds.',
+    details: z.object({ retry_after_s: z.int() }),
+  },
   'audit.signing_key_missing': {
     status: 503,
     message: 'The audit signing key (audit-signing.key) is missing or unreadable; nothing can be signed or checked against it.',
