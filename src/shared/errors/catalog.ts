@@ -51,6 +51,11 @@ export const ERROR_CATALOG = {
       ),
     }),
   },
+  'request.body_timeout': {
+    status: 408,
+    message: 'The request body did not arrive whole in time.',
+    details: z.object({ timeout_ms: z.int() }),
+  },
   'request.malformed_json': { status: 400, message: 'The request body is not valid JSON.', details: NONE },
   'request.body_incomplete': {
     status: 400,
