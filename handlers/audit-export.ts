@@ -16,6 +16,12 @@ export const MAX_CONCURRENT_EXPORTS = 2;
 /** What a refused export is told to wait: about what an export of the largest size takes. */
 export const EXPORT_RETRY_AFTER_S = 2;
 /**
+ * How long an export waits for its reader to take the next chunk. A client that stops reading
+ * (and keeps its connection open) would hold its slot for ever; past this, the answer is cut and
+ * the slot freed. A reader on this machine takes 16 MiB in well under a second.
+ */
+export const EXPORT_IDLE_MS = 15_000;
+/**
  * Entries per store call. A page of entries with the largest details (16 KiB each) stays near 8 MiB,
  * which bounds what one export holds in memory at a time and keeps every store call short.
  */
@@ -38,7 +44,9 @@ interface Plan {
  * while it fetches the pages, so an export holds about one page in memory, whatever its size. Both
  * stop at the newest seq matching when the export began, so entries written meanwhile are not in it.
  */
-export async function exportAudit(store: StoreClient, filters: AuditFilters, format: ExportFormat, now: number): Promise<JsonBody<AuditExport>> {
+export async function exportAudit(
+  store: StoreClient, filters: AuditFilters, format: ExportFormat, now: number, idleMs = EXPORT_IDLE_MS,
+): Promise<JsonBody<AuditExport>> {
   const release = running.tryTake();
   if (!release) {
     throw new ApiError('audit.export_busy', { max_concurrent: MAX_CONCURRENT_EXPORTS, retry_after_s: EXPORT_RETRY_AFTER_S }, undefined, {
@@ -49,7 +57,7 @@ export async function exportAudit(store: StoreClient, filters: AuditFilters, for
     const plan = await measure(store, filters, format);
     const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
     const envelope = JSON.stringify({ file_name: `lpa-audit-${stamp}.${format}`, count: plan.count, content_base64: '' } satisfies AuditExport);
-    return new JsonBody(fileStream(store, filters, format, plan, envelope, release));
+    return new JsonBody(fileStream(store, filters, format, plan, envelope, { release, idleMs }));
   } catch (error) {
     release();
     throw error;
@@ -80,7 +88,9 @@ async function measure(store: StoreClient, filters: AuditFilters, format: Export
  * change under the export (the retention job deleting entries it measured), the stream fails
  * rather than send a file that differs from the count it announced.
  */
-function fileStream(store: StoreClient, filters: AuditFilters, format: ExportFormat, plan: Plan, envelope: string, release: () => void) {
+function fileStream(
+  store: StoreClient, filters: AuditFilters, format: ExportFormat, plan: Plan, envelope: string, { release, idleMs }: { release: () => void; idleMs: number },
+) {
   const encoder = new TextEncoder();
   const content = new Base64Chunks();
   const sent = { count: 0, bytes: 0 };
@@ -92,11 +102,25 @@ function fileStream(store: StoreClient, filters: AuditFilters, format: ExportFor
   };
   // The envelope is `{"file_name":…,"count":…,"content_base64":""}`: the content goes between its last quotes.
   const [opening, closing] = [envelope.slice(0, -2), envelope.slice(-2)];
+  let idle: ReturnType<typeof setTimeout> | null = null;
+  const stopWaiting = () => {
+    if (idle !== null) clearTimeout(idle);
+    idle = null;
+  };
+  // Armed while the stream waits for its reader, cleared while it fetches a page.
+  const waitForReader = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    idle = setTimeout(() => {
+      release();
+      controller.error(new Error(`the reader took nothing for ${idleMs} ms`));
+    }, idleMs);
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(opening + file(exportHeader(format))));
+      waitForReader(controller);
     },
     async pull(controller) {
+      stopWaiting();
       try {
         if (after !== null) {
           const page = await store.audit.list(filters, { after_seq: after, before_seq: plan.last_seq + 1 }, PAGE);
@@ -104,7 +128,7 @@ function fileStream(store: StoreClient, filters: AuditFilters, format: ExportFor
           const encoded = file(page.items.map((record) => exportLine(format, record)).join(''));
           if (encoded.length > 0) controller.enqueue(encoder.encode(encoded));
           after = page.next_seq;
-          if (after !== null) return;
+          if (after !== null) return waitForReader(controller);
         }
         const tail = file(plan.tail);
         if (sent.count !== plan.count || sent.bytes !== plan.bytes) throw new Error('the audit log changed while it was exported');
@@ -117,6 +141,9 @@ function fileStream(store: StoreClient, filters: AuditFilters, format: ExportFor
         controller.error(error);
       }
     },
-    cancel: release,
+    cancel: () => {
+      stopWaiting();
+      release();
+    },
   });
 }

@@ -1,8 +1,19 @@
 import { audit } from '../src/contracts/audit';
 import { DEFAULT_LIST_LIMIT } from '../storage/audit/filters';
 import { withoutLinks } from '../storage/audit/record';
+import { ApiError } from '../src/shared/errors/api-error';
+import { Capacity } from '../src/shared/capacity';
 import { exportAudit } from './audit-export';
 import { implement } from './implement';
+
+/**
+ * One verify at a time: each reads the whole log, so verifies side by side only slow every other
+ * request (the store and the Worker share one isolate, as they share one process on Bun and Deno,
+ * so this slot is the store's).
+ */
+const verifying = new Capacity(1);
+/** What a refused verify is told to wait: about what a verify of a long log takes. */
+export const VERIFY_RETRY_AFTER_S = 5;
 
 export const auditRoutes = implement(audit, {
   list: async ({ ctx, query }) => {
@@ -11,14 +22,22 @@ export const auditRoutes = implement(audit, {
     return { items: page.items.map(withoutLinks), next_before_seq: page.next_seq };
   },
   verify: async ({ ctx }) => {
-    let step = await ctx.store.audit.verifySlice(null);
-    while (!step.done) {
-      // One turn of the event loop first: requests that arrived during the slice are served
-      // before the next slice, not queued behind it (the Worker and the store share one isolate).
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      step = await ctx.store.audit.verifySlice(step.cursor);
+    const release = verifying.tryTake();
+    if (!release) {
+      throw new ApiError('audit.verify_busy', { retry_after_s: VERIFY_RETRY_AFTER_S }, undefined, { 'retry-after': String(VERIFY_RETRY_AFTER_S) });
     }
-    return step.result;
+    try {
+      let step = await ctx.store.audit.verifySlice(null);
+      while (!step.done) {
+        // One turn of the event loop first: requests that arrived during the slice are served
+        // before the next slice, not queued behind it (the Worker and the store share one isolate).
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        step = await ctx.store.audit.verifySlice(step.cursor);
+      }
+      return step.result;
+    } finally {
+      release();
+    }
   },
   checkpoint: ({ ctx }) => ctx.store.audit.checkpoint(),
   publicKey: ({ ctx }) => ctx.store.audit.publicKey(),

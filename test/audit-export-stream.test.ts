@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EXPORT_RETRY_AFTER_S, MAX_CONCURRENT_EXPORTS } from '../handlers/audit-export';
+import { EXPORT_IDLE_MS, EXPORT_RETRY_AFTER_S, exportAudit, MAX_CONCURRENT_EXPORTS } from '../handlers/audit-export';
+import { storeClient } from '../storage/client';
 import { exportHeader, exportLine, exportTail } from '../storage/audit/export-format';
 import type { AuditPage, AuditRecord, ExportFormat } from '../storage/audit/schema';
 import { toBase64 } from '../src/shared/base64';
 import { BASE_URL, TEST_ADMIN_TOKEN } from './support/constants';
 import { call } from './support/api';
 import { serviceWith } from './support/service';
-import { inStore, sql } from './support/store';
+import { inStore, sql, storeOverRpc } from './support/store';
 
 const T = Date.UTC(2032, 0, 2, 3, 4, 5);
 /** More entries than one store page, with details that escape, quote and take several UTF-8 bytes. */
@@ -86,5 +87,26 @@ describe('the streamed export', () => {
     expect(after.status).toBe(200);
     expect(await next.text()).toBe(csvThen);
     expect(await after.text()).toBe(jsonlNow);
+  });
+
+  it(`frees the slot of a reader that takes nothing for a while (${EXPORT_IDLE_MS} ms in service), and cuts its answer`, async () => {
+    const service = serviceWith();
+    const idleMs = 300;
+    const store = storeClient(storeOverRpc());
+    const stalled = await Promise.all(
+      Array.from({ length: MAX_CONCURRENT_EXPORTS }, async () => (await exportAudit(store, {}, 'jsonl', T, idleMs)).body as ReadableStream<Uint8Array>),
+    );
+    expect((await service.fetch(...exportRequest('csv'))).status).toBe(429);
+    // One reader takes a chunk and stops; the other takes nothing.
+    const reader = stalled[0]!.getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, idleMs / 2));
+    expect((await service.fetch(...exportRequest('csv'))).status).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    const next = await service.fetch(...exportRequest('csv'));
+    expect(next.status).toBe(200);
+    await expect(reader.read()).rejects.toThrow(/took nothing/);
+    await expect(new Response(stalled[1]).text()).rejects.toThrow(/took nothing/);
+    expect(JSON.parse(await next.text()).count).toBeGreaterThan(ENTRIES);
   });
 });

@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { categoryOf } from '../storage/audit/actions';
 import { CANONICAL_SQL_COLUMNS, canonicalEntry, canonicalFromSql, chainHash, CHAIN_VERSION, type CanonicalParts } from '../storage/audit/chain';
 import { AuditProofs } from '../storage/audit/proofs';
+import { VERIFY_RETRY_AFTER_S } from '../handlers/audit';
 import type { AuditVerification } from '../storage/audit/schema';
 import { entryOf, type AuditRow } from '../storage/audit/record';
 import { verifyChain } from '../storage/audit/verify';
@@ -91,6 +92,20 @@ it('answers other requests between its slices and checks the entries there were 
   // The write's entry came after verify began: it is left to the next verify, which finds it.
   expect(verified).toEqual({ ok: true, checked: n, anchors: 0, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
   expect(await verify()).toMatchObject({ ok: true, checked: n + 1 });
+});
+
+it('runs one verify at a time: another asked meanwhile answers 429 audit.verify_busy with Retry-After, and the next after it runs', async () => {
+  const calls: string[] = [];
+  const service = serviceWith({ store: storeOverRpc(calls) });
+  const first = call('/api/v1/audit/verify', { fetcher: service });
+  while (!calls.includes('audit.verifySlice')) await new Promise((resolve) => setTimeout(resolve, 0));
+
+  const busy = await call('/api/v1/audit/verify', { fetcher: service });
+  expect(busy.status).toBe(429);
+  expect(busy.headers.get('retry-after')).toBe(String(VERIFY_RETRY_AFTER_S));
+  expect(busy.json.error).toEqual({ code: 'audit.verify_busy', message: expect.any(String), details: { retry_after_s: VERIFY_RETRY_AFTER_S } });
+  expect((await first).json).toMatchObject({ ok: true });
+  expect((await call('/api/v1/audit/verify', { fetcher: service })).json).toMatchObject({ ok: true });
 });
 
 it("writes SQLite's canonical text of an entry exactly as canonicalEntry does, for every character, integer and form", async () => {

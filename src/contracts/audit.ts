@@ -19,9 +19,11 @@ export const audit = {
     summary: 'Recompute the hash chain from the retention checkpoint and check every daily anchor',
     description:
       'Checks the entries up to the newest one when the request arrived (entries written meanwhile are left to the next verify), ' +
-      'in short store calls: other requests are served while a long log is verified.',
+      'in short store calls: other requests are served while a long log is verified. One verify runs at a time: ' +
+      'another asked meanwhile answers 429 `audit.verify_busy` with Retry-After.',
     scopes: ['audit:read'],
     response: AuditVerification,
+    errors: ['audit.verify_busy'],
   }),
   checkpoint: defineContract({
     method: 'GET',

@@ -19,6 +19,7 @@ export const files = {
     summary: 'The automation folder and its files',
     scopes: ['runtime:control'],
     response: AutomationFileListing,
+    errors: ['files.folder_refused'],
   }),
   write: defineContract({
     method: 'POST',
@@ -30,7 +31,7 @@ export const files = {
     bodyLimit: FILE_BODY_LIMIT,
     response: Ok,
     audit: 'files.write',
-    errors: ['files.exists'],
+    errors: ['files.exists', 'files.folder_refused'],
   }),
   read: defineContract({
     method: 'GET',
@@ -40,6 +41,6 @@ export const files = {
     scopes: ['runtime:control'],
     query: z.object({ name: AutomationFileName }).strict(),
     response: AutomationFileContent,
-    errors: ['resource.not_found'],
+    errors: ['resource.not_found', 'files.folder_refused'],
   }),
 };

@@ -52,6 +52,8 @@ export const HOST_OPERATIONS = {
     write: operation(z.tuple([z.string(), Base64Bytes]), z.enum(['created', 'exists'])),
     /** `read(name)`: a file's bytes, or null when there is no such file. */
     read: operation(z.tuple([z.string()]), Base64Bytes.nullable()),
+    /** Why the automation folder is refused (a link, or its real path leaves its place in the data root); empty when it is not. */
+    problems: operation(z.tuple([]), z.array(z.string())),
   },
   logs: {
     /** `append(stream, records)`: appends lines to the stream's daily files; the host formats them (src/shared/logs/line.ts). */

@@ -12,7 +12,7 @@ export function routeErrorCodes(route: Contract): ErrorCode[] {
   // Every route validates its query (a route without one refuses any parameter).
   codes.add('request.invalid');
   if (route.body) {
-    for (const code of ['request.malformed_json', 'request.unsupported_media_type', 'request.too_large'] as const) codes.add(code);
+    for (const code of ['request.malformed_json', 'request.unsupported_media_type', 'request.too_large', 'request.body_timeout'] as const) codes.add(code);
   }
   for (const code of route.errors ?? []) codes.add(code);
   return [...codes];

@@ -13,12 +13,6 @@ export function bearerToken(request: Request): string | null {
   return match ? match[1]! : null;
 }
 
-/** Whether the request carries the bootstrap admin token (known to the worker by its SHA-256 only). */
-export function hasAdminToken(request: Request, config: Config): boolean {
-  const token = bearerToken(request);
-  return token !== null && token.length <= MAX_TOKEN_LENGTH && timingSafeEqual(sha256Hex(token), config.adminTokenSha256);
-}
-
 export async function authenticate(request: Request, config: Config, store: StoreClient): Promise<Principal> {
   const token = bearerToken(request);
   if (token === null) throw new ApiError('auth.token_missing');

@@ -15,6 +15,13 @@ export const MAX_JSON_DEPTH = 64;
  */
 const DRAIN_LIMIT = 8 * 1024 * 1024;
 const DRAIN_MS = 5_000;
+/**
+ * How long a body may take to arrive whole once its headers are in. workerd and Deno offer no body
+ * timeout of their own (docs/reliability.md), so a client that declares a length and never sends
+ * it would hold its request for minutes; past this, it is answered 408. A body of the largest size
+ * LPA takes arrives over loopback in well under a second.
+ */
+export const BODY_TIMEOUT_MS = 15_000;
 
 function isJsonMediaType(contentType: string | null): boolean {
   return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
@@ -30,7 +37,7 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   }
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limit) throw new ApiError('request.too_large', { limit_bytes: limit });
-  const bytes = await readAtMost(request, limit);
+  const bytes = await withinBodyTimeout(readAtMost(request, limit));
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
@@ -62,6 +69,21 @@ function assertShallow(text: string): void {
         });
       }
     } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+}
+
+/** The read, or `408 request.body_timeout` when it has not ended within BODY_TIMEOUT_MS. */
+async function withinBodyTimeout<T>(reading: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ApiError('request.body_timeout', { timeout_ms: BODY_TIMEOUT_MS })), BODY_TIMEOUT_MS);
+  });
+  // The read given up on may still fail later: that failure has no one to answer.
+  reading.catch(() => {});
+  try {
+    return await Promise.race([reading, timeout]);
+  } finally {
+    if (timer !== null) clearTimeout(timer);
   }
 }
 

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -44,5 +45,35 @@ describe.each<Runtime>(['workerd', 'bun'])('the automation folder of the service
     });
     expect(written.status).toBe(200);
     expect((await content('after.txt')).json).toEqual({ base64: btoa('still answering') });
+  });
+  it('refuses a folder that is a link to the data root or outside it: lists, reads and writes nothing there, and core status warns', async () => {
+    const root = svc.current.dataRoot;
+    const folder = join(root, 'automation-files');
+    const outside = mkdtempSync(join(tmpdir(), 'lpa-outside-'));
+    writeFileSync(join(outside, 'outside.txt'), `outside-secret-${crypto.randomUUID()}`);
+    renameSync(folder, join(root, 'automation-files.real'));
+    try {
+      for (const target of [root, outside]) {
+        symlinkSync(target, folder);
+        const listing = await raw(svc.current.port, '/api/v1/automation/files', { headers: svc.auth() });
+        expect([listing.status, listing.json.error.code]).toEqual([503, 'files.folder_refused']);
+        for (const name of ['vault.key', 'outside.txt']) {
+          const read = await content(name);
+          expect([read.status, read.json.error.code]).toEqual([503, 'files.folder_refused']);
+        }
+        const written = await raw(svc.current.port, '/api/v1/automation/files', {
+          method: 'POST', headers: { ...svc.auth(), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'planted.txt', base64: btoa('x') }),
+        });
+        expect([written.status, written.json.error.code]).toEqual([503, 'files.folder_refused']);
+        const status = await raw(svc.current.port, '/api/v1/system/status', { headers: svc.auth() });
+        expect(status.json.mode).toBe('degraded');
+        expect(status.json.warnings).toContainEqual(expect.stringMatching(/^automation folder .*automation-files is a link/));
+        unlinkSync(folder);
+      }
+      expect(existsSync(join(root, 'planted.txt')) || existsSync(join(outside, 'planted.txt'))).toBe(false);
+    } finally {
+      renameSync(join(root, 'automation-files.real'), folder);
+    }
+    expect((await raw(svc.current.port, '/api/v1/automation/files', { headers: svc.auth() })).status).toBe(200);
   });
 });

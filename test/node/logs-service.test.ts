@@ -54,6 +54,27 @@ describe.each(RUNTIMES)('log files of the service on %s', (runtime) => {
   });
 });
 
+describe('the log flush of the service on workerd', () => {
+  const svc = useService('workerd');
+
+  it('is no path of the HTTP port: a rebinding Host gets 421, the admin token 404 as any unknown path, and guessing a token there is throttled', async () => {
+    const post = (path: string, headers: Record<string, string>) => raw(svc.current.port, path, { method: 'POST', headers });
+    const rebinding = await post('/_lpa/flush-logs', { host: 'attacker.example', ...svc.auth() });
+    const rebindingElsewhere = await post('/_lpa/no-such-path', { host: 'attacker.example', ...svc.auth() });
+    expect([rebinding.status, rebinding.json.error.code]).toEqual([rebindingElsewhere.status, rebindingElsewhere.json.error.code]);
+    expect(rebinding.json.error.code).toBe('request.host_forbidden');
+
+    const withAdmin = await post('/_lpa/flush-logs', svc.auth());
+    expect(withAdmin.status).toBe(404);
+    expect(withAdmin.json.error.code).toBe('route.not_found');
+
+    const guesses: number[] = [];
+    for (let n = 0; n < 25; n++) guesses.push((await post('/_lpa/flush-logs', { authorization: `Bearer lpa_guess-${n}-${'x'.repeat(24)}` })).status);
+    expect(guesses.slice(0, 19).every((status) => status === 401)).toBe(true);
+    expect(guesses.slice(20)).toEqual([429, 429, 429, 429, 429]);
+  });
+});
+
 describe.each(RUNTIMES)('the api log of the service on %s, stopped at once', (runtime) => {
   it('holds one line per request, in order, when SIGTERM comes right after the last answer', async () => {
     const service = await startService(runtime);
@@ -66,6 +87,7 @@ describe.each(RUNTIMES)('the api log of the service on %s, stopped at once', (ru
     } finally {
       expect(await service.stop('SIGTERM')).toBe(0);
     }
+    expect(service.output()).not.toContain('a stop step failed');
     const apiLog = join(service.dataRoot, 'logs', 'api', `api-${today()}.log`);
     // The launcher's own readiness requests come first; ours are the last 40 lines, in the order sent.
     const logged = readFileSync(apiLog, 'utf8').trimEnd().split('\n').map((line) => / request_id=(\S+)/.exec(line)?.[1]);

@@ -96,11 +96,17 @@ export async function startService(
   runtime: Runtime,
   dataRoot = mkdtempSync(join(tmpdir(), 'lpa-svc-')),
   env: Record<string, string> = {},
-  /** `ownGroup`: the service leads a process group of its own, so that a test can signal the whole group as a terminal does. */
-  { ownGroup = false }: { ownGroup?: boolean } = {},
+  /**
+   * `ownGroup`: the service leads a process group of its own, so that a test can signal the whole
+   * group as a terminal does. `softFileLimit`: starts it with this soft limit of open files (the hard
+   * limit unchanged), as a desktop's shell might.
+   */
+  { ownGroup = false, softFileLimit }: { ownGroup?: boolean; softFileLimit?: number } = {},
 ): Promise<RunningService> {
   const port = await freePort();
-  const [command, args] = COMMANDS[runtime];
+  const [binary, binaryArgs] = COMMANDS[runtime];
+  const [command, args] =
+    softFileLimit === undefined ? [binary, binaryArgs] : ['/bin/sh', ['-c', `ulimit -Sn ${softFileLimit} && exec "$0" "$@"`, binary, ...binaryArgs]];
   const child = spawn(command, args, {
     env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', LPA_PORT: String(port), LPA_DATA_ROOT: dataRoot, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

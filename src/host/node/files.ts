@@ -43,15 +43,26 @@ function sweepTemporaries(dir: string): void {
  * never leaves a half file under a real name and an existing file is never replaced. Names are
  * checked again here; the worker is not trusted with a path. Whatever else is in the folder (a
  * link, a FIFO, a device, a folder, a file with a second name) is neither listed nor read: it is
- * opened as safe-open.ts opens any file, so a read never follows a link and never waits.
+ * opened as safe-open.ts opens any file, so a read never follows a link and never waits. The folder
+ * itself is checked like the log folders: one that is a link, or whose real path is not its own
+ * place in the data root, is refused (every operation is a HostRefusal) and reported by `problems`.
  */
 export function nodeFiles(dataRoot: string): HostPort['files'] {
-  const folder = (): string => {
+  /** The folder's real path, or why it is not to be used. */
+  const folderState = (): { dir: string } | { problem: string } => {
     const dir = resolve(dataRoot, FOLDER);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return realpathSync(dir);
+    const real = realpathSync(dir);
+    if (real !== join(realpathSync(dataRoot), FOLDER)) return { problem: `automation folder ${dir} is a link (to ${real}), not a folder of the data root` };
+    return { dir: real };
   };
-  sweepTemporaries(folder());
+  const folder = (): string => {
+    const state = folderState();
+    if ('problem' in state) throw new HostRefusal(state.problem);
+    return state.dir;
+  };
+  const atStart = folderState();
+  if ('dir' in atStart) sweepTemporaries(atStart.dir);
   const checked = (name: string): string => {
     const problem = fileNameProblem(name);
     if (problem) throw new HostRefusal(`name ${problem}`);
@@ -94,6 +105,10 @@ export function nodeFiles(dataRoot: string): HostPort['files'] {
       }
       syncFolder(dir);
       return 'created';
+    },
+    async problems() {
+      const state = folderState();
+      return 'problem' in state ? [state.problem] : [];
     },
   };
 }

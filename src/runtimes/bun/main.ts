@@ -30,6 +30,8 @@ startProcess(async (start) => {
     port: start.settings.port,
     // Production mode: Bun's development error page is never served, whatever NODE_ENV says.
     development: false,
+    // Seconds a connection may be idle (headers or body not coming) before Bun closes it; Bun's default, said here.
+    idleTimeout: 10,
     fetch: (request, srv) => serve(withParsableUrl(request, start.settings.port), srv.requestIP(request)?.address ?? 'unknown'),
     error: internalError,
   });

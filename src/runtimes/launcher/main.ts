@@ -6,7 +6,7 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeHost } from '../../host/node/node-host';
@@ -15,17 +15,28 @@ import { startProcess } from './process-startup';
 import { startWorkerd, stopChild, waitUntilReady } from './supervise';
 import { workerdBinary } from './workerd-binary';
 import { workerdConfig } from './workerd-config';
-import { FLUSH_LOGS_PATH } from '../workerd/flush-logs';
+import { FLUSH_SOCKET } from '../workerd/flush-logs';
 
 const READY_TIMEOUT_MS = 15_000;
 /** The worker bundle built with this launcher, and the module it imports: all live in dist/. */
 const WORKER_BUNDLE = new URL('./worker.js', import.meta.url);
 const SHA256_WASM = new URL('./sha256.wasm', import.meta.url);
 
-/** Asks the worker to write its buffered `api` log lines; a worker that does not answer in time has nothing more to give. */
-async function flushWorkerLogs(url: string, adminToken: string): Promise<void> {
-  const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, signal: AbortSignal.timeout(5_000) });
-  if (response.status !== 204) throw new Error(`the worker did not flush its api log (HTTP ${response.status})`);
+/**
+ * Asks the worker, on its private flush socket, to write its buffered `api` log lines; a worker
+ * that does not answer in time has nothing more to give.
+ */
+function flushWorkerLogs(socketPath: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ socketPath, method: 'POST', path: '/', timeout: 5_000 }, (response) => {
+      response.resume();
+      if (response.statusCode === 204) resolve();
+      else reject(new Error(`the worker did not flush its api log (HTTP ${response.statusCode})`));
+    });
+    request.once('timeout', () => request.destroy(new Error('the worker did not flush its api log within 5 s')));
+    request.once('error', reject);
+    request.end();
+  });
 }
 
 startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
@@ -43,13 +54,14 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
   onStop(() => host.close());
   chmodSync(hostSocket, 0o600);
 
+  const flushSocket = join(runDir, FLUSH_SOCKET);
   const configPath = join(runDir, 'config.capnp');
-  writeFileSync(configPath, workerdConfig(settings, { bundle: 'worker.js', sha256Wasm: 'sha256.wasm', hostSocket, storeDir }, version));
+  writeFileSync(configPath, workerdConfig(settings, { bundle: 'worker.js', sha256Wasm: 'sha256.wasm', hostSocket, flushSocket, storeDir }, version));
   const workerd = startWorkerd(workerdBinary, configPath);
   const base = `http://127.0.0.1:${settings.port}`;
   onStop(() => stopChild(workerd, 5_000));
   // Runs before workerd is stopped (steps run last added first): the worker's buffered api log lines reach the host.
-  onStop(() => flushWorkerLogs(`${base}${FLUSH_LOGS_PATH}`, settings.adminToken));
+  onStop(() => flushWorkerLogs(flushSocket));
   workerd.once('exit', (code, signal) => fail(`workerd stopped unexpectedly (${signal ?? `exit code ${code}`})`));
 
   await waitUntilReady(`${base}/status`, {}, READY_TIMEOUT_MS, workerd);

@@ -1,4 +1,5 @@
 import { configVars, type LaunchSettings } from './settings';
+import { FLUSH_ENTRYPOINT } from '../workerd/flush-logs';
 
 export interface WorkerdPaths {
   /** The bundled worker, relative to the config file. */
@@ -6,6 +7,8 @@ export interface WorkerdPaths {
   /** The SHA-256 module the worker imports as `./sha256.wasm`, relative to the config file. */
   sha256Wasm: string;
   hostSocket: string;
+  /** The unix socket only the launcher reaches, bound to the worker's log-flush entrypoint. */
+  flushSocket: string;
   storeDir: string;
 }
 
@@ -17,7 +20,8 @@ const text = (name: string, value: string) => `(name = ${JSON.stringify(name)}, 
 /**
  * The workerd config of `npm start`: the worker on 127.0.0.1 only, its store on local disk, the
  * host port on a private unix socket. No `cfBlobHeader` is set, so `request.cf` (with the peer's
- * `clientIp`) comes from workerd itself and no client header can forge it.
+ * `clientIp`) comes from workerd itself and no client header can forge it. A second socket, a unix
+ * socket in the launcher's private run folder, serves the worker's log-flush entrypoint only.
  */
 export function workerdConfig(settings: LaunchSettings, paths: WorkerdPaths, version: string): string {
   const bindings = [
@@ -34,7 +38,10 @@ const config :Workerd.Config = (
     (name = "store", disk = (path = ${JSON.stringify(paths.storeDir)}, writable = true)),
     (name = "internet", network = (allow = ["public", "private", "local"], tlsOptions = (trustBrowserCas = true))),
   ],
-  sockets = [(name = "http", address = ${JSON.stringify(`127.0.0.1:${settings.port}`)}, http = (), service = "lpa")],
+  sockets = [
+    (name = "http", address = ${JSON.stringify(`127.0.0.1:${settings.port}`)}, http = (), service = "lpa"),
+    (name = "flush", address = ${JSON.stringify(`unix:${paths.flushSocket}`)}, http = (), service = (name = "lpa", entrypoint = ${JSON.stringify(FLUSH_ENTRYPOINT)})),
+  ],
 );
 
 const lpa :Workerd.Worker = (

@@ -1,10 +1,8 @@
 import type { App } from '../../pipeline/app';
 import { configFrom } from '../../shared/config';
 import { storeStub, type WorkerEnv } from './env';
-import { FLUSH_LOGS_PATH } from './flush-logs';
+import { WorkerEntrypoint } from 'cloudflare:workers';
 import { hostClient } from '../../host/port';
-import { hasAdminToken } from '../../pipeline/authenticate';
-import { parsedUrl } from '../../pipeline/access-log';
 import type { Config } from '../../shared/config';
 import { useSha256Hex } from '../../shared/crypto';
 import { wasmSha256Hex } from '../../shared/sha256-wasm';
@@ -21,9 +19,6 @@ useSha256Hex(wasmSha256Hex(sha256Wasm), 'hash-wasm');
 
 let service: { app: App; config: Config } | undefined;
 
-const isFlushRequest = (request: Request, config: Config) =>
-  request.method === 'POST' && hasAdminToken(request, config) && parsedUrl(request)?.pathname === FLUSH_LOGS_PATH;
-
 /** workerd hands the true peer as `cf.clientIp` ("127.0.0.1:35198", "[::1]:5000"); no header can set it. */
 function peerAddress(request: Request): string {
   const peer = (request.cf as { clientIp?: string } | undefined)?.clientIp ?? 'unknown';
@@ -38,11 +33,19 @@ function startService(env: WorkerEnv): { app: App; config: Config } {
 export default {
   async fetch(request, env, ctx) {
     service ??= startService(env);
-    const { app, config } = service;
-    if (isFlushRequest(request, config)) {
-      await app.flushLogs();
-      return new Response(null, { status: 204 });
-    }
+    const { app } = service;
     return app(request, { clientIp: peerAddress(request), waitUntil: (promise) => ctx.waitUntil(promise) });
   },
 } satisfies ExportedHandler<WorkerEnv>;
+
+/**
+ * Served only on the launcher's private flush socket (./flush-logs.ts): writes the buffered `api`
+ * log lines and answers 204 once the host has them. Module state is shared by the isolate, so this
+ * is the very buffer the default entrypoint fills; before the first request there is nothing to write.
+ */
+export class LogFlush extends WorkerEntrypoint<WorkerEnv> {
+  override async fetch(): Promise<Response> {
+    await service?.app.flushLogs();
+    return new Response(null, { status: 204 });
+  }
+}

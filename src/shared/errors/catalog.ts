@@ -51,6 +51,11 @@ export const ERROR_CATALOG = {
       ),
     }),
   },
+  'request.body_timeout': {
+    status: 408,
+    message: 'The request body did not arrive whole in time.',
+    details: z.object({ timeout_ms: z.int() }),
+  },
   'request.malformed_json': { status: 400, message: 'The request body is not valid JSON.', details: NONE },
   'request.body_incomplete': {
     status: 400,
@@ -137,6 +142,11 @@ export const ERROR_CATALOG = {
     details: z.object({ missing: missingDependencies }),
   },
   'files.exists': { status: 409, message: 'A file of this name exists; files are never replaced.', details: z.object({ name: z.string() }) },
+  'files.folder_refused': {
+    status: 503,
+    message: 'The automation folder is a link or leaves the data root, so it is not used; core status says where it points.',
+    details: NONE,
+  },
   'audit.export_too_large': {
     status: 413,
     message: 'More audit entries match than one export may hold; narrow the filters.',
@@ -146,6 +156,11 @@ export const ERROR_CATALOG = {
     status: 429,
     message: 'As many audit exports as the service runs at once are running; retry after Retry-After seconds.',
     details: z.object({ max_concurrent: z.int(), retry_after_s: z.int() }),
+  },
+  'audit.verify_busy': {
+    status: 429,
+    message: 'A verify of the audit log is running; one runs at a time. Retry after Retry-After seconds.',
+    details: z.object({ retry_after_s: z.int() }),
   },
   'audit.signing_key_missing': {
     status: 503,
