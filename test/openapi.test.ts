@@ -41,7 +41,7 @@ describe('GET /api/v1/openapi.json', () => {
       },
       additionalProperties: false,
     });
-    expect(Object.keys(put.responses).sort()).toEqual(['200', '400', '401', '403', '413', '415', '421', '429', '500']);
+    expect(Object.keys(put.responses).sort()).toEqual(['200', '400', '401', '403', '408', '413', '415', '421', '429', '500']);
     expect(put.responses['403'].description).toContain('auth.scope_missing');
     expect(put.responses['429'].headers['Retry-After'].schema).toEqual({ type: 'integer', format: 'int32', minimum: 1, maximum: 60 });
     expect(put.responses['200'].headers).toHaveProperty('Access-Control-Allow-Origin');
