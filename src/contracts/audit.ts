@@ -6,6 +6,7 @@ export const audit = {
   list: defineContract({
     method: 'GET',
     path: '/api/v1/audit',
+    home: 'team',
     tag: 'Audit',
     summary: 'Audit entries, newest first; pass next_before_seq as before_seq for the next page',
     scopes: ['audit:read'],
@@ -15,6 +16,7 @@ export const audit = {
   verify: defineContract({
     method: 'GET',
     path: '/api/v1/audit/verify',
+    home: 'team',
     tag: 'Audit',
     summary: 'Recompute the hash chain from the retention checkpoint and check every daily anchor',
     description:
@@ -28,6 +30,7 @@ export const audit = {
   checkpoint: defineContract({
     method: 'GET',
     path: '/api/v1/audit/checkpoint',
+    home: 'team',
     tag: 'Audit',
     summary: 'The head of the chain, signed now with the audit signing key (Ed25519); keep it elsewhere to prove later that nothing before it was rewritten',
     description:
@@ -40,6 +43,7 @@ export const audit = {
   publicKey: defineContract({
     method: 'GET',
     path: '/api/v1/audit/public-key',
+    home: 'team',
     tag: 'Audit',
     summary: 'The Ed25519 public key that verifies anchors and checkpoints; key_id is the hex SHA-256 of its 32 raw bytes',
     scopes: ['audit:read'],
@@ -49,6 +53,7 @@ export const audit = {
   export: defineContract({
     method: 'GET',
     path: '/api/v1/audit/export',
+    home: 'team',
     tag: 'Audit',
     summary: 'Export matching entries, oldest first, as CSV or JSONL (each JSONL line carries category, v, hash, prev_hash and, ending a sealed day, its signed anchor; the last JSONL line is the head the store signs over the file)',
     scopes: ['audit:read'],

@@ -8,6 +8,14 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** Who may call a route: anyone, any valid token (then its scopes decide), or an admin session only. */
 export type Access = 'public' | 'token' | 'admin';
 
+/**
+ * Where a route's data lives once a machine works in a team (docs/teams.md#which-data-lives-where):
+ * `team` data (profiles, accounts, automation data, the audit trail) is the team's store, served
+ * under `/teams/{team_id}`; `local` data (logs, files, the synchronizer, this machine's status and
+ * settings, its tokens) stays on the machine.
+ */
+export type Home = 'team' | 'local';
+
 export type Schema = z.ZodType;
 
 /**
@@ -26,6 +34,7 @@ export interface Contract<
   method: Method;
   /** The path, `:name` for a path parameter (one segment); see src/pipeline/router.ts. */
   path: string;
+  home: Home;
   summary: string;
   description?: string;
   tag: string;

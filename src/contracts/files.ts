@@ -15,6 +15,7 @@ export const files = {
   list: defineContract({
     method: 'GET',
     path: '/api/v1/automation/files',
+    home: 'local',
     tag: 'Automation',
     summary: 'The automation folder and its files',
     scopes: ['runtime:control'],
@@ -24,6 +25,7 @@ export const files = {
   write: defineContract({
     method: 'POST',
     path: '/api/v1/automation/files',
+    home: 'local',
     tag: 'Automation',
     summary: 'Write a new file; an existing file is never replaced',
     scopes: ['runtime:control', 'rpa:write'],
@@ -36,6 +38,7 @@ export const files = {
   read: defineContract({
     method: 'GET',
     path: '/api/v1/automation/files/content',
+    home: 'local',
     tag: 'Automation',
     summary: 'A file as base64',
     scopes: ['runtime:control'],

@@ -7,6 +7,7 @@ export const flows = {
   create: defineContract({
     method: 'POST',
     path: '/api/v1/automation/flows',
+    home: 'team',
     tag: 'Automation',
     summary: 'Create a flow; protected values are encrypted at rest and never shown again',
     scopes: ['runtime:control', 'rpa:write'],
@@ -19,6 +20,7 @@ export const flows = {
   list: defineContract({
     method: 'GET',
     path: '/api/v1/automation/flows',
+    home: 'team',
     tag: 'Automation',
     summary: 'Flow summaries, oldest first',
     scopes: ['runtime:control'],
@@ -27,6 +29,7 @@ export const flows = {
   read: defineContract({
     method: 'GET',
     path: '/api/v1/automation/flows/:id',
+    home: 'team',
     tag: 'Automation',
     summary: 'One flow with its steps and values (protected values as null)',
     scopes: ['runtime:control'],
@@ -37,6 +40,7 @@ export const flows = {
   delete: defineContract({
     method: 'DELETE',
     path: '/api/v1/automation/flows/:id',
+    home: 'team',
     tag: 'Automation',
     summary: 'Delete a flow that no other flow depends on',
     scopes: ['runtime:control', 'rpa:write'],

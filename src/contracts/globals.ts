@@ -15,6 +15,7 @@ export const globals = {
   list: defineContract({
     method: 'GET',
     path: '/api/v1/automation/globals',
+    home: 'team',
     tag: 'Automation',
     summary: 'Automation globals, without their values',
     scopes: ['runtime:control'],
@@ -23,6 +24,7 @@ export const globals = {
   read: defineContract({
     method: 'GET',
     path: '/api/v1/automation/globals/:name',
+    home: 'team',
     tag: 'Automation',
     summary: 'The plaintext value of a global; the read is audited',
     scopes: ['runtime:control', 'secrets:read'],
@@ -34,6 +36,7 @@ export const globals = {
   write: defineContract({
     method: 'PUT',
     path: '/api/v1/automation/globals/:name',
+    home: 'team',
     tag: 'Automation',
     summary: 'Create (expected_revision 0) or change (expected_revision = current revision) a global',
     scopes: ['runtime:control', 'secrets:read', 'rpa:write'],
@@ -47,6 +50,7 @@ export const globals = {
   delete: defineContract({
     method: 'DELETE',
     path: '/api/v1/automation/globals/:name',
+    home: 'team',
     tag: 'Automation',
     summary: 'Delete a global at the given revision',
     scopes: ['runtime:control', 'rpa:write'],

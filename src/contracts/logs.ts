@@ -7,6 +7,7 @@ export const logs = {
   list: defineContract({
     method: 'GET',
     path: '/api/v1/system/logs',
+    home: 'local',
     tag: 'System',
     summary: 'Every log file of every stream',
     scopes: ['audit:read'],
@@ -15,6 +16,7 @@ export const logs = {
   tail: defineContract({
     method: 'GET',
     path: '/api/v1/system/logs/:stream/:file',
+    home: 'local',
     tag: 'System',
     summary: 'The end of one log file (at most 256 KiB and 1000 lines), sanitized',
     scopes: ['audit:read'],

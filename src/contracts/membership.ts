@@ -5,6 +5,7 @@ export const membership = {
   status: defineContract({
     method: 'GET',
     path: '/api/v1/account/status',
+    home: 'local',
     tag: 'Account',
     summary: 'Server-confirmed membership status of the signed-in account',
     description:

@@ -8,6 +8,7 @@ export const openapi = {
   document: defineContract({
     method: 'GET',
     path: '/api/v1/openapi.json',
+    home: 'local',
     tag: 'System',
     summary: 'This OpenAPI 3.1 document, derived from the route declarations',
     response: OpenApiDocument,

@@ -13,6 +13,7 @@ export const profileAccounts = {
   list: defineContract({
     method: 'GET',
     path: BASE,
+    home: 'team',
     tag: 'Platform accounts',
     summary: 'Platform accounts of a profile; passwords and 2FA secrets show only as password_set/totp_set',
     scopes: ['profiles:read'],
@@ -23,6 +24,7 @@ export const profileAccounts = {
   create: defineContract({
     method: 'POST',
     path: BASE,
+    home: 'team',
     tag: 'Platform accounts',
     summary: 'Add a platform account; a password or 2FA secret is sealed by the vault',
     scopes: ['profiles:write'],
@@ -36,6 +38,7 @@ export const profileAccounts = {
   update: defineContract({
     method: 'PATCH',
     path: `${BASE}/:accountId`,
+    home: 'team',
     tag: 'Platform accounts',
     summary: 'Change the given fields; null for password or totp_secret removes it',
     scopes: ['profiles:write'],
@@ -48,6 +51,7 @@ export const profileAccounts = {
   delete: defineContract({
     method: 'DELETE',
     path: `${BASE}/:accountId`,
+    home: 'team',
     tag: 'Platform accounts',
     summary: 'Remove a platform account',
     scopes: ['profiles:write'],
@@ -59,6 +63,7 @@ export const profileAccounts = {
   password: defineContract({
     method: 'GET',
     path: `${BASE}/:accountId/password`,
+    home: 'team',
     tag: 'Platform accounts',
     summary: 'The plaintext password; every read is audited (404 when none is set)',
     scopes: ['secrets:read'],
@@ -70,6 +75,7 @@ export const profileAccounts = {
   totp: defineContract({
     method: 'GET',
     path: `${BASE}/:accountId/totp`,
+    home: 'team',
     tag: 'Platform accounts',
     summary: 'The current RFC 6238 code of the 2FA secret and the seconds it stays valid; every read is audited',
     scopes: ['secrets:totp'],

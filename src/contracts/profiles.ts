@@ -6,6 +6,7 @@ export const profiles = {
   create: defineContract({
     method: 'POST',
     path: '/api/v1/profiles',
+    home: 'team',
     tag: 'Profiles',
     summary: 'Create a profile; it gets the next serial number `no`',
     description: 'When an account is signed in, its `entitlements.profiles` and `limits.profiles` are enforced.',
@@ -19,6 +20,7 @@ export const profiles = {
   list: defineContract({
     method: 'GET',
     path: '/api/v1/profiles',
+    home: 'team',
     tag: 'Profiles',
     summary: 'List profiles by page or by keyset cursor',
     description:
@@ -32,6 +34,7 @@ export const profiles = {
   read: defineContract({
     method: 'GET',
     path: '/api/v1/profiles/:id',
+    home: 'team',
     tag: 'Profiles',
     summary: 'One profile',
     scopes: ['profiles:read'],
@@ -42,6 +45,7 @@ export const profiles = {
   update: defineContract({
     method: 'PATCH',
     path: '/api/v1/profiles/:id',
+    home: 'team',
     tag: 'Profiles',
     summary: 'Change the given fields of a profile',
     scopes: ['profiles:write'],
@@ -54,6 +58,7 @@ export const profiles = {
   delete: defineContract({
     method: 'DELETE',
     path: '/api/v1/profiles/:id',
+    home: 'team',
     tag: 'Profiles',
     summary: 'Delete a profile and its platform accounts',
     scopes: ['profiles:write'],

@@ -5,6 +5,7 @@ export const settings = {
   logRetention: defineContract({
     method: 'GET',
     path: '/api/v1/settings/logs',
+    home: 'local',
     tag: 'Settings',
     summary: 'Log retention',
     response: LogRetention,
@@ -12,6 +13,7 @@ export const settings = {
   setLogRetention: defineContract({
     method: 'PUT',
     path: '/api/v1/settings/logs',
+    home: 'local',
     tag: 'Settings',
     summary: 'Change log retention; a field left out keeps its value',
     scopes: ['settings:write'],
@@ -22,6 +24,7 @@ export const settings = {
   auditRetention: defineContract({
     method: 'GET',
     path: '/api/v1/settings/audit',
+    home: 'team',
     tag: 'Settings',
     summary: 'Audit retention, with the number of entries kept and the time of the oldest',
     scopes: ['audit:read'],
@@ -30,6 +33,7 @@ export const settings = {
   setAuditRetention: defineContract({
     method: 'PUT',
     path: '/api/v1/settings/audit',
+    home: 'team',
     tag: 'Settings',
     summary: 'Change the audit retention; the daily job deletes older entries',
     scopes: ['settings:write'],

@@ -9,6 +9,7 @@ export const shares = {
   list: defineContract({
     method: 'GET',
     path: '/api/v1/automation/shares',
+    home: 'team',
     tag: 'Automation',
     summary: 'Shares that are not revoked; never their codes',
     scopes: ['runtime:control'],
@@ -17,6 +18,7 @@ export const shares = {
   create: defineContract({
     method: 'POST',
     path: '/api/v1/automation/shares',
+    home: 'team',
     tag: 'Automation',
     summary: 'Share flows: an encrypted bundle and its code, which is shown only in this answer',
     scopes: ['runtime:control', 'secrets:read', 'rpa:write'],
@@ -28,6 +30,7 @@ export const shares = {
   revoke: defineContract({
     method: 'DELETE',
     path: '/api/v1/automation/shares/:id',
+    home: 'team',
     tag: 'Automation',
     summary: 'Revoke a share: its code stops working and its bundle is deleted',
     scopes: ['runtime:control', 'rpa:write'],
@@ -39,6 +42,7 @@ export const shares = {
   redeem: defineContract({
     method: 'POST',
     path: '/api/v1/automation/shares/redeem',
+    home: 'team',
     tag: 'Automation',
     summary: 'Redeem a share code (one use) for an import preview and ticket',
     scopes: ['runtime:control', 'rpa:write'],
@@ -53,6 +57,7 @@ export const shares = {
   import: defineContract({
     method: 'POST',
     path: '/api/v1/automation/shares/import',
+    home: 'team',
     tag: 'Automation',
     summary: 'Import chosen items of a redeemed share as new flows',
     scopes: ['runtime:control', 'rpa:write'],

@@ -19,6 +19,7 @@ export const synchronizer = {
   status: defineContract({
     method: 'GET',
     path: '/api/v1/automation/synchronizer',
+    home: 'local',
     tag: 'Automation',
     summary: 'Synchronizer status; nothing can start it yet, so it is idle',
     scopes: ['runtime:control'],

@@ -5,6 +5,7 @@ export const system = {
   reachability: defineContract({
     method: 'GET',
     path: '/status',
+    home: 'local',
     tag: 'System',
     summary: 'Reachability check; needs no token',
     access: 'public',
@@ -13,6 +14,7 @@ export const system = {
   version: defineContract({
     method: 'GET',
     path: '/api/v1/version',
+    home: 'team',
     tag: 'System',
     summary: 'Application, API and database versions',
     response: Versions,
@@ -20,6 +22,7 @@ export const system = {
   status: defineContract({
     method: 'GET',
     path: '/api/v1/system/status',
+    home: 'local',
     tag: 'System',
     summary: 'Core status: store, disk, vault and the address the API is served on',
     response: CoreStatus,

@@ -7,6 +7,7 @@ export const tokens = {
   create: defineContract({
     method: 'POST',
     path: '/api/v1/tokens',
+    home: 'local',
     tag: 'Tokens',
     summary: 'Issue a token; its secret is shown once and stored only as a hash',
     access: 'admin',
@@ -18,6 +19,7 @@ export const tokens = {
   list: defineContract({
     method: 'GET',
     path: '/api/v1/tokens',
+    home: 'local',
     tag: 'Tokens',
     summary: 'Live tokens (not revoked), without their secrets',
     access: 'admin',
@@ -26,6 +28,7 @@ export const tokens = {
   revoke: defineContract({
     method: 'DELETE',
     path: '/api/v1/tokens/:id',
+    home: 'local',
     tag: 'Tokens',
     summary: 'Revoke a token; it is refused from the next request on',
     access: 'admin',
