@@ -1,5 +1,6 @@
 import { Audit } from './audit/audit';
 import { MembershipCache } from './membership/membership';
+import { Members } from './members/members';
 import { ProfileAccounts } from './profile-accounts/profile-accounts';
 import { SYSTEM_ACTOR } from './audit/entry';
 import type { ProofKeys } from './audit/proofs';
@@ -48,6 +49,7 @@ export class Store {
   readonly profiles: Profiles;
   readonly profileAccounts: ProfileAccounts;
   readonly membership: MembershipCache;
+  readonly members: Members;
 
   /** A store over a migrated database at `dbVersion`; `openStore` migrates and makes one. */
   constructor(db: SqlDb, keys: StoreKeys, dbVersion: number, now: () => number = Date.now) {
@@ -64,6 +66,7 @@ export class Store {
     this.profiles = new Profiles(ctx);
     this.profileAccounts = new ProfileAccounts(ctx, this.profiles);
     this.membership = new MembershipCache(ctx);
+    this.members = new Members(ctx);
     this.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', {
       details: { db_version: dbVersion, vault: vault.state },
     }, null);

@@ -24,6 +24,7 @@ export const STORE_SURFACE = {
   profiles: ['create', 'get', 'update', 'delete', 'list', 'count'],
   profileAccounts: ['list', 'create', 'update', 'delete', 'password', 'totp'],
   membership: ['read', 'save'],
+  members: ['set', 'list', 'remove', 'role'],
 } as const satisfies { [F in StoreFamily]: readonly MethodOf<F>[] };
 
 /** The declared methods of family `F` (all of them its methods: `satisfies` above checks it, `Extract` tells the compiler). */

@@ -4,6 +4,7 @@ import { files } from './files';
 import { flows } from './flows';
 import { globals } from './globals';
 import { logs } from './logs';
+import { members } from './members';
 import { membership } from './membership';
 import { openapi } from './openapi';
 import { profileAccounts } from './profile-accounts';
@@ -27,4 +28,12 @@ export type Families = typeof FAMILIES;
 /** Every route's contract: what the OpenAPI document, the MCP tools and the docs are derived from. */
 export const CONTRACTS: readonly Contract[] = Object.values(FAMILIES).flatMap((family): Contract[] => Object.values(family));
 
-export { audit, files, flows, globals, logs, membership, openapi, profileAccounts, profiles, settings, shares, synchronizer, system, tokens };
+/**
+ * The families only the team service serves, beside the `home: 'team'` routes of FAMILIES: the
+ * local service, its OpenAPI document, the CLI and the MCP tools know nothing of them.
+ */
+export const TEAM_FAMILIES = { members };
+
+export const TEAM_CONTRACTS: readonly Contract[] = Object.values(TEAM_FAMILIES).flatMap((family): Contract[] => Object.values(family));
+
+export { audit, files, flows, globals, logs, members, membership, openapi, profileAccounts, profiles, settings, shares, synchronizer, system, tokens };

@@ -36,6 +36,8 @@ export const AUDIT_ACTIONS = {
   'profile_accounts.delete': { category: 'profile', description: 'A platform account was removed from a profile.' },
   'profile_accounts.password_read': { category: 'profile', description: 'The plaintext password of a platform account was read.' },
   'profile_accounts.totp_read': { category: 'profile', description: 'A 2FA code of a platform account was generated and read.' },
+  'members.write': { category: 'team', description: 'A member was added to the team, or given another role.' },
+  'members.delete': { category: 'team', description: 'A member was removed from the team.' },
 } as const satisfies Record<string, { category: AuditCategory; description: string }>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -1,7 +1,10 @@
 import type { AuditAction } from './actions';
 
-/** Who can act; an entry records it as `actor_type`. */
-export const ACTOR_TYPES = ['token', 'admin', 'system', 'anonymous'] as const;
+/**
+ * Who can act; an entry records it as `actor_type`. A `member` is a person (or an Access service
+ * token) of a team who came through Cloudflare Access, labelled with their email.
+ */
+export const ACTOR_TYPES = ['token', 'admin', 'system', 'anonymous', 'member'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 
 export interface Actor {

@@ -5,6 +5,7 @@ import { automationMigration } from './003-automation';
 import { profilesMigration } from './004-profiles';
 import { auditProofsMigration } from './005-audit-proofs';
 import { auditKeyStartMigration } from './006-audit-key-start';
+import { membersMigration } from './007-members';
 
 /**
  * Every schema change, in order, one file each in storage/migrations/. A migration is never edited
@@ -12,4 +13,5 @@ import { auditKeyStartMigration } from './006-audit-key-start';
  */
 export const MIGRATIONS = migrationList([
   foundationMigration, auditMigration, automationMigration, profilesMigration, auditProofsMigration, auditKeyStartMigration,
+  membersMigration,
 ]);

@@ -78,7 +78,7 @@ export const ERROR_CATALOG = {
     message: 'No such resource.',
     details: z
       .object({
-        resource: z.string().meta({ description: 'What was not found: profile, profile_account, password, totp_secret, token, flow, share, global, file, log_file.' }),
+        resource: z.string().meta({ description: 'What was not found: profile, profile_account, password, totp_secret, token, flow, share, global, file, log_file, member.' }),
         id: z.string().optional(),
         account_id: z.string().optional(),
         name: z.string().optional(),
@@ -93,6 +93,11 @@ export const ERROR_CATALOG = {
     details: z.object({ current_revision: z.int() }),
   },
   'state.conflict': { status: 409, message: 'The request conflicts with the current state.', details: NONE },
+  'members.last_owner': {
+    status: 409,
+    message: 'This is the last owner of the team; make another member owner before removing or demoting this one.',
+    details: z.object({ email: z.string() }),
+  },
   'vault.locked': {
     status: 503,
     message: 'The secret vault is not available; secrets cannot be read or written.',
