@@ -45,6 +45,7 @@ export class Vault {
   /** Throws when the ciphertext was altered, is cut short, or belongs to another key or `aad`. */
   openBytes(sealed: string, aad: string): Uint8Array {
     const key = this.requireKey();
+    if (!sealed.startsWith(PREFIX)) throw new Error('not a sealed value');
     const raw = fromBase64(sealed.slice(PREFIX.length));
     if (raw.length < NONCE_BYTES + TAG_BYTES) throw new Error('sealed value too short');
     const decipher = createDecipheriv(GCM, key, raw.subarray(0, NONCE_BYTES), { authTagLength: TAG_BYTES })
