@@ -44,13 +44,14 @@ module.exports = {
       HOST_PORT,
       SHARED,
     ]),
-    layer('teams', 'The team service\'s own pieces: roles, Cloudflare Access identity, key wrapping (the vault\'s sealing serves the key-encryption key).', '^src/teams/', [
+    layer('teams', 'The team service: its front (operator, team routing), one pipeline per team over the same routes, roles, Cloudflare Access identity, key wrapping (the vault\'s sealing serves the key-encryption key), a team\'s host port. Like src/runtimes it composes the layers; it reaches the store only through its client.', '^src/teams/', [
       SHARED,
       HOST_PORT,
       STORAGE_SCHEMAS,
       '^storage/(client|vault)[.]ts$',
-      '^handlers/(context|implement)[.]ts$',
+      '^handlers/',
       '^src/contracts/',
+      '^src/pipeline/',
     ]),
     layer('openapi', 'The OpenAPI document, derived from the route contracts.', '^src/openapi/', ['^src/contracts/', SHARED]),
     layer('pipeline', 'The request pipeline: guards, authentication, routing, validation, the answer (and the console\'s built files); it runs the routes it is given, and reaches the store only through its client.', '^src/pipeline/', [

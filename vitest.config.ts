@@ -10,7 +10,9 @@ import { writeSha256Wasm } from './scripts/sha256-wasm.mjs';
 import { nodeHost } from './src/host/node/node-host';
 import { hostServer } from './src/host/node/server';
 import { createFixtureHandler } from './test/node/fs-fixtures';
+import { startAccessFixture } from './test/node/access-fixture';
 import { TEST_ADMIN_TOKEN, TEST_ALLOWED_ORIGIN, TEST_PORT } from './test/support/constants';
+import { TEAM_TEST_HOST, TEAM_TEST_OPERATOR_TOKEN, TEAM_TEST_WRAP_KEY } from './test/teams/constants';
 
 // One temporary folder for the whole run, removed when it ends (test/node/run-folder.ts): os.tmpdir()
 // follows TMPDIR in this process and in every process it starts, so each data root, CLI work folder
@@ -25,6 +27,9 @@ writeSha256Wasm();
 // Deno, which the service tests start from the sources, import it too.
 if (consoleIsStale()) await buildConsole();
 
+// Cloudflare Access for the team tests: a JWKS on 127.0.0.1 and the keys that sign their assertions.
+const access = await startAccessFixture();
+
 /** A Node handler as a Miniflare service binding, answered through Miniflare's own Response class. */
 function binding(handler: (request: Request) => Promise<Response>) {
   return async (request: Request) => {
@@ -35,6 +40,8 @@ function binding(handler: (request: Request) => Promise<Response>) {
 
 export default defineConfig({
   test: {
+    // The teams' log lines go to the Worker's console (src/teams/team-host.ts), where Workers Logs keeps them; not to the test report.
+    onConsoleLog: (log) => !log.startsWith('{"team_id"'),
     projects: [
       {
         // Request-level tests inside workerd, against the worker and its Durable Object.
@@ -49,7 +56,7 @@ export default defineConfig({
             const fixtures = createFixtureHandler(dataRoot);
             return {
               main: './src/runtimes/workerd/worker.ts',
-              wrangler: { configPath: './wrangler.toml' },
+              wrangler: { configPath: './wrangler.toml', environment: 'local' },
               miniflare: {
                 bindings: {
                   LPA_PORT: String(TEST_PORT),
@@ -75,11 +82,39 @@ export default defineConfig({
           // seconds on a loaded machine, which 5 s of vitest's default does not always cover.
           testTimeout: 30_000,
           hookTimeout: 30_000,
-          exclude: ['test/node/**'],
+          exclude: ['test/node/**', 'test/teams/**'],
           // A real HTTP membership server on 127.0.0.1 (signed out unless a test switches it).
           globalSetup: ['test/node/membership-server.ts', 'test/node/run-folder.ts'],
           // Runs per fuzz property; 0 lets each fuzz file keep its bounded default (FUZZ_RUNS=1000 for a long local run).
           provide: { fuzzRuns: Number(process.env.FUZZ_RUNS) || 0 },
+        },
+      },
+      {
+        // Request-level tests of the team service (wrangler.toml's [env.team]) inside workerd: several
+        // teams' Durable Objects, the bucket and the rate limiter as Miniflare simulates them.
+        plugins: [
+          cloudflareTest(() => ({
+            main: './src/runtimes/cloudflare/team-worker.ts',
+            wrangler: { configPath: './wrangler.toml', environment: 'team' },
+            miniflare: {
+              bindings: {
+                LPA_TEAM_HOSTNAMES: TEAM_TEST_HOST,
+                LPA_OPERATOR_TOKEN: TEAM_TEST_OPERATOR_TOKEN,
+                LPA_KEY_WRAP_KEY: TEAM_TEST_WRAP_KEY,
+                LPA_ACCESS_JWKS_URL: access.jwksUrl,
+                LPA_ACCESS_AUD: access.audience,
+                LPA_ACCESS_ISSUER: access.issuer,
+                // Test-only: the private keys the tests sign Access assertions with.
+                TEST_ACCESS_KEYS: JSON.stringify({ signing: access.signing, stranger: access.stranger }),
+              },
+            },
+          })),
+        ],
+        test: {
+          name: 'teams',
+          include: ['test/teams/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
       {

@@ -3,7 +3,7 @@ import { JsonBody } from '../src/shared/json-body';
 import type { Store, StoreFamily } from './store';
 import { STORE_SURFACE, type DeclaredMethod, type Invoke, type StoreCall } from './surface';
 import type { FailureAudit } from './system/failure';
-import { sharedTokens, thisIsolate } from './tokens/shared-cache';
+import { thisIsolate, tokenCache } from './tokens/shared-cache';
 
 /*
  * The Worker's side of the store: the one module of storage that the pipeline imports. A call
@@ -33,12 +33,23 @@ export type StoreClient = { [F in StoreFamily]: AsyncMethods<Pick<Store[F], Decl
 /** A failure whose audit entry the store wrote in the failing call's own batch: the pipeline writes nothing more. */
 export class AuditedFailure extends ApiError {}
 
+/** The key of the one store of a local data root: its Durable Object's name, and its token cache's key. */
+export const LOCAL_STORE_KEY = 'lpa';
+
+/** Which store a client speaks to, and what rides along with its calls. */
+export interface ClientOptions {
+  /** The store's key (its object's name): the token cache the client may answer checks from. */
+  storeKey: string;
+  /** For the requests of an audited route: the failure's audit entry, which rides along with every call. */
+  failure?: FailureAudit;
+}
+
 /**
  * A typed client over `invoke`: for each declared method of each family, a function that sends the
  * call (Durable Object RPC under workerd, a direct call elsewhere) and returns its value or throws
- * its error. `failure`, for the requests of an audited route, rides along with every call.
+ * its error.
  */
-export function storeClient(invoke: Invoke, failure?: FailureAudit): StoreClient {
+export function storeClient(invoke: Invoke, { storeKey, failure }: ClientOptions): StoreClient {
   const send = async (call: StoreCall) => {
     const reply = await invoke(call);
     if (reply.ok) return reply.value;
@@ -55,7 +66,7 @@ export function storeClient(invoke: Invoke, failure?: FailureAudit): StoreClient
     }
   }
   const typed = client as unknown as StoreClient;
-  typed.tokens.check = fromSharedCache(typed.tokens.check);
+  typed.tokens.check = fromSharedCache(typed.tokens.check, storeKey);
   return typed;
 }
 
@@ -64,12 +75,13 @@ export function storeClient(invoke: Invoke, failure?: FailureAudit): StoreClient
  * (storage/tokens/shared-cache.ts), so that authenticating a scoped token needs no store call;
  * elsewhere one store call, whose answer shows whether the cache holds.
  */
-function fromSharedCache(ask: StoreClient['tokens']['check']): StoreClient['tokens']['check'] {
+function fromSharedCache(ask: StoreClient['tokens']['check'], storeKey: string): StoreClient['tokens']['check'] {
+  const cache = tokenCache(storeKey);
   const check = async (hash: string) => {
-    const token = sharedTokens.lookup(hash, Date.now());
+    const token = cache.lookup(hash, Date.now());
     if (token !== undefined) return { token, isolate: thisIsolate() };
     const answer = await ask(hash);
-    sharedTokens.storeAnswered(answer.isolate);
+    cache.storeAnswered(answer.isolate);
     return answer;
   };
   return Object.assign(check, { json: ask.json });

@@ -12,6 +12,8 @@ import { openStore, type Store } from './store';
 
 /** What differs between runtimes in starting the store, besides their SqlDb. */
 export interface StoreStartOptions {
+  /** The store's key: its Durable Object's name (LOCAL_STORE_KEY, or a team's), by which the worker finds its token cache. */
+  storeKey: string;
   /**
    * Wakes the runtime at `at` (epoch ms) to call `run`: a Durable Object alarm, a timer. `atStart`
    * marks the wake-up asked for at start: a runtime whose wake-up outlives a restart keeps one that
@@ -35,7 +37,7 @@ export interface StartedStore {
  */
 export async function startStore(db: SqlDb, host: HostPort, options: StoreStartOptions): Promise<StartedStore> {
   const { store, migrations } = await openStore(db, hostKeys(host));
-  store.tokens.shareLiveTokens();
+  store.tokens.shareLiveTokens(options.storeKey);
   // A service stopped over midnight seals the day it last wrote now, before a later day could follow it.
   const seal = await sealFinishedDay(store, host, Date.now()).catch((error: unknown) => ({ sealed: [], refused: String(error) }));
   // Not awaited: the store serves at once, and a failed log write is reported, not fatal.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EXPORT_IDLE_MS, EXPORT_RETRY_AFTER_S, exportAudit, MAX_CONCURRENT_EXPORTS } from '../handlers/audit-export';
-import { storeClient } from '../storage/client';
+import { LOCAL_STORE_KEY, storeClient } from '../storage/client';
 import { exportHeader, exportLine, exportTail } from '../storage/audit/export-format';
 import type { AuditPage, AuditRecord, ExportFormat } from '../storage/audit/schema';
 import { toBase64 } from '../src/shared/base64';
@@ -92,7 +92,7 @@ describe('the streamed export', () => {
   it(`frees the slot of a reader that takes nothing for a while (${EXPORT_IDLE_MS} ms in service), and cuts its answer`, async () => {
     const service = serviceWith();
     const idleMs = 300;
-    const store = storeClient(storeOverRpc());
+    const store = storeClient(storeOverRpc(), { storeKey: LOCAL_STORE_KEY });
     const stalled = await Promise.all(
       Array.from({ length: MAX_CONCURRENT_EXPORTS }, async () => (await exportAudit(store, {}, 'jsonl', T, idleMs)).body as ReadableStream<Uint8Array>),
     );

@@ -25,6 +25,7 @@ const app = createApp(
   {
     config: configFrom({ LPA_PORT: '1234', LPA_DATA_ROOT: '/d', LPA_ADMIN_TOKEN_SHA256: 'x', LPA_VERSION: '0' }),
     store,
+    storeKey: 'pipeline-errors',
     host: {} as HostPort,
   },
 );

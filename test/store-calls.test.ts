@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Invoke } from '../storage/client';
-import { sharedTokens } from '../storage/tokens/shared-cache';
+import { tokenCache } from '../storage/tokens/shared-cache';
+import { LOCAL_STORE_KEY } from '../storage/client';
 import { call, tokenWith } from './support/api';
 import { serviceWith, type TestService } from './support/service';
 import { sql, storeOverRpc } from './support/store';
@@ -94,7 +95,7 @@ describe('store calls per request', () => {
     };
     const apart = serviceWith({ store: elsewhere });
     await counted('/api/v1/version', {}, apart);
-    sharedTokens.storeAnswered('another-isolate');
+    tokenCache(LOCAL_STORE_KEY).storeAnswered('another-isolate');
     expect((await counted('/api/v1/version', {}, apart)).calls).toEqual(['tokens.check']);
     const write = await counted('/api/v1/automation/globals/calls_apart', { method: 'PUT', body: { value: 'a', expected_revision: 0 } }, apart);
     expect(write.res.status).toBe(200);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { storeClient, type StoreCall } from '../storage/client';
+import { LOCAL_STORE_KEY, storeClient, type StoreCall } from '../storage/client';
 import { STORE_SURFACE } from '../storage/surface';
 import { call } from './support/api';
 import { sql, storeOverRpc } from './support/store';
@@ -51,7 +51,7 @@ describe('the store surface', () => {
   });
 
   it('gives the Worker a function for each declared method and for nothing else', () => {
-    const client = storeClient(invoke);
+    const client = storeClient(invoke, { storeKey: LOCAL_STORE_KEY });
     for (const [family, methods] of Object.entries(STORE_SURFACE)) {
       expect(Object.keys(client[family as keyof typeof client]).sort()).toEqual([...methods].sort());
     }

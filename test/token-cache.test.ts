@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Invoke } from '../storage/client';
-import { sharedTokens } from '../storage/tokens/shared-cache';
+import { tokenCache } from '../storage/tokens/shared-cache';
+import { LOCAL_STORE_KEY } from '../storage/client';
 import { call, tokenWith } from './support/api';
 import { serviceWith } from './support/service';
 import { storeOverRpc } from './support/store';
@@ -35,7 +36,7 @@ describe('authentication of a scoped token', () => {
     const { calls, apart } = paths();
     const { token } = await tokenWith(['audit:read']);
     // What the worker learns from the first answer of such a store (the cache is per isolate, and shared by the tests of this file).
-    sharedTokens.storeAnswered('another-isolate');
+    tokenCache(LOCAL_STORE_KEY).storeAnswered('another-isolate');
     for (let n = 0; n < 3; n++) expect((await call('/api/v1/version', { token, fetcher: apart })).status).toBe(200);
     expect(calls.filter((name) => name === 'tokens.check')).toHaveLength(3);
   });

@@ -7,7 +7,7 @@ import { logAccess, parsedUrl, requestTarget } from './access-log';
 import { LogBuffer } from './api-log-buffer';
 import { ApiLogGate } from './api-log-gate';
 import { auditContext, auditFailure, requestSource } from './audit-failure';
-import { authenticate, bearerToken } from './authenticate';
+import { bearerToken, localAuthenticator, type Authenticator } from './authenticate';
 import { authorize } from './authorize';
 import { discardUnreadBody, readJsonBody } from './body';
 import { normalizeAddress } from './client-address';
@@ -18,7 +18,7 @@ import { checkOrigin, isPreflight, preflightHeaders } from './origin-guard';
 import { redactTokens, type KnownSecrets } from './redact';
 import { emptyResponse, errorResponse, jsonResponse, withoutBody } from './respond';
 import { startupFacts } from './store-facts';
-import { AuthThrottle } from './throttle';
+import { AuthThrottle, type Throttle } from './throttle';
 import { decodeParams, EMPTY_QUERY, queryObject, validate } from './validate';
 import { DEFAULT_BODY_LIMIT } from '../shared/body-limit';
 import type { RequestContext } from '../../handlers/context';
@@ -29,8 +29,14 @@ export interface AppDeps {
   config: Config;
   /** Where store calls go: the Durable Object's `invoke` over RPC, or the store in process. */
   store: Invoke;
+  /** The store's key (its object's name): the token cache the pipeline may answer token checks from. */
+  storeKey: string;
   host: HostPort;
   now?: () => number;
+  /** Who sent a request; by default the local service's admin token and store tokens. */
+  authenticate?: Authenticator;
+  /** The throttle of failed authentications; by default the local one, in memory (./throttle.ts). */
+  throttle?: Throttle;
 }
 
 /** What the runtime knows of the connection, and how it keeps work alive after the answer. */
@@ -54,12 +60,13 @@ export interface App {
  */
 export function createApp(routes: readonly Route[], deps: AppDeps): App {
   const router = createRouter(routes);
-  const throttle = new AuthThrottle();
+  const throttle = deps.throttle ?? new AuthThrottle();
+  const authenticate = deps.authenticate ?? localAuthenticator(deps.config);
   const denials = new DenialCoalescer();
   const now = deps.now ?? Date.now;
   const apiLog = new LogBuffer((records) => deps.host.logs.append('api', records));
   const apiLogGate = new ApiLogGate();
-  const store = storeClient(deps.store);
+  const store = storeClient(deps.store, { storeKey: deps.storeKey });
   const storeFacts = startupFacts(store);
 
   /** `seen.url` is the request's URL once the Host guard has passed it, parsed once for the answer and the log line. */
@@ -69,7 +76,7 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
     let route: Route | undefined;
     let path = '';
     try {
-      assertAllowedHost(request, deps.config.port);
+      assertAllowedHost(request, deps.config.allowedHosts);
       // A request target that is no path (`OPTIONS *`, `GET *`) makes no URL under workerd: no route has it.
       const url = (seen.url = parsedUrl(request));
       if (url === null) throw new ApiError('route.not_found', { method: request.method, path: requestTarget(request.url) });
@@ -83,9 +90,9 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
       route = match?.route;
       if (route?.access !== 'public') {
         throttle.assertNotBlocked(clientIp, now());
-        ctx.principal = await authenticate(request, deps.config, store).catch((error: unknown) => {
+        ctx.principal = await authenticate(request, store).catch(async (error: unknown) => {
           // Only a presented token that fails is a guess; a request without one gains nothing to throttle.
-          if (error instanceof ApiError && error.code === 'auth.token_invalid') throttle.recordFailure(clientIp, now());
+          if (error instanceof ApiError && error.code === 'auth.token_invalid') await throttle.recordFailure(clientIp, now());
           throw error;
         });
         throttle.recordSuccess(clientIp, now());
@@ -97,7 +104,7 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
       const body = route.body ? validate(route.body, await readJsonBody(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT), 'body') : undefined;
       const audit = route.audit ? auditContext(ctx, route.audit) : undefined;
       // An audited route's store calls carry their failure's audit entry: a failing change is audited in its own call.
-      if (audit) ctx.store = storeClient(deps.store, { audit, request: failedRequest(request, path, ctx) });
+      if (audit) ctx.store = storeClient(deps.store, { storeKey: deps.storeKey, failure: { audit, request: failedRequest(request, path, ctx) } });
       const result = await route.handler({ params, query: route.query ? query : undefined, body, ctx, audit });
       return jsonResponse(result, route.status ?? 200, ctx.requestId, origin);
     } catch (thrown) {

@@ -13,12 +13,27 @@ export function bearerToken(request: Request): string | null {
   return match ? match[1]! : null;
 }
 
-export async function authenticate(request: Request, config: Config, store: StoreClient): Promise<Principal> {
-  const token = bearerToken(request);
-  if (token === null) throw new ApiError('auth.token_missing');
-  if (token.length > MAX_TOKEN_LENGTH) throw new ApiError('auth.token_invalid');
-  const hash = sha256Hex(token);
-  if (timingSafeEqual(hash, config.adminTokenSha256)) return ADMIN;
+/**
+ * Who sent a request, or an ApiError (`auth.token_missing`, `auth.token_invalid`: the latter counts
+ * as a guess for the throttle). The local service knows its admin token and the store's tokens
+ * (`localAuthenticator`); a team's service also knows its members (src/teams/identity.ts).
+ */
+export type Authenticator = (request: Request, store: StoreClient) => Promise<Principal>;
+
+/** The local service's: the bootstrap admin token (by its hash), or a token of the store. */
+export function localAuthenticator(config: Config): Authenticator {
+  return async (request, store) => {
+    const token = bearerToken(request);
+    if (token === null) throw new ApiError('auth.token_missing');
+    if (token.length > MAX_TOKEN_LENGTH) throw new ApiError('auth.token_invalid');
+    const hash = sha256Hex(token);
+    if (timingSafeEqual(hash, config.adminTokenSha256)) return ADMIN;
+    return storeTokenPrincipal(hash, store);
+  };
+}
+
+/** The principal of a store token, by the token's SHA-256; `auth.token_invalid` when no live token has it. */
+export async function storeTokenPrincipal(hash: string, store: StoreClient): Promise<Principal> {
   // No store call where the store shares this isolate's token cache (storage/client.ts).
   const { token: record } = await store.tokens.check(hash);
   if (!record) throw new ApiError('auth.token_invalid');

@@ -1,12 +1,13 @@
 import { ApiError } from '../shared/errors/api-error';
 
 const WINDOW_MS = 60_000;
-const BLOCK_MS = 60_000;
-const MAX_FAILURES = 20;
-/** How long an address that authenticated with a valid token keeps its own budget only. */
+export const BLOCK_MS = 60_000;
+/** Failed authentications per client and minute before it is blocked for BLOCK_MS. */
+export const MAX_FAILURES = 20;
+/** How long an address that authenticated with a valid token counts as known. */
 const KNOWN_MS = 60 * 60_000;
 /** Bounds memory: past this many addresses, the least recently touched one is forgotten. */
-const MAX_CLIENTS = 10_000;
+export const MAX_CLIENTS = 10_000;
 
 interface Budget {
   /** Times of the failures inside the window, oldest first; never more than MAX_FAILURES. */
@@ -25,10 +26,44 @@ function spend(budget: Budget, now: number): void {
 }
 
 /** Re-inserts `key` as the newest entry and drops the oldest past `max`: a bounded LRU map. */
-function touch<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+export function touch<V>(map: Map<string, V>, key: string, value: V, max: number): void {
   map.delete(key);
   map.set(key, value);
   if (map.size > max) map.delete(map.keys().next().value!);
+}
+
+/** The answer to a blocked client: 429 with the seconds it must wait. */
+export function throttled(blockedUntil: number, now: number): ApiError {
+  const retryAfter = Math.ceil((blockedUntil - now) / 1000);
+  return new ApiError('auth.throttled', { retry_after_s: retryAfter }, undefined, { 'retry-after': String(retryAfter) });
+}
+
+/** The addresses that authenticated with a valid token within the last hour (bounded, least recent forgotten first). */
+export class KnownClients {
+  private readonly known = new Map<string, number>();
+
+  add(ip: string, now: number): void {
+    touch(this.known, ip, now, MAX_CLIENTS);
+  }
+
+  has(ip: string, now: number): boolean {
+    const at = this.known.get(ip);
+    return at !== undefined && at > now - KNOWN_MS;
+  }
+}
+
+/**
+ * The throttle of failed authentications, per client address: the pipeline asks it before a token
+ * is checked and tells it how each check ended; `isKnown` (a client that authenticated recently)
+ * also decides how much of a client's api log is kept (./api-log-gate.ts).
+ */
+export interface Throttle {
+  /** Throws `auth.throttled` (429, Retry-After) while the address is blocked. */
+  assertNotBlocked(ip: string, now: number): void;
+  /** A presented token that failed: a guess. */
+  recordFailure(ip: string, now: number): void | Promise<void>;
+  recordSuccess(ip: string, now: number): void;
+  isKnown(ip: string, now: number): boolean;
 }
 
 /**
@@ -42,18 +77,15 @@ function touch<V>(map: Map<string, V>, key: string, value: V, max: number): void
  * authenticate recently (the user's own clients) keeps only its own budget, so a rotating guesser
  * does not lock it out; guessing from it is bounded by that address's budget.
  */
-export class AuthThrottle {
+export class AuthThrottle implements Throttle {
   private readonly clients = new Map<string, Budget>();
-  /** Address → time of its last successful authentication. */
-  private readonly known = new Map<string, number>();
+  private readonly known = new KnownClients();
   private readonly unknown: Budget = { times: [], blockedUntil: 0 };
 
   assertNotBlocked(ip: string, now: number): void {
     const own = this.clients.get(ip)?.blockedUntil ?? 0;
     const blockedUntil = this.isKnown(ip, now) ? own : Math.max(own, this.unknown.blockedUntil);
-    if (blockedUntil <= now) return;
-    const retryAfter = Math.ceil((blockedUntil - now) / 1000);
-    throw new ApiError('auth.throttled', { retry_after_s: retryAfter }, undefined, { 'retry-after': String(retryAfter) });
+    if (blockedUntil > now) throw throttled(blockedUntil, now);
   }
 
   recordFailure(ip: string, now: number): void {
@@ -64,12 +96,11 @@ export class AuthThrottle {
   }
 
   recordSuccess(ip: string, now: number): void {
-    touch(this.known, ip, now, MAX_CLIENTS);
+    this.known.add(ip, now);
   }
 
   /** Whether the address authenticated with a valid token within the last hour. */
   isKnown(ip: string, now: number): boolean {
-    const at = this.known.get(ip);
-    return at !== undefined && at > now - KNOWN_MS;
+    return this.known.has(ip, now);
   }
 }

@@ -7,6 +7,7 @@ import { errorResponse } from '../pipeline/respond';
 import { lpaService } from './service';
 import { startStore } from '../../storage/startup';
 import type { SqlDb } from '../../storage/sql/sql';
+import { LOCAL_STORE_KEY } from '../../storage/client';
 
 /** Answers one request that arrived from the TCP peer `clientIp`. */
 export type InProcessService = (request: Request, clientIp: string) => Promise<Response>;
@@ -23,7 +24,7 @@ export async function inProcessService(db: SqlDb, { settings, version, onStop }:
   db.run('PRAGMA synchronous = FULL');
   const host = nodeHost(settings.dataRoot);
   // A timer does not outlive the process, so there is never a pending one to keep.
-  const { invoke } = await startStore(db, host, { wakeAt: (at, { run }) => void setTimeout(run, at - Date.now()) });
+  const { invoke } = await startStore(db, host, { storeKey: LOCAL_STORE_KEY, wakeAt: (at, { run }) => void setTimeout(run, at - Date.now()) });
 
   const app = lpaService({
     config: configFrom(configVars(settings, version)),

@@ -1,4 +1,4 @@
-import type { Invoke } from '../../storage/client';
+import { LOCAL_STORE_KEY, type Invoke } from '../../storage/client';
 import type { HostPort } from '../host/port';
 import { createApp, type App } from '../pipeline/app';
 import type { Config } from '../shared/config';
@@ -19,5 +19,5 @@ export interface RuntimeParts {
  * tests' own services all start here.
  */
 export function lpaService({ config, store, host }: RuntimeParts): App {
-  return createApp(ROUTES, { config, store, host });
+  return createApp(ROUTES, { config, store, storeKey: LOCAL_STORE_KEY, host });
 }

@@ -4,6 +4,8 @@ export const DEFAULT_PORT = 8719;
 /** The service's configuration, as the pipeline and handlers use it. */
 export interface Config {
   port: number;
+  /** The Host header values the service answers (src/pipeline/host-guard.ts): the loopback names with its port, locally. */
+  allowedHosts: ReadonlySet<string>;
   dataRoot: string;
   allowedOrigins: ReadonlySet<string>;
   /** SHA-256 (hex) of the bootstrap admin token; the token itself never reaches the worker. */
@@ -32,9 +34,15 @@ export function consoleOrigins(port: number): string[] {
   return [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
 }
 
+/** The names a local service answers to: loopback only, with its port (a DNS-rebinding page sends its own name). */
+export function loopbackHosts(port: number): string[] {
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+}
+
 export function configFrom(vars: ConfigVars): Config {
   return {
     port: Number(vars.LPA_PORT),
+    allowedHosts: new Set(loopbackHosts(Number(vars.LPA_PORT))),
     dataRoot: vars.LPA_DATA_ROOT,
     allowedOrigins: new Set([
       ...consoleOrigins(Number(vars.LPA_PORT)),

@@ -34,7 +34,9 @@ const MAX_ASSERTION_LENGTH = 16_384;
  * team alike: Access signs for the whole service, not for a team. Any failure, the key set
  * unreachable included, is `auth.token_invalid`; the assertion itself is never logged nor echoed.
  */
-export function accessVerifier({ jwksUrl, audience, issuer }: AccessSettings): (assertion: string) => Promise<AccessIdentity> {
+export type AccessVerifier = (assertion: string) => Promise<AccessIdentity>;
+
+export function accessVerifier({ jwksUrl, audience, issuer }: AccessSettings): AccessVerifier {
   const keys = createRemoteJWKSet(new URL(jwksUrl));
   return async (assertion) => {
     if (assertion.length > MAX_ASSERTION_LENGTH) throw new ApiError('auth.token_invalid');

@@ -5,7 +5,7 @@ import type { StoreContext } from '../context';
 import { revoke } from '../revoke';
 import { first } from '../sql/sql';
 import type { CreatedToken, Token, TokenInput } from './schema';
-import { sharedTokens, thisIsolate } from './shared-cache';
+import { thisIsolate, tokenCache, type TokenCache } from './shared-cache';
 
 interface TokenRow {
   id: string;
@@ -28,6 +28,9 @@ const toToken = (row: TokenRow): Token => ({
 
 /** API tokens. Only a token's SHA-256 is stored; its plaintext is returned once, at creation. */
 export class Tokens {
+  /** The worker's token cache this store keeps current, once it is the served store (`shareLiveTokens`). */
+  private cache: TokenCache | null = null;
+
   constructor(private readonly ctx: StoreContext) {}
 
   create(audit: AuditContext, input: TokenInput): CreatedToken {
@@ -52,7 +55,7 @@ export class Tokens {
         ),
       () => ({ entity_type: 'token', entity_id: record.id, details: { name: record.name, scopes: record.scopes, admin: record.admin } }),
     );
-    sharedTokens.added(hash, record);
+    this.cache?.added(hash, record);
     return { ...record, token };
   }
 
@@ -64,13 +67,14 @@ export class Tokens {
 
   revoke(audit: AuditContext, id: string): void {
     revoke(this.ctx, audit, 'token', id);
-    sharedTokens.revoked(id);
+    this.cache?.revoked(id);
   }
 
-  /** Fills the worker's token cache (storage/tokens/shared-cache.ts); only the served store does. */
-  shareLiveTokens(): void {
+  /** Fills the worker's token cache of the store named `storeKey` (storage/tokens/shared-cache.ts); only the served store does. */
+  shareLiveTokens(storeKey: string): void {
     const rows = this.ctx.db.all<TokenRow>('SELECT * FROM tokens WHERE revoked_at IS NULL');
-    sharedTokens.fill(rows.map((row) => [row.hash, toToken(row)]));
+    this.cache = tokenCache(storeKey);
+    this.cache.fill(rows.map((row) => [row.hash, toToken(row)]));
   }
 
   /**

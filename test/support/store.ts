@@ -1,6 +1,6 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { storeClient, type Invoke, type StoreClient } from '../../storage/client';
+import { LOCAL_STORE_KEY, storeClient, type Invoke, type StoreClient } from '../../storage/client';
 import type { SqlValue } from '../../storage/sql/sql';
 import { storeStub } from '../../src/runtimes/workerd/env';
 import type { StoreObject } from '../../storage/durable-object';
@@ -22,7 +22,7 @@ export interface InStore {
  */
 export function inStore<T>(fn: (inside: InStore) => T | Promise<T>): Promise<T> {
   return runInDurableObject(storeStub(env), (instance, state) =>
-    fn({ instance, store: storeClient((call) => instance.invoke(call)), storage: state.storage, sql: state.storage.sql }),
+    fn({ instance, store: storeClient((call) => instance.invoke(call), { storeKey: LOCAL_STORE_KEY }), storage: state.storage, sql: state.storage.sql }),
   );
 }
 

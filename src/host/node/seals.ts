@@ -1,18 +1,8 @@
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { AuditSeal } from '../../shared/schemas/audit-seal';
+import { parseSeals, sealedBefore, sealLine, SEALS_FILE } from '../seal-record';
+import type { AuditSeal } from '../../shared/schemas/audit-seal';
 import { HostRefusal, type HostPort } from '../port';
-
-/** The seal record's file in the data root, beside the keys. */
-export const SEALS_FILE = 'audit-seals.jsonl';
-
-/** One line: the seal's canonical JSON (keys sorted, no spaces). */
-const sealLine = (seal: AuditSeal) =>
-  `${JSON.stringify({ day: seal.day, hash: seal.hash, key_id: seal.key_id, seq: seal.seq, store_id: seal.store_id })}\n`;
-
-/** Whether the record already holds a seal of the seal's day under its key (a line without a key is the data root's one key's). */
-const sealedBefore = (seals: AuditSeal[], seal: AuditSeal) =>
-  seals.some((line) => line.day === seal.day && (line.key_id ?? seal.key_id) === seal.key_id);
 
 function readSeals(path: string): AuditSeal[] {
   let text: string;
@@ -22,14 +12,7 @@ function readSeals(path: string): AuditSeal[] {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  return text.split('\n').flatMap((line) => {
-    try {
-      const seal = AuditSeal.safeParse(JSON.parse(line));
-      return seal.success ? [seal.data] : [];
-    } catch {
-      return [];
-    }
-  });
+  return parseSeals(text);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ConfigVars } from '../../shared/config';
 import type { StoreEnv, StoreObject } from '../../../storage/durable-object';
+import { LOCAL_STORE_KEY } from '../../../storage/client';
 
 /**
  * The bindings the worker is created with (the workerd config the launcher generates; wrangler.toml
@@ -11,5 +12,5 @@ export interface WorkerEnv extends ConfigVars, StoreEnv {
 
 /** The one store of a data root. */
 export function storeStub(env: WorkerEnv): DurableObjectStub<StoreObject> {
-  return env.STORE.get(env.STORE.idFromName('lpa'));
+  return env.STORE.get(env.STORE.idFromName(LOCAL_STORE_KEY));
 }

@@ -22,6 +22,11 @@ export const ERROR_CATALOG = {
     details: z.object({ missing: z.array(z.enum(SCOPES)).meta({ description: 'The scopes the route needs that the token lacks.' }) }),
   },
   'auth.admin_required': { status: 403, message: 'This route needs an admin session.', details: NONE },
+  'auth.not_member': {
+    status: 403,
+    message: 'Cloudflare Access let this person or service in, but it is not a member of this team.',
+    details: z.object({ member: z.string().max(254) }),
+  },
   'auth.throttled': {
     status: 429,
     message: 'Too many failed authentications from this address; retry later.',
@@ -73,6 +78,8 @@ export const ERROR_CATALOG = {
     details: z.object({ limit_bytes: z.int() }),
   },
   'route.not_found': { status: 404, message: 'No such route.', details: z.object({ method: z.string(), path: z.string().max(200) }) },
+  'team.not_found': { status: 404, message: 'No team has this id.', details: z.object({ team_id: z.string().max(63) }) },
+  'team.exists': { status: 409, message: 'A team with this id exists.', details: z.object({ team_id: z.string().max(63) }) },
   'resource.not_found': {
     status: 404,
     message: 'No such resource.',
