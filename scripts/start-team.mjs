@@ -15,6 +15,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildConsole, consoleIsStale } from './build-console.mjs';
+import { LOCAL_ACCESS_ISSUER, serveLocalAccess } from './local-access.mjs';
 import { writeSha256Wasm } from './sha256-wasm.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,15 +38,19 @@ function secret(name, file, make) {
 const wrapKey = secret('LPA_KEY_WRAP_KEY', 'key-wrap.key', () => randomBytes(32).toString('base64'));
 const operator = secret('LPA_OPERATOR_TOKEN', 'operator-token', () => `lpa_op_${randomBytes(32).toString('base64url')}`);
 const hostnames = process.env.LPA_TEAM_HOSTNAMES || `127.0.0.1:${port},localhost:${port}`;
+const accessNames = ['LPA_ACCESS_JWKS_URL', 'LPA_ACCESS_AUD', 'LPA_ACCESS_ISSUER'];
+// Without Cloudflare Access in front, people sign in through a stand-in on this machine (./local-access.mjs).
+const access = accessNames.every((name) => process.env[name])
+  ? Object.fromEntries(accessNames.map((name) => [name, process.env[name]]))
+  : await serveLocalAccess(dataRoot);
 
 // What Wrangler hands the Worker beside wrangler.toml's vars: a file only this user can read, as the secrets are in it.
 const vars = {
   LPA_KEY_WRAP_KEY: wrapKey.value,
   LPA_OPERATOR_TOKEN: operator.value,
   LPA_TEAM_HOSTNAMES: hostnames,
-  ...Object.fromEntries(
-    ['LPA_ALLOWED_ORIGINS', 'LPA_ACCESS_JWKS_URL', 'LPA_ACCESS_AUD', 'LPA_ACCESS_ISSUER'].filter((name) => process.env[name]).map((name) => [name, process.env[name]]),
-  ),
+  ...access,
+  ...(process.env.LPA_ALLOWED_ORIGINS ? { LPA_ALLOWED_ORIGINS: process.env.LPA_ALLOWED_ORIGINS } : {}),
 };
 const envFile = join(dataRoot, 'wrangler.env');
 writeFileSync(envFile, Object.entries(vars).map(([name, value]) => `${name}=${JSON.stringify(value)}\n`).join(''), { mode: 0o600 });
@@ -62,6 +67,7 @@ console.log(JSON.stringify({
   operator_token: operator.from === 'environment' ? 'from LPA_OPERATOR_TOKEN' : `in ${operator.from}`,
   key_wrap_key: wrapKey.from === 'environment' ? 'from LPA_KEY_WRAP_KEY' : `in ${wrapKey.from}`,
   hostnames,
+  access: access.LPA_ACCESS_ISSUER === LOCAL_ACCESS_ISSUER ? 'local stand-in: node scripts/local-access.mjs assertion <email>' : access.LPA_ACCESS_ISSUER,
 }));
 
 const wrangler = spawn(
@@ -72,12 +78,13 @@ const wrangler = spawn(
     '--persist-to', join(dataRoot, 'state'),
     '--env-file', envFile,
     '--show-interactive-dev-session=false',
-    '--log-level', process.env.LPA_TEAM_LOG_LEVEL || 'warn',
+    '--log-level', process.env.LPA_TEAM_LOG_LEVEL || 'log',
   ],
   {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(dataRoot, 'wrangler-logs') },
+    // Miniflare would fetch a sample `request.cf` from the internet: the service needs none.
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_LOG_PATH: join(dataRoot, 'wrangler-logs') },
   },
 );
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => wrangler.kill(signal));
