@@ -14,6 +14,7 @@ import { thisIsolate, tokenCache } from './tokens/shared-cache';
 
 export type { Invoke, Reply, StoreCall } from './surface';
 export type { Actor, AuditContext } from './audit/entry';
+export { DenialCoalescer, type Denial } from './audit/denials';
 export type { StoreFacts } from './system/schema';
 export { failureDetails, isDenial, type FailedRequest, type FailureAudit } from './system/failure';
 

@@ -14,7 +14,7 @@ type MethodOf<F extends StoreFamily> = {
  * of its family does not compile.
  */
 export const STORE_SURFACE = {
-  system: ['info', 'facts', 'record', 'recordDenials', 'recordFailure'],
+  system: ['info', 'facts', 'record', 'recordDenial', 'recordDenials', 'recordFailure'],
   tokens: ['check', 'create', 'list', 'revoke'],
   settings: ['logRetention', 'setLogRetention', 'auditRetentionReport', 'setAuditRetention'],
   globals: ['list', 'read', 'write', 'delete'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditContext } from '../storage/audit/entry';
-import { DENIAL_WINDOW_MS, DenialCoalescer, MANY_CLIENTS, MAX_OPEN_WINDOWS, type Denial } from '../src/pipeline/denial-audit';
+import { DENIAL_WINDOW_MS, DenialCoalescer, MANY_CLIENTS, MAX_OPEN_WINDOWS, type Denial } from '../storage/audit/denials';
 import { redactTokens } from '../src/pipeline/redact';
 import { call, freshIp, tokenWith } from './support/api';
 import { TEST_ADMIN_TOKEN } from './support/constants';

@@ -6,13 +6,12 @@ import type { HostPort } from '../host/port';
 import { logAccess, parsedUrl, requestTarget } from './access-log';
 import { LogBuffer } from './api-log-buffer';
 import { ApiLogGate } from './api-log-gate';
-import { auditContext, auditFailure, requestSource } from './audit-failure';
+import { auditContext, auditFailure, coalescedHere, requestSource, type DenialRecorder } from './audit-failure';
 import { bearerToken, localAuthenticator, type Authenticator } from './authenticate';
 import { authorize } from './authorize';
 import { discardUnreadBody, readJsonBody } from './body';
 import { normalizeAddress } from './client-address';
 import { consoleResponse } from './console';
-import { DenialCoalescer } from './denial-audit';
 import { assertAllowedHost } from './host-guard';
 import { checkOrigin, isPreflight, preflightHeaders } from './origin-guard';
 import { redactTokens, type KnownSecrets } from './redact';
@@ -37,6 +36,8 @@ export interface AppDeps {
   authenticate?: Authenticator;
   /** The throttle of failed authentications; by default the local one, in memory (./throttle.ts). */
   throttle?: Throttle;
+  /** How denials reach the audit log; by default coalesced in this process (./audit-failure.ts). */
+  recordDenial?: DenialRecorder;
 }
 
 /** What the runtime knows of the connection, and how it keeps work alive after the answer. */
@@ -62,7 +63,7 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
   const router = createRouter(routes);
   const throttle = deps.throttle ?? new AuthThrottle();
   const authenticate = deps.authenticate ?? localAuthenticator(deps.config);
-  const denials = new DenialCoalescer();
+  const recordDenial = deps.recordDenial ?? coalescedHere();
   const now = deps.now ?? Date.now;
   const apiLog = new LogBuffer((records) => deps.host.logs.append('api', records));
   const apiLogGate = new ApiLogGate();
@@ -110,7 +111,7 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
     } catch (thrown) {
       const error = toApiError(thrown);
       if (error.status === 500) console.error(`request ${ctx.requestId} failed:`, thrown);
-      await auditFailure(store, ctx, route, error, failedRequest(request, path, ctx), denials, now());
+      await auditFailure(store, ctx, route, error, failedRequest(request, path, ctx), recordDenial, now());
       return errorResponse(error, ctx.requestId, origin);
     }
   }

@@ -1,9 +1,8 @@
-import { AuditedFailure, failureDetails, isDenial, type Actor, type AuditContext, type FailedRequest, type StoreClient } from '../../storage/client';
+import { AuditedFailure, DenialCoalescer, failureDetails, isDenial, type Actor, type AuditContext, type Denial, type FailedRequest, type StoreClient } from '../../storage/client';
 import type { ApiError } from '../shared/errors/api-error';
 import { CLIENT_HEADER, clientSource } from '../shared/client-header';
 import type { RequestContext } from '../../handlers/context';
 import type { Route } from '../../handlers/implement';
-import type { DenialCoalescer } from './denial-audit';
 
 /**
  * Where a request comes from, for the audit log: 'cli' or 'mcp' when LPA's own clients say so,
@@ -17,6 +16,18 @@ export function requestSource(request: Request): string {
 export function auditContext(ctx: RequestContext, action: AuditContext['action']): AuditContext {
   const actor: Actor = ctx.principal?.actor ?? { type: 'anonymous', id: null, label: 'anonymous' };
   return { actor, source: ctx.source, request_id: ctx.requestId, action };
+}
+
+/** Writes one denial's audit entry, coalesced with others of its client, reason and actor (storage/audit/denials.ts). */
+export type DenialRecorder = (store: StoreClient, denial: Denial, now: number) => Promise<void>;
+
+/** The local service's: coalesced in this process's memory, and what opens or closes a window written in one store call. */
+export function coalescedHere(): DenialRecorder {
+  const denials = new DenialCoalescer();
+  return async (store, denial, now) => {
+    const admitted = denials.admit(denial, now);
+    if (admitted.length > 0) await store.system.recordDenials(admitted);
+  };
 }
 
 /**
@@ -34,7 +45,7 @@ export async function auditFailure(
   route: Route | undefined,
   error: ApiError,
   request: FailedRequest,
-  denials: DenialCoalescer,
+  recordDenial: DenialRecorder,
   now: number,
 ): Promise<void> {
   if (error instanceof AuditedFailure) return;
@@ -42,8 +53,7 @@ export async function auditFailure(
   if (!denied && !route?.audit) return;
   try {
     if (!denied) return await store.system.recordFailure({ audit: auditContext(ctx, route!.audit!), request }, error.code, error.status);
-    const admitted = denials.admit({ audit: auditContext(ctx, 'auth.denied'), code: error.code, details: failureDetails(request, error.status) }, now);
-    if (admitted.length > 0) await store.system.recordDenials(admitted);
+    await recordDenial(store, { audit: auditContext(ctx, 'auth.denied'), code: error.code, details: failureDetails(request, error.status) }, now);
   } catch (thrown) {
     console.error('could not audit a failed request', thrown);
   }

@@ -75,6 +75,8 @@ export function teamService(parts: TeamServiceParts): (request: Request, connect
         host: parts.hostFor(teamId),
         authenticate: teamAuthenticator(parts.verifyAccess),
         throttle: new LimiterThrottle((client) => parts.spendFailure(`${teamId}:${client}`)),
+        // Coalesced in the team's object, which every isolate of the service sends its denials to.
+        recordDenial: (store, denial) => store.system.recordDenial(denial),
       });
     }
     apps.set(teamId, app);

@@ -1,6 +1,6 @@
 import type { AuditContext } from '../audit/entry';
 
-/** The statuses of a denial: audited as `auth.denied`, through the pipeline's coalescer (src/pipeline/denial-audit.ts). */
+/** The statuses of a denial: audited as `auth.denied`, through the pipeline's coalescer (storage/audit/denials.ts). */
 export const isDenial = (status: number) => status === 401 || status === 403 || status === 429;
 
 /** What the audit log may know of a failed request; `path` already without tokens (src/pipeline/redact.ts). */

@@ -1,4 +1,5 @@
 import type { AuditContext, AuditSubject } from '../audit/entry';
+import { DenialCoalescer, type Denial } from '../audit/denials';
 import type { AuditResult } from '../audit/schema';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
@@ -7,6 +8,9 @@ import type { StoreFacts, StoreInfo } from './schema';
 
 /** Facts about the store itself, and audit entries that record no change of their own. */
 export class System {
+  /** Denial windows of this store, for `recordDenial`: per store, never in module state. */
+  private readonly denials = new DenialCoalescer();
+
   constructor(
     private readonly ctx: StoreContext,
     private readonly dbVersion: number,
@@ -34,6 +38,15 @@ export class System {
   /** Denials (401, 403, 429) as the pipeline's coalescer admits them: all in one store call. */
   recordDenials(denials: readonly { audit: AuditContext; code: string; details: Record<string, unknown> }[]): void {
     for (const denial of denials) this.record(denial.audit, 'denied', { details: denial.details }, denial.code);
+  }
+
+  /**
+   * One denial, coalesced here, in the store (storage/audit/denials.ts): how a team's service audits
+   * its denials, since its Worker runs in many isolates and only the team's object sees them all.
+   */
+  recordDenial(denial: Denial): void {
+    const admitted = this.denials.admit(denial, this.ctx.now());
+    if (admitted.length > 0) this.recordDenials(admitted);
   }
 
   /** The entry of a failed change of an audited route: written by the failing call itself (storage/dispatch.ts) or by the pipeline. */

@@ -1,5 +1,5 @@
-import type { AuditContext } from '../../storage/client';
-import type { ErrorCode } from '../shared/errors/catalog';
+import type { AuditContext } from './entry';
+import type { ErrorCode } from '../../src/shared/errors/catalog';
 
 /** How long repeated denials of one client for one reason are gathered into one entry. */
 export const DENIAL_WINDOW_MS = 60_000;
@@ -35,6 +35,10 @@ interface Window {
  * more entry carries their count (`details.count`, `first_at`, `last_at`). A window's count is
  * written by the first denial of any client after the window closed; a crash or stop before that
  * loses it (the window's first entry is already written).
+ *
+ * The local pipeline coalesces in its own memory (the service is one process), and writes what it
+ * admits with `system.recordDenials`; a team's store coalesces inside its Durable Object
+ * (`system.recordDenial`), where every isolate of the team service sends its denials.
  */
 export class DenialCoalescer {
   private readonly open = new Map<string, Window>();
