@@ -100,13 +100,14 @@ const environmentRows = (readers: readonly EnvironmentReader[]) =>
     .map(([name, variable]) => [`\`${name}\``, variable.meaning, variable.default, variable.readBy.join(', ')]);
 
 function environmentPage(): string {
-  const rows = environmentRows(['launcher', 'cli', 'tests']);
+  const rows = environmentRows(['launcher', 'team', 'cli', 'tests']);
   return `${generated('`src/shared/environment.ts`')}
 # Environment variables
 
 Every environment variable LPA reads; all are optional. The same variables configure \`npm start\`
 (workerd), \`npm run start:bun\` and \`npm run start:deno\`. *launcher* is the process that starts the
-service on each runtime; *cli* the \`lpa\` command line and its MCP server; *tests* the test suite.
+service on each runtime; *team* \`npm run start:team\`, the team service in Wrangler's local mode
+(docs/teams.md); *cli* the \`lpa\` command line and its MCP server; *tests* the test suite.
 
 ${table(['variable', 'meaning', 'default', 'read by'], rows)}
 `;

@@ -1,7 +1,7 @@
 import { DEFAULT_PORT } from './config';
 
-/** Who reads a variable: the launcher of `npm start`, Bun and Deno; the `lpa` CLI and its MCP server; the test suite. */
-export type EnvironmentReader = 'launcher' | 'cli' | 'tests';
+/** Who reads a variable: the launcher of `npm start`, Bun and Deno; `npm run start:team`; the `lpa` CLI and its MCP server; the test suite. */
+export type EnvironmentReader = 'launcher' | 'team' | 'cli' | 'tests';
 
 interface Variable {
   /** What the variable is worth when unset, said for people. */
@@ -29,8 +29,37 @@ export const ENVIRONMENT = {
   LPA_ALLOWED_ORIGINS: {
     default: 'none',
     meaning: 'Comma-separated browser origins (`scheme://host[:port]`) that may call the API.',
-    readBy: ['launcher'],
+    readBy: ['launcher', 'team'],
   },
+  LPA_TEAM_PORT: { default: '8720', meaning: 'The port the team service listens on, on 127.0.0.1 (docs/teams.md#run-it-locally).', readBy: ['team'] },
+  LPA_TEAM_DATA_ROOT: {
+    default: './data-team',
+    meaning: "The team service's local state: the simulated Durable Objects, bucket and rate limiter, and its secrets' files.",
+    readBy: ['team'],
+  },
+  LPA_TEAM_HOSTNAMES: {
+    default: '`127.0.0.1:$LPA_TEAM_PORT,localhost:$LPA_TEAM_PORT`',
+    meaning: 'Comma-separated `host[:port]` names the team service answers to.',
+    readBy: ['team'],
+  },
+  LPA_OPERATOR_TOKEN: {
+    default: 'generated on first start into `<team data root>/operator-token` (mode 0600)',
+    meaning: "The operator's bearer token for `POST /v1/teams`; a Wrangler secret when deployed.",
+    readBy: ['team'],
+  },
+  LPA_KEY_WRAP_KEY: {
+    default: 'generated on first start into `<team data root>/key-wrap.key` (mode 0600)',
+    meaning: "32 random bytes in base64 that wrap every team's keys; a Wrangler secret when deployed.",
+    readBy: ['team'],
+  },
+  LPA_ACCESS_JWKS_URL: {
+    default: 'unset: a local stand-in for Cloudflare Access (scripts/local-access.mjs)',
+    meaning: "Cloudflare Access's signing keys, `https://<team>.cloudflareaccess.com/cdn-cgi/access/certs`.",
+    readBy: ['team'],
+  },
+  LPA_ACCESS_AUD: { default: 'unset: the local stand-in', meaning: "The Access application's AUD tag.", readBy: ['team'] },
+  LPA_ACCESS_ISSUER: { default: 'unset: the local stand-in', meaning: 'The Access issuer, `https://<team>.cloudflareaccess.com`.', readBy: ['team'] },
+  LPA_TEAM_LOG_LEVEL: { default: 'log', meaning: "Wrangler's log level for `npm run start:team` (`warn` hides the per-request lines).", readBy: ['team'] },
   LPA_ACCOUNT_URL: { default: 'unset: local mode', meaning: 'The membership server that confirms the signed-in account.', readBy: ['launcher'] },
   LPA_URL: { default: 'http://127.0.0.1:$LPA_PORT', meaning: 'The service the CLI and the MCP server call.', readBy: ['cli', 'tests'] },
   LPA_TOKEN: {
