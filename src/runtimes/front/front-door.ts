@@ -1,8 +1,6 @@
 import { connect, createServer, type Socket } from 'node:net';
-import { RequestHeads } from './request-heads';
-
-/** A request head not whole this long after its first byte (or the accept) closes the connection. */
-export const HEADER_TIMEOUT_MS = 15_000;
+import { HeadClock } from './request-heads';
+import { refusalReport } from './refusal-report';
 
 export interface FrontDoorOptions {
   /** The public port, on 127.0.0.1. */
@@ -18,14 +16,14 @@ export interface FrontDoor {
 }
 
 /**
- * LPA's own listener in front of a runtime's HTTP server (workerd under `npm start`, Deno.serve),
- * which offer neither a cap on connections nor, on Deno, a header timeout: past the limit of open
- * files such a server's accept() fails and the process dies. The front door accepts on the public
- * port, closes at once what exceeds `maxConnections`, closes a connection whose request head is not
- * whole within HEADER_TIMEOUT_MS, and otherwise pipes the bytes unchanged to the server behind.
+ * LPA's own listener in front of workerd under `npm start` (Node's `net`; Deno has its own,
+ * ../deno/front-door.ts): workerd's config offers no cap on connections, and past the limit of open
+ * files its accept() fails and workerd exits. The front door accepts on the public port, closes at
+ * once what exceeds `maxConnections`, closes a connection whose request head is not whole within
+ * HEADER_TIMEOUT_MS (./request-heads.ts), and otherwise pipes the bytes unchanged to workerd.
  *
- * The server behind reads the client's address from the connection (workerd's `cf.clientIp`, Deno's
- * `remoteAddr`), for the throttle and the logs. So the front door connects to it *from* the client's
+ * workerd reads the client's address from the connection (`cf.clientIp`), for the throttle and the
+ * logs. So the front door connects to it *from* the client's
  * own address: every client is on loopback (the service binds 127.0.0.1 only), and any 127.x.y.z
  * address can be bound on this machine. No header carries the address, so none can forge it.
  */
@@ -33,12 +31,8 @@ export async function openFrontDoor({ port, upstreamPort, maxConnections }: Fron
   // Half-open both ways: a client that sends its request and shuts its side still gets the answer.
   const server = createServer({ noDelay: true, allowHalfOpen: true }, (client) => pipeToUpstream(client, upstreamPort));
   server.maxConnections = maxConnections;
-  let refused = 0;
-  const report = setInterval(() => {
-    if (refused > 0) console.error(`${refused} connections refused in the last minute: ${maxConnections} were open (the cap below the limit of open files)`);
-    refused = 0;
-  }, 60_000).unref();
-  server.on('drop', () => refused++);
+  const refusals = refusalReport(maxConnections);
+  server.on('drop', () => refusals.count());
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
   // After the start, an accept that fails (the limit of open files reached all the same) is one lost
   // connection, never the end of the service.
@@ -46,7 +40,7 @@ export async function openFrontDoor({ port, upstreamPort, maxConnections }: Fron
   return {
     // Stops accepting; the open connections end with the server behind, which stops next.
     close: () => {
-      clearInterval(report);
+      refusals.stop();
       server.close();
     },
   };
@@ -56,19 +50,12 @@ function pipeToUpstream(client: Socket, upstreamPort: number): void {
   const from = client.remoteAddress;
   const upstream = connect({ host: '127.0.0.1', port: upstreamPort, noDelay: true, allowHalfOpen: true, localAddress: from && /^127\./.test(from) ? from : undefined });
   const closeBoth = () => {
-    clearTimeout(clock);
+    clock.stop();
     client.destroy();
     upstream.destroy();
   };
-  const heads = new RequestHeads();
-  let clock = setTimeout(closeBoth, HEADER_TIMEOUT_MS);
-  client.on('data', (chunk: Buffer) => {
-    const [state, heard] = [heads.state, heads.heard];
-    heads.feed(chunk);
-    if (heads.state === state && heads.heard === heard) return;
-    clearTimeout(clock);
-    if (heads.state === 'head') clock = setTimeout(closeBoth, HEADER_TIMEOUT_MS);
-  });
+  const clock = new HeadClock(closeBoth);
+  client.on('data', (chunk: Buffer) => clock.seen(chunk));
   client.pipe(upstream).pipe(client);
   client.on('error', closeBoth).on('close', closeBoth);
   upstream.on('error', closeBoth).on('close', closeBoth);

@@ -1,12 +1,15 @@
 /**
  * Follows the requests a client sends on one connection, byte for byte as they pass, to tell the
- * front door (./front-door.ts) when a request head is under way: its clock runs from the first byte
+ * front door (./front-door.ts, ../deno/front-door.ts) when a request head is under way: its clock runs from the first byte
  * of a head (from the accept, for the first) to the blank line that ends it. Bodies are skipped by
  * their Content-Length. A request framed any other way (Transfer-Encoding, an Upgrade, CONNECT, a
  * head past MAX_HEAD_BYTES) ends the following: the rest of the connection passes untimed, and the
  * server behind judges it. The bytes are never changed, so a misreading here can only leave a head
  * untimed, never alter a request.
  */
+/** A request head not whole this long after its first byte (or the accept) closes the connection. */
+export const HEADER_TIMEOUT_MS = 15_000;
+
 const MAX_HEAD_BYTES = 64 * 1024;
 const CR = 13;
 const LF = 10;
@@ -86,6 +89,31 @@ export class RequestHeads {
     }
     this.bodyLeft = lengths.length ? Number(lengths[0]) : 0;
     this.state = 'between';
+  }
+}
+
+/**
+ * The header clock of one connection: `seen` takes each chunk the client sends; `expire` is called
+ * when a head has been under way for HEADER_TIMEOUT_MS (the connection is then closed by the caller).
+ */
+export class HeadClock {
+  private readonly heads = new RequestHeads();
+  private timer: ReturnType<typeof setTimeout>;
+
+  constructor(private readonly expire: () => void) {
+    this.timer = setTimeout(expire, HEADER_TIMEOUT_MS);
+  }
+
+  seen(chunk: Uint8Array): void {
+    const [state, heard] = [this.heads.state, this.heads.heard];
+    this.heads.feed(chunk);
+    if (this.heads.state === state && this.heads.heard === heard) return;
+    clearTimeout(this.timer);
+    if (this.heads.state === 'head') this.timer = setTimeout(this.expire, HEADER_TIMEOUT_MS);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
   }
 }
 
