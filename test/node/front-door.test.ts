@@ -48,8 +48,9 @@ describe.runIf(process.platform === 'linux')(`${FLOOD} connections with half a r
       }
       expect(service.process.exitCode).toBeNull();
       // Bun has no cap: what its accept() cannot take waits in the kernel's queue until the first
-      // connections close by its idleTimeout (10 s), and is then accepted and closed the same way: two rounds.
-      const closedBy = perConnection === null ? 2 * 10_000 + 5_000 : HEADER_TIMEOUT_MS + 5_000;
+      // connections close by its idleTimeout (10 s), and is then accepted and closed the same way: two
+      // rounds alone, three when the machine is busy (the whole suite at once).
+      const closedBy = perConnection === null ? 3 * 10_000 + 5_000 : HEADER_TIMEOUT_MS + 5_000;
       await until(() => closed() === FLOOD, closedBy + 5_000);
       expect(closed()).toBe(FLOOD);
       const lastClose = Math.max(...held.map((h) => h.closedAt!)) - startedAt;
