@@ -99,14 +99,15 @@ export async function startService(
   /**
    * `ownGroup`: the service leads a process group of its own, so that a test can signal the whole
    * group as a terminal does. `softFileLimit`: starts it with this soft limit of open files (the hard
-   * limit unchanged), as a desktop's shell might.
+   * limit unchanged), as a desktop's shell might; `fileLimit`: with this soft and hard limit, as
+   * `ulimit -n 1024` in a shell sets.
    */
-  { ownGroup = false, softFileLimit }: { ownGroup?: boolean; softFileLimit?: number } = {},
+  { ownGroup = false, softFileLimit, fileLimit }: { ownGroup?: boolean; softFileLimit?: number; fileLimit?: number } = {},
 ): Promise<RunningService> {
   const port = await freePort();
   const [binary, binaryArgs] = COMMANDS[runtime];
-  const [command, args] =
-    softFileLimit === undefined ? [binary, binaryArgs] : ['/bin/sh', ['-c', `ulimit -Sn ${softFileLimit} && exec "$0" "$@"`, binary, ...binaryArgs]];
+  const ulimit = softFileLimit !== undefined ? `ulimit -Sn ${softFileLimit}` : fileLimit !== undefined ? `ulimit -n ${fileLimit}` : undefined;
+  const [command, args] = ulimit === undefined ? [binary, binaryArgs] : ['/bin/sh', ['-c', `${ulimit} && exec "$0" "$@"`, binary, ...binaryArgs]];
   const child = spawn(command, args, {
     env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', LPA_PORT: String(port), LPA_DATA_ROOT: dataRoot, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

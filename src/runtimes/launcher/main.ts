@@ -1,8 +1,10 @@
 /**
  * `npm start`: the real service, run compiled as dist/launcher.mjs (scripts/build.mjs, started by
  * scripts/start.mjs), next to the worker bundle dist/worker.js. Serves the host port on a private unix socket,
- * and runs the workerd binary with a generated config on 127.0.0.1. The process around it (settings,
- * announcements, signals) is `startProcess`, shared with the Bun entry.
+ * runs the workerd binary with a generated config on a private port of 127.0.0.1, and holds the
+ * public port itself: the front door (../front/front-door.ts) caps connections and times request
+ * heads, which workerd's config cannot. The process around it (settings, announcements, signals) is
+ * `startProcess`, shared with the Bun and Deno entries.
  */
 import { getRequestListener } from '@hono/node-server';
 import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +18,9 @@ import { startWorkerd, stopChild, waitUntilReady } from './supervise';
 import { workerdBinary } from './workerd-binary';
 import { workerdConfig } from './workerd-config';
 import { FLUSH_SOCKET } from '../workerd/flush-logs';
+import { openFrontDoor } from '../front/front-door';
+import { connectionCap } from '../front/connection-cap';
+import { freeLoopbackPort } from './free-port';
 
 const READY_TIMEOUT_MS = 15_000;
 /** The worker bundle built with this launcher, and the module it imports: all live in dist/. */
@@ -54,9 +59,15 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
   onStop(() => host.close());
   chmodSync(hostSocket, 0o600);
 
+  // The public port is taken first: a port in use stops the start before workerd runs. Each client
+  // connection costs the launcher two descriptors (the client's and workerd's) and workerd one.
+  const httpPort = await freeLoopbackPort();
+  const door = await openFrontDoor({ port: settings.port, upstreamPort: httpPort, maxConnections: connectionCap(2) });
+  onStop(() => door.close());
+
   const flushSocket = join(runDir, FLUSH_SOCKET);
   const configPath = join(runDir, 'config.capnp');
-  writeFileSync(configPath, workerdConfig(settings, { bundle: 'worker.js', sha256Wasm: 'sha256.wasm', hostSocket, flushSocket, storeDir }, version));
+  writeFileSync(configPath, workerdConfig(settings, { bundle: 'worker.js', sha256Wasm: 'sha256.wasm', hostSocket, httpPort, flushSocket, storeDir }, version));
   const workerd = startWorkerd(workerdBinary, configPath);
   const base = `http://127.0.0.1:${settings.port}`;
   onStop(() => stopChild(workerd, 5_000));

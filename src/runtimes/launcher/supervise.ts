@@ -7,7 +7,8 @@ export async function waitUntilReady(url: string, headers: Record<string, string
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new LaunchError(`workerd exited with code ${child.exitCode} before it was ready`);
     try {
-      const response = await fetch(url, { headers });
+      // A connection that takes but never answers (a server still starting) is tried again.
+      const response = await fetch(url, { headers, signal: AbortSignal.timeout(2_000) });
       await response.arrayBuffer();
       if (response.ok) return;
     } catch {

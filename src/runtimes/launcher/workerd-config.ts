@@ -7,6 +7,8 @@ export interface WorkerdPaths {
   /** The SHA-256 module the worker imports as `./sha256.wasm`, relative to the config file. */
   sha256Wasm: string;
   hostSocket: string;
+  /** The port on 127.0.0.1 workerd serves HTTP on, reached only through the front door (../front/front-door.ts). */
+  httpPort: number;
   /** The unix socket only the launcher reaches, bound to the worker's log-flush entrypoint. */
   flushSocket: string;
   storeDir: string;
@@ -18,9 +20,10 @@ export const COMPATIBILITY_DATE = '2026-11-17';
 const text = (name: string, value: string) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`;
 
 /**
- * The workerd config of `npm start`: the worker on 127.0.0.1 only, its store on local disk, the
- * host port on a private unix socket. No `cfBlobHeader` is set, so `request.cf` (with the peer's
- * `clientIp`) comes from workerd itself and no client header can forge it. A second socket, a unix
+ * The workerd config of `npm start`: the worker on 127.0.0.1 only (behind the launcher's front door,
+ * which connects from each client's own address), its store on local disk, the host port on a
+ * private unix socket. No `cfBlobHeader` is set, so `request.cf` (with the peer's `clientIp`) comes
+ * from workerd itself and no client header can forge it. A second socket, a unix
  * socket in the launcher's private run folder, serves the worker's log-flush entrypoint only.
  */
 export function workerdConfig(settings: LaunchSettings, paths: WorkerdPaths, version: string): string {
@@ -39,7 +42,7 @@ const config :Workerd.Config = (
     (name = "internet", network = (allow = ["public", "private", "local"], tlsOptions = (trustBrowserCas = true))),
   ],
   sockets = [
-    (name = "http", address = ${JSON.stringify(`127.0.0.1:${settings.port}`)}, http = (), service = "lpa"),
+    (name = "http", address = ${JSON.stringify(`127.0.0.1:${paths.httpPort}`)}, http = (), service = "lpa"),
     (name = "flush", address = ${JSON.stringify(`unix:${paths.flushSocket}`)}, http = (), service = (name = "lpa", entrypoint = ${JSON.stringify(FLUSH_ENTRYPOINT)})),
   ],
 );
