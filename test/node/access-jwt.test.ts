@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../src/shared/errors/api-error';
 import { accessVerifier, CLOCK_TOLERANCE_S } from '../../src/teams/access-jwt';
 
 /**
@@ -142,7 +143,8 @@ describe('a Cloudflare Access assertion', () => {
   it('never shows the assertion: not in the error, not in the console', async () => {
     const printed = (['log', 'info', 'warn', 'error', 'debug'] as const).map((name) => vi.spyOn(console, name).mockImplementation(() => {}));
     const token = await assertion({ aud: 'another-application' });
-    const error = await verifier()(token).catch((caught: unknown) => caught as Error & { details: unknown });
+    const error = await verifier()(token).then(() => null, (caught: unknown) => caught);
+    if (!(error instanceof ApiError)) throw new Error(`not refused with an ApiError: ${String(error)}`);
     expect(JSON.stringify({ message: error.message, details: error.details, stack: error.stack })).not.toContain(token.split('.')[2]);
     for (const spy of printed) expect(spy).not.toHaveBeenCalled();
   });
