@@ -1,4 +1,4 @@
-import type { Actor } from '../storage/audit/entry';
+import type { Actor, Via } from '../storage/audit/entry';
 import type { StoreClient } from '../storage/client';
 import type { StoreFacts } from '../storage/system/schema';
 import type { HostPort } from '../src/host/port';
@@ -19,6 +19,8 @@ export interface RequestContext {
   source: string;
   clientIp: string;
   principal: Principal | null;
+  /** On a team's service, the machine a team token's request came through, as it says (src/pipeline/machine.ts). */
+  via?: Via;
   config: Config;
   /** The store; on an audited route, its calls carry their failure's audit entry (storage/dispatch.ts). */
   store: StoreClient;

@@ -13,7 +13,8 @@ import { thisIsolate, tokenCache } from './tokens/shared-cache';
  */
 
 export type { Invoke, Reply, StoreCall } from './surface';
-export type { Actor, AuditContext } from './audit/entry';
+export type { ChainTip } from './audit/log';
+export type { Actor, AuditContext, Via } from './audit/entry';
 export { DenialCoalescer, type Denial } from './audit/denials';
 export type { StoreFacts } from './system/schema';
 export { failureDetails, isDenial, type FailedRequest, type FailureAudit } from './system/failure';

@@ -30,7 +30,9 @@ export function groupCommit(store: Store, db: SqlDb): Invoke {
       console.error('a group commit failed:', error);
       replies = batch.map(() => ({ ok: false, error: new ApiError('internal').toWire(), audited: false }));
     }
-    batch.forEach((call, i) => call.resolve(replies[i]!));
+    // The chain's tip after the batch, on every reply: a team shows it to the machine that asked (src/teams/team-service.ts).
+    const head = store.system.chainTip();
+    batch.forEach((call, i) => call.resolve({ ...replies[i]!, head }));
   };
 
   return (call) =>

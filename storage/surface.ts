@@ -1,6 +1,7 @@
 import type { WireError } from '../src/shared/errors/api-error';
 import type { Store, StoreFamily } from './store';
 import type { FailureAudit } from './system/failure';
+import type { ChainTip } from './audit/log';
 
 type MethodOf<F extends StoreFamily> = {
   [M in keyof Store[F]]: Store[F][M] extends (...args: never[]) => unknown ? M : never;
@@ -44,8 +45,11 @@ export type StoreCall = {
   }[DeclaredMethod<F>];
 }[StoreFamily];
 
-/** The answer of one store call, as plain data that survives Durable Object RPC; `audited`: its failure entry is written. */
-export type Reply = { ok: true; value: unknown } | { ok: false; error: WireError; audited: boolean };
+/**
+ * The answer of one store call, as plain data that survives Durable Object RPC; `audited`: its failure
+ * entry is written; `head`: the chain's tip once the call's group commit is in.
+ */
+export type Reply = ({ ok: true; value: unknown } | { ok: false; error: WireError; audited: boolean }) & { head?: ChainTip };
 
 /** Sends one store call: the Durable Object's `invoke` over RPC, or the store in process. */
 export type Invoke = (call: StoreCall) => Promise<Reply>;

@@ -4,6 +4,7 @@ import { LogFileEntry, LogStream, WRITTEN_STREAMS } from '../shared/logs/streams
 import { AuditSeal } from '../shared/schemas/audit-seal';
 import { Base64Bytes } from '../shared/schemas/base64';
 import { AutomationFileListing } from './files-schema';
+import { TeamAnswer, TeamRequest } from './team-link';
 
 /**
  * Every operation of the host port, declared once: the arguments its method takes (a tuple, in
@@ -68,6 +69,11 @@ export const HOST_OPERATIONS = {
     cleanup: operation(z.tuple([z.partialRecord(LogStream, z.int().min(1))]), CleanupResult),
     /** Why log folders cannot be written, one sentence each. */
     problems: operation(z.tuple([]), z.array(z.string())),
+  },
+  /** The team this machine joined (docs/teams.md#a-machine-in-a-team): the host holds its token, the worker never does. */
+  team: {
+    /** `forward(request)`: one API request to the team, with the team token, the Access service token and the machine id; its answer, or unreachable after 5 s. */
+    forward: operation(z.tuple([TeamRequest]), TeamAnswer),
   },
   /** The audit's append-only seal record beside the keys. */
   seals: {

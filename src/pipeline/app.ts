@@ -23,6 +23,8 @@ import { DEFAULT_BODY_LIMIT } from '../shared/body-limit';
 import type { RequestContext } from '../../handlers/context';
 import type { Route } from '../../handlers/implement';
 import { createRouter } from './router';
+import { forwardToTeam } from './forward';
+import { adoptMachine } from './machine';
 
 export interface AppDeps {
   config: Config;
@@ -38,6 +40,8 @@ export interface AppDeps {
   throttle?: Throttle;
   /** How denials reach the audit log; by default coalesced in this process (./audit-failure.ts). */
   recordDenial?: DenialRecorder;
+  /** A team's service: a team token's request may name the machine it came through (./machine.ts). */
+  acceptsMachines?: boolean;
 }
 
 /** What the runtime knows of the connection, and how it keeps work alive after the answer. */
@@ -97,12 +101,16 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
           throw error;
         });
         throttle.recordSuccess(clientIp, now());
+        if (deps.acceptsMachines) adoptMachine(request, ctx);
       }
       if (!match || !route) throw new ApiError('route.not_found', { method: request.method, path: url.pathname.slice(0, 200) });
       authorize(route, ctx.principal);
       const params = route.params ? validate(route.params, decodeParams(match.params), 'path') : undefined;
       const query = validate(route.query ?? EMPTY_QUERY, queryObject(url), 'query');
-      const body = route.body ? validate(route.body, await readJsonBody(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT), 'body') : undefined;
+      const raw = route.body ? await readJsonBody(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT) : undefined;
+      const body = route.body ? validate(route.body, raw, 'body') : undefined;
+      // A machine in a team: the team's data is the team's (./forward.ts), once everything local has passed.
+      if (deps.config.teamUrl !== null && route.home === 'team') return await forwardToTeam(request, url, route, raw, ctx, origin);
       const audit = route.audit ? auditContext(ctx, route.audit) : undefined;
       // An audited route's store calls carry their failure's audit entry: a failing change is audited in its own call.
       if (audit) ctx.store = storeClient(deps.store, { storeKey: deps.storeKey, failure: { audit, request: failedRequest(request, path, ctx) } });

@@ -15,7 +15,7 @@ export function requestSource(request: Request): string {
 
 export function auditContext(ctx: RequestContext, action: AuditContext['action']): AuditContext {
   const actor: Actor = ctx.principal?.actor ?? { type: 'anonymous', id: null, label: 'anonymous' };
-  return { actor, source: ctx.source, request_id: ctx.requestId, action };
+  return { actor, source: ctx.source, request_id: ctx.requestId, action, ...(ctx.via ? { via: ctx.via } : {}) };
 }
 
 /** Writes one denial's audit entry, coalesced with others of its client, reason and actor (storage/audit/denials.ts). */

@@ -22,7 +22,7 @@ export async function inProcessService(db: SqlDb, { settings, version, onStop }:
   // WAL with a full sync at every commit: an acknowledged write survives a crash of the machine.
   db.run('PRAGMA journal_mode = WAL');
   db.run('PRAGMA synchronous = FULL');
-  const host = nodeHost(settings.dataRoot);
+  const host = nodeHost(settings.dataRoot, settings.team);
   // A timer does not outlive the process, so there is never a pending one to keep.
   const { invoke } = await startStore(db, host, { storeKey: LOCAL_STORE_KEY, wakeAt: (at, { run }) => void setTimeout(run, at - Date.now()) });
 

@@ -15,6 +15,8 @@ export interface Config {
   appVersion: string;
   /** The membership server that confirms the signed-in account; null in local mode. */
   accountUrl: string | null;
+  /** The team this machine joined (`https://…/teams/<team_id>`): its `home: 'team'` routes are the team's; null when solo. */
+  teamUrl: string | null;
 }
 
 /** The service's settings as the runtime hands them over: text, by their environment names. */
@@ -27,6 +29,8 @@ export interface ConfigVars {
   LPA_VERSION: string;
   /** The membership server; unset or empty means local mode. */
   LPA_ACCOUNT_URL?: string;
+  /** The team this machine joined; unset or empty: solo. */
+  LPA_TEAM_URL?: string;
 }
 
 /** The origins of the web console the service serves itself (src/console): its pages call the API from there. */
@@ -52,5 +56,6 @@ export function configFrom(vars: ConfigVars): Config {
     adminTokenLength: Number(vars.LPA_ADMIN_TOKEN_LENGTH) || 0,
     appVersion: vars.LPA_VERSION,
     accountUrl: vars.LPA_ACCOUNT_URL || null,
+    teamUrl: vars.LPA_TEAM_URL || null,
   };
 }

@@ -34,6 +34,7 @@ export function teamConfigFrom(vars: TeamVars): Config {
     adminTokenLength: 0,
     appVersion: vars.LPA_VERSION,
     accountUrl: null,
+    teamUrl: null,
   };
 }
 

@@ -51,6 +51,7 @@ export function teamHost({ teamId, bucket, keys }: TeamHostParts): HostPort {
       cleanup: async () => ({ removed: [], failed: [] }),
       problems: async () => [],
     },
+    team: { forward: refuse('forwarding to a team') },
     seals: {
       read: async () => parseSeals((await readSeals()).text),
       /**

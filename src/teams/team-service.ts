@@ -1,4 +1,4 @@
-import type { Reply, StoreCall } from '../../storage/client';
+import type { ChainTip, Reply, StoreCall } from '../../storage/client';
 import type { HostPort } from '../host/port';
 import { parsedUrl } from '../pipeline/access-log';
 import { createApp, type App, type Connection } from '../pipeline/app';
@@ -44,6 +44,15 @@ export interface TeamServiceParts {
   hostFor(teamId: TeamId): HostPort;
 }
 
+/** A team's pipeline, and the newest chain head its store calls have shown. */
+interface TeamApp {
+  serve: App;
+  seen: { head: ChainTip | null };
+}
+
+/** The header that carries the team chain's head, `<seq>,<hash>`, on every answer of a team. */
+export const TEAM_HEAD_HEADER = 'x-lpa-team-head';
+
 /** `/teams/{team_id}/api/v1/…`: the team, and the path its routes are declared with. */
 const TEAM_PATH = /^\/teams\/([^/]*)(\/api\/v1(?:\/.*)?)$/;
 /** Per-team pipelines kept in one isolate at once; the least recently used is dropped past this. */
@@ -58,26 +67,33 @@ const MAX_APPS = 256;
  */
 export function teamService(parts: TeamServiceParts): (request: Request, connection: Connection) => Promise<Response> {
   const { config, directory } = parts;
-  const apps = new Map<TeamId, App>();
+  const apps = new Map<TeamId, TeamApp>();
   /** Teams this isolate has seen exist: a team is never deleted, so one answer holds. */
   const known = new Set<TeamId>();
   const operatorThrottle = new LimiterThrottle((client) => parts.spendFailure(`operator:${client}`));
 
-  const appFor = (teamId: TeamId): App => {
+  const appFor = (teamId: TeamId): TeamApp => {
     let app = apps.get(teamId);
     if (app) {
       apps.delete(teamId);
     } else {
-      app = createApp(TEAM_ROUTES, {
+      const seen: TeamApp['seen'] = { head: null };
+      const serve = createApp(TEAM_ROUTES, {
         config,
-        store: (call) => directory.invoke(teamId, call),
+        store: async (call) => {
+          const reply = await directory.invoke(teamId, call);
+          if (reply.head && reply.head.seq >= (seen.head?.seq ?? 0)) seen.head = reply.head;
+          return reply;
+        },
         storeKey: teamStoreKey(teamId),
         host: parts.hostFor(teamId),
         authenticate: teamAuthenticator(parts.verifyAccess),
         throttle: new LimiterThrottle((client) => parts.spendFailure(`${teamId}:${client}`)),
         // Coalesced in the team's object, which every isolate of the service sends its denials to.
         recordDenial: (store, denial) => store.system.recordDenial(denial),
+        acceptsMachines: true,
       });
+      app = { serve, seen };
     }
     apps.set(teamId, app);
     if (apps.size > MAX_APPS) apps.delete(apps.keys().next().value!);
@@ -121,7 +137,12 @@ export function teamService(parts: TeamServiceParts): (request: Request, connect
     if (!teamId.success || !(await exists(teamId.data))) throw new ApiError('team.not_found', { team_id: match[1]!.slice(0, 63) });
     // The team's pipeline sees the path its routes are declared with; the team is in which pipeline it is.
     url.pathname = match[2]!;
-    return appFor(teamId.data)(new Request(url, request), connection);
+    const { serve, seen } = appFor(teamId.data);
+    const response = await serve(new Request(url, request), connection);
+    // The newest head of the team's chain this isolate has seen (at or after this request's own
+    // entries): what a joined machine keeps as a witness of the team's history (docs/teams.md#audit-across-machines).
+    if (seen.head) response.headers.set(TEAM_HEAD_HEADER, `${seen.head.seq},${seen.head.hash}`);
+    return response;
   }
 
   return async (request, connection) => {

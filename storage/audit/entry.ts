@@ -14,11 +14,19 @@ export interface Actor {
 }
 
 /** Who acts and why, as the pipeline knows it; handed to every store call that changes state. */
+/** The machine a team's request came through (docs/teams.md#a-machine-in-a-team): recorded in the entry's `details.via`. */
+export interface Via {
+  machine_id: string;
+  /** The local token the machine checked, if the request carried one. */
+  local_token_id: string | null;
+}
+
 export interface AuditContext {
   actor: Actor;
   source: string;
   request_id: string | null;
   action: AuditAction;
+  via?: Via;
 }
 
 export interface AuditSubject {

@@ -25,6 +25,9 @@ export interface ChainHead {
   ts: number | null;
 }
 
+/** The chain's newest entry, as a team shows it to the machines that call it (`X-LPA-Team-Head`). */
+export type ChainTip = Pick<ChainHead, 'seq' | 'hash'>;
+
 /**
  * Appends entries to the hash chain. Callers run `append` inside the same synchronous transaction
  * as the change it records, so the head that is read is the head that is extended.
@@ -61,7 +64,7 @@ export class AuditLog {
       entity_no: subject.entity_no ?? null,
       result,
       error_code: errorCode,
-      details: storedDetails(subject.details),
+      details: storedDetails(ctx.via ? { ...subject.details, via: ctx.via } : subject.details),
       request_id: ctx.request_id,
       category: categoryOf(ctx.action),
       v: CHAIN_VERSION,

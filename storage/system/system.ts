@@ -2,6 +2,7 @@ import type { AuditContext, AuditSubject } from '../audit/entry';
 import { DenialCoalescer, type Denial } from '../audit/denials';
 import type { AuditResult } from '../audit/schema';
 import type { StoreContext } from '../context';
+import type { ChainTip } from '../audit/log';
 import { first } from '../sql/sql';
 import { failureDetails, type FailureAudit } from './failure';
 import type { StoreFacts, StoreInfo } from './schema';
@@ -28,6 +29,12 @@ export class System {
   facts(): StoreFacts {
     const row = first<{ value: string }>(this.ctx.db, `SELECT value FROM meta WHERE key = 'store_id'`);
     return { store_id: row!.value, db_version: this.dbVersion };
+  }
+
+  /** The audit chain's newest entry (or the checkpoint it continues from): seq and hash. */
+  chainTip(): ChainTip {
+    const { seq, hash } = this.ctx.audit.head();
+    return { seq, hash };
   }
 
   /** Records a denial or a failed change, which has no transaction of its own to ride in. */

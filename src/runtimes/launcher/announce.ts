@@ -11,6 +11,7 @@ export function announceStart(settings: LaunchSettings, version: string, runtime
   console.log(`LPA ${version} (${runtime}) listening on ${url} (ready in ${Math.round(readyMs)} ms)`);
   console.log(`data root: ${settings.dataRoot}`);
   console.log(settings.adminTokenFile ? `admin token: in ${settings.adminTokenFile}` : 'admin token: from LPA_ADMIN_TOKEN');
+  if (settings.team) console.log(`team: ${settings.team.url} (machine ${settings.team.machineId})`);
   coreLog(settings, 'service started', {
     version,
     runtime,
@@ -19,6 +20,7 @@ export function announceStart(settings: LaunchSettings, version: string, runtime
     admin_from: settings.adminTokenFile ? 'file' : 'environment',
     allowed_origins: settings.allowedOrigins || 'none',
     membership: settings.accountUrl ? 'server' : 'local',
+    team: settings.team?.url ?? 'none',
     ready_ms: Math.round(readyMs),
   });
 }

@@ -54,7 +54,7 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
   copyFileSync(WORKER_BUNDLE, join(runDir, 'worker.js'));
   copyFileSync(SHA256_WASM, join(runDir, 'sha256.wasm'));
   const hostSocket = join(runDir, 'host.sock');
-  const host = createServer(getRequestListener(hostServer(nodeHost(settings.dataRoot))));
+  const host = createServer(getRequestListener(hostServer(nodeHost(settings.dataRoot, settings.team))));
   await new Promise<void>((resolve, reject) => host.once('error', reject).listen(hostSocket, resolve));
   onStop(() => host.close());
   chmodSync(hostSocket, 0o600);

@@ -4,6 +4,9 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_PORT, type ConfigVars } from '../../shared/config';
 import { ADMIN_TOKEN_SHAPE } from '../../shared/admin-token';
 import { environmentOf, type ProcessVars } from '../../shared/environment';
+import type { TeamLink } from '../../host/node/team';
+import { LaunchError } from './launch-error';
+import { teamLink } from './team-settings';
 
 export interface LaunchSettings {
   port: number;
@@ -15,10 +18,11 @@ export interface LaunchSettings {
   /** Where the admin token can be read, or null when it came from LPA_ADMIN_TOKEN. */
   adminTokenFile: string | null;
   adminToken: string;
+  /** The team this machine joined (./team-settings.ts), or null: solo. */
+  team: TeamLink | null;
 }
 
-/** A start that cannot go on, for a reason the user can act on: said without a stack trace. */
-export class LaunchError extends Error {}
+export { LaunchError };
 
 function parsePort(raw: string | undefined): number {
   if (raw === undefined || raw === '') return DEFAULT_PORT;
@@ -58,6 +62,7 @@ export function launchSettings(vars: ProcessVars): LaunchSettings {
     adminTokenSha256: createHash('sha256').update(admin.token).digest('hex'),
     adminTokenFile: admin.file,
     adminToken: admin.token,
+    team: teamLink(env, dataRoot),
   };
 }
 
@@ -71,5 +76,6 @@ export function configVars(settings: LaunchSettings, version: string): ConfigVar
     LPA_ADMIN_TOKEN_LENGTH: String(settings.adminToken.length),
     LPA_VERSION: version,
     LPA_ACCOUNT_URL: settings.accountUrl,
+    LPA_TEAM_URL: settings.team?.url ?? '',
   };
 }

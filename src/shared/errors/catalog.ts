@@ -79,6 +79,11 @@ export const ERROR_CATALOG = {
   },
   'route.not_found': { status: 404, message: 'No such route.', details: z.object({ method: z.string(), path: z.string().max(200) }) },
   'team.not_found': { status: 404, message: 'No team has this id.', details: z.object({ team_id: z.string().max(63) }) },
+  'team.unreachable': {
+    status: 503,
+    message: 'The team this machine joined did not answer; local routes still work. Retry later.',
+    details: z.object({ reason: z.string().max(300) }),
+  },
   'team.exists': { status: 409, message: 'A team with this id exists.', details: z.object({ team_id: z.string().max(63) }) },
   'resource.not_found': {
     status: 404,

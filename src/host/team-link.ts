@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { Base64Bytes } from '../shared/schemas/base64';
+
+/**
+ * The headers a forwarded request may carry to the team besides what the host adds (the team token,
+ * the Access service token, the machine id): the body's type, which of LPA's clients sent it, the
+ * local token that was checked, and the local request id, so that both chains name one request.
+ */
+export const FORWARDED_HEADERS = ['content-type', 'x-lpa-client', 'x-lpa-local-token', 'x-lpa-request-id'] as const;
+
+/** The headers of the team's answer that reach the local client. */
+export const ANSWER_HEADERS = ['content-type', 'x-request-id', 'x-lpa-team-head', 'retry-after', 'content-disposition'] as const;
+
+/** One API request to the team, as the local pipeline hands it to the host (docs/teams.md#a-machine-in-a-team). */
+export const TeamRequest = z.object({
+  method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
+  /** The path and query under the team's `/api/v1`, as the local request had them. */
+  target: z.string().regex(/^\/api\/v1\/[^#\s]*$/).max(8192),
+  headers: z.partialRecord(z.enum(FORWARDED_HEADERS), z.string().max(1024)),
+  body: Base64Bytes.nullable(),
+});
+export type TeamRequest = z.output<typeof TeamRequest>;
+
+/** The team's answer, or why there was none (unreachable, timed out): the local service answers 503 then. */
+export const TeamAnswer = z.discriminatedUnion('reachable', [
+  z.object({
+    reachable: z.literal(true),
+    status: z.int().min(100).max(599),
+    headers: z.partialRecord(z.enum(ANSWER_HEADERS), z.string()),
+    body: Base64Bytes,
+  }),
+  z.object({ reachable: z.literal(false), reason: z.string() }),
+]);
+export type TeamAnswer = z.output<typeof TeamAnswer>;

@@ -1,0 +1,48 @@
+import type { RequestContext } from '../../handlers/context';
+import type { Route } from '../../handlers/implement';
+import { CLIENT_HEADER } from '../shared/client-header';
+import { ApiError } from '../shared/errors/api-error';
+import { auditContext } from './audit-failure';
+import { corsHeaders } from './origin-guard';
+
+/**
+ * A `home: 'team'` route of a machine that joined a team (docs/teams.md#a-machine-in-a-team): once
+ * the local guards, the local token's scopes and the local validation have passed, the request goes
+ * to the team as an ordinary API request through the host (which holds the team token), and the
+ * team's answer comes back with its status, body and error envelope as the team gave them. The local
+ * request id rides along, so that the team's chain and this machine's name one request; an audited
+ * route is also recorded in the local chain, with the team's answer.
+ */
+export async function forwardToTeam(request: Request, url: URL, route: Route, body: unknown, ctx: RequestContext, origin: string | null): Promise<Response> {
+  const headers: Record<string, string> = { 'x-lpa-request-id': ctx.requestId };
+  if (ctx.principal?.actor.id) headers['x-lpa-local-token'] = ctx.principal.actor.id;
+  const client = request.headers.get(CLIENT_HEADER);
+  if (client !== null) headers[CLIENT_HEADER] = client.slice(0, 64);
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const answer = await ctx.host.team.forward({
+    method: request.method as 'GET',
+    target: `${url.pathname}${url.search}`,
+    headers,
+    body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
+  });
+  if (!answer.reachable) throw new ApiError('team.unreachable', { reason: answer.reason }, undefined, { 'retry-after': '5' });
+  if (route.audit) {
+    const ok = answer.status < 400;
+    const details = { team: { status: answer.status, request_id: answer.headers['x-request-id'] ?? null, head: answer.headers['x-lpa-team-head'] ?? null } };
+    await ctx.store.system.record(auditContext(ctx, route.audit), ok ? 'ok' : 'error', { details }, ok ? null : errorCodeOf(answer.body));
+  }
+  const responseHeaders = new Headers({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-request-id': ctx.requestId, ...corsHeaders(origin) });
+  for (const [name, value] of Object.entries(answer.headers)) if (name !== 'x-request-id') responseHeaders.set(name, value);
+  const payload = answer.status === 204 || request.method === 'HEAD' ? null : (answer.body as Uint8Array<ArrayBuffer>);
+  return new Response(payload, { status: answer.status, headers: responseHeaders });
+}
+
+/** The error code of the team's envelope, for the local entry; `team.error` when the body is not one. */
+function errorCodeOf(body: Uint8Array): string {
+  try {
+    const code = (JSON.parse(new TextDecoder().decode(body)) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' ? code.slice(0, 64) : 'team.error';
+  } catch {
+    return 'team.error';
+  }
+}

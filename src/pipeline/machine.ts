@@ -1,0 +1,21 @@
+import type { RequestContext } from '../../handlers/context';
+
+const MACHINE_ID = /^[A-Za-z0-9-]{8,64}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * On a team's service, a request that a joined machine forwards (src/pipeline/forward.ts) names the
+ * machine, the local token it checked and its local request id. They are taken only from a request
+ * a team token authenticated (a machine's credential), only in their expected shapes, and only as
+ * labels: the team's audit entry records them in `details.via` and under the local request id, so
+ * both chains name one request. They grant nothing.
+ */
+export function adoptMachine(request: Request, ctx: RequestContext): void {
+  if (ctx.principal?.actor.type !== 'token') return;
+  const machine = request.headers.get('x-lpa-machine');
+  if (machine === null || !MACHINE_ID.test(machine)) return;
+  const localToken = request.headers.get('x-lpa-local-token');
+  ctx.via = { machine_id: machine, local_token_id: localToken !== null && UUID.test(localToken) ? localToken : null };
+  const requestId = request.headers.get('x-lpa-request-id');
+  if (requestId !== null && UUID.test(requestId)) ctx.requestId = requestId;
+}
