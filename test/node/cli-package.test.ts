@@ -29,7 +29,7 @@ const lpa = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
     execFile(
       installed,
       args,
-      { cwd: elsewhere, env: { PATH: process.env.PATH!, HOME: work, LPA_URL: `http://127.0.0.1:${service.port}`, LPA_TOKEN: service.token, ...env } },
+      { cwd: elsewhere, env: { ...process.env, LPA_URL: `http://127.0.0.1:${service.port}`, LPA_TOKEN: service.token, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -75,13 +75,13 @@ describe('the lpa package (packages/cli)', () => {
     expect(JSON.parse(conflict.stderr)).toMatchObject({ error: { code: 'state.revision_conflict', details: { current_revision: 1 } } });
   });
 
-  it('serves MCP as the README configures a host: {"command": "lpa", "args": ["mcp"]}', async () => {
+  it('serves MCP as docs/mcp.md configures a host, {"command": "lpa", "args": ["mcp"]}, the installed command', async () => {
     const client = new Client({ name: 'lpa-package-test', version: '1.0.0' });
     const transport = new StdioClientTransport({
-      command: 'lpa',
+      command: installed,
       args: ['mcp'],
       cwd: elsewhere,
-      env: { PATH: `${join(prefix, 'bin')}:${process.env.PATH}`, LPA_URL: `http://127.0.0.1:${service.port}`, LPA_TOKEN: service.token },
+      env: { ...(process.env as Record<string, string>), LPA_URL: `http://127.0.0.1:${service.port}`, LPA_TOKEN: service.token },
       stderr: 'pipe',
     });
     await client.connect(transport);
