@@ -16,7 +16,7 @@ import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { buildConsole } from './build-console.mjs';
-import { CLI_DIST, DIST, ROOT, STAMP } from './build-stale.mjs';
+import { CLI_DIST, CLI_SOURCES, DIST, ROOT, STAMP } from './build-stale.mjs';
 import { SHA256_WASM, writeSha256Wasm } from './sha256-wasm.mjs';
 
 /**
@@ -39,7 +39,9 @@ async function bundle(build, outfile, options) {
 async function bundleCli(build) {
   const chunks = join(CLI_DIST, 'chunks');
   mkdirSync(chunks, { recursive: true });
-  const { outputFiles } = await build({
+  const { outputFiles, metafile } = await build({
+    absWorkingDir: ROOT,
+    metafile: true,
     entryPoints: { lpa: join(ROOT, 'src/cli/main.ts') },
     outdir: CLI_DIST,
     outExtension: { '.js': '.mjs' },
@@ -57,6 +59,9 @@ async function bundleCli(build) {
     // The packages' CommonJS parts call require(); an ES module has none unless it makes one.
     banner: { js: "import { createRequire as lpaCreateRequire } from 'node:module';\nconst require = lpaCreateRequire(import.meta.url);" },
   });
+  // Before the entry: a build that stops half-way leaves an entry older than the sources listed.
+  const sources = Object.keys(metafile.inputs).filter((path) => !path.includes('node_modules/'));
+  writeFileSync(CLI_SOURCES, `${JSON.stringify(sources, null, 1)}\n`);
   const entry = join(CLI_DIST, 'lpa.mjs');
   for (const file of [...outputFiles.filter((file) => file.path !== entry), ...outputFiles.filter((file) => file.path === entry)]) {
     const partial = `${file.path}.${process.pid}.partial`;
