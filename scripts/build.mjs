@@ -8,8 +8,8 @@
  *   its own package (packages/cli): `lpa.mjs` and the chunks it loads, so that `lpa` starts without
  *   resolving packages or compiling TypeScript, and its packed package needs nothing else;
  * - `dist/launcher.mjs`, the Node launcher (src/runtimes/launcher/main.ts); packages stay in node_modules.
- * `isStale()` (scripts/build-stale.mjs) tells `npm start` and `bin/lpa.mjs` whether a source changed since the
- * last build.
+ * `isStale()` and `cliIsStale()` (scripts/build-stale.mjs) tell `npm start` and `bin/lpa.mjs` whether a source
+ * changed since the last build.
  * Plain JavaScript on purpose: it runs before anything is compiled.
  */
 import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
