@@ -41,7 +41,9 @@ beforeAll(async () => {
   execFileSync(process.execPath, ['bin/lpa.mjs', '--version']);
   const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: CLI_PACKAGE, encoding: 'utf8' }));
   packedFiles = packed.files.map((file: { path: string }) => file.path);
-  execFileSync('npm', ['install', '--global', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, join(work, packed.filename)], { cwd: elsewhere });
+  // A cache of its own: the install reads nothing a machine's npm cache happens to hold.
+  const npm = ['--offline', '--no-audit', '--no-fund', '--cache', join(work, 'npm-cache')];
+  execFileSync('npm', ['install', '--global', ...npm, '--prefix', prefix, join(work, packed.filename)], { cwd: elsewhere });
   service = await startService('workerd');
 }, 120_000);
 afterAll(async () => {
