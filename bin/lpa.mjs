@@ -1,12 +1,8 @@
 #!/usr/bin/env node
-// The `lpa` command: the compiled CLI, dist/lpa.mjs (scripts/build.mjs). In a checkout of the
-// repository it is rebuilt first when a source changed, as `npm start` does; an installed package
-// has no scripts/ and loads the file it was packed with.
-import { existsSync } from 'node:fs';
+// `lpa` in a checkout of the repository: the compiled CLI of packages/cli (scripts/build.mjs), rebuilt
+// first when a source changed, as `npm start` does. The installed package (packages/cli) runs its
+// compiled entry directly.
+import { cliIsStale } from '../scripts/build-stale.mjs';
 
-const builder = new URL('../scripts/build.mjs', import.meta.url);
-if (existsSync(builder)) {
-  const { buildAll, isStale } = await import(builder.href);
-  if (isStale()) await buildAll();
-}
-await import('../dist/lpa.mjs');
+if (cliIsStale()) await (await import('../scripts/build.mjs')).buildAll();
+await import('../packages/cli/dist/lpa.mjs');

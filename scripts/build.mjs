@@ -4,38 +4,20 @@
  * - `dist/worker.js`, the worker as workerd loads it (one ES module), and beside it `dist/sha256.wasm`,
  *   the compiled SHA-256 it imports (scripts/sha256-wasm.mjs; workerd's config declares it);
  * - the web console (scripts/build-console.mjs), built first: the worker bundle carries its files;
- * - `dist/lpa.mjs`, the `lpa` command (src/cli/main.ts) with every package it uses in one file, so that
- *   `bin/lpa.mjs` starts without resolving packages or compiling TypeScript, and a packed install
- *   needs nothing else of the repository;
+ * - `packages/cli/dist/`, the `lpa` command (src/cli/main.ts) with every package it uses, in the folder of
+ *   its own package (packages/cli): `lpa.mjs` and the chunks it loads, so that `lpa` starts without
+ *   resolving packages or compiling TypeScript, and its packed package needs nothing else;
  * - `dist/launcher.mjs`, the Node launcher (src/runtimes/launcher/main.ts); packages stay in node_modules.
- * `isStale()` tells `npm start` (scripts/start.mjs) whether a source changed since the last build.
+ * `isStale()` and `cliIsStale()` (scripts/build-stale.mjs) tell `npm start` and `bin/lpa.mjs` whether a source
+ * changed since the last build.
  * Plain JavaScript on purpose: it runs before anything is compiled.
  */
-import { copyFileSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { buildConsole } from './build-console.mjs';
+import { CLI_DIST, CLI_SOURCES, DIST, ROOT, STAMP } from './build-stale.mjs';
 import { SHA256_WASM, writeSha256Wasm } from './sha256-wasm.mjs';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const DIST = join(ROOT, 'dist');
-/** Written last, so a build that stopped half-way is still stale. */
-const STAMP = join(DIST, 'launcher.mjs');
-/** What the bundles are built from: every change there makes the build stale. */
-const SOURCES = ['src', 'storage', 'handlers', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/build-console.mjs', 'scripts/sha256-wasm.mjs'];
-
-function newestChange(path) {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestChange(join(path, name))), stat.mtimeMs);
-}
-
-/** True when `dist/` is missing or older than a source it is built from. */
-export function isStale() {
-  const built = statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  return SOURCES.some((source) => newestChange(join(ROOT, source)) > built);
-}
 
 /**
  * Each bundle is written next to its place and renamed into it, so a launcher that starts while
@@ -45,6 +27,49 @@ async function bundle(build, outfile, options) {
   const partial = `${outfile}.${process.pid}.partial`;
   await build({ bundle: true, format: 'esm', target: 'es2022', logLevel: 'error', ...options, outfile: partial });
   renameSync(partial, outfile);
+}
+
+/**
+ * The `lpa` command, split (esbuild's code splitting) so that each run loads what it needs: the entry
+ * answers `--version` alone, and each command family's routes, schemas and packages are chunks loaded
+ * by the family that runs (src/cli/families.ts). The chunks' names carry their content's hash, so they
+ * are written first without replacing anything a running `lpa` reads; the entry is renamed into
+ * place last, then the chunks it no longer reaches are removed.
+ */
+async function bundleCli(build) {
+  const chunks = join(CLI_DIST, 'chunks');
+  mkdirSync(chunks, { recursive: true });
+  const { outputFiles, metafile } = await build({
+    absWorkingDir: ROOT,
+    metafile: true,
+    entryPoints: { lpa: join(ROOT, 'src/cli/main.ts') },
+    outdir: CLI_DIST,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'error',
+    // Smaller to read and compile at every start; the names stay, so a stack trace still reads.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // The packages' CommonJS parts call require(); an ES module has none unless it makes one.
+    banner: { js: "import { createRequire as lpaCreateRequire } from 'node:module';\nconst require = lpaCreateRequire(import.meta.url);" },
+  });
+  // Before the entry: a build that stops half-way leaves an entry older than the sources listed.
+  const sources = Object.keys(metafile.inputs).filter((path) => !path.includes('node_modules/'));
+  writeFileSync(CLI_SOURCES, `${JSON.stringify(sources, null, 1)}\n`);
+  const entry = join(CLI_DIST, 'lpa.mjs');
+  for (const file of [...outputFiles.filter((file) => file.path !== entry), ...outputFiles.filter((file) => file.path === entry)]) {
+    const partial = `${file.path}.${process.pid}.partial`;
+    writeFileSync(partial, file.contents, { mode: 0o755 });
+    renameSync(partial, file.path);
+  }
+  const written = new Set(outputFiles.map((file) => file.path));
+  for (const name of readdirSync(chunks)) if (!written.has(join(chunks, name))) rmSync(join(chunks, name), { force: true });
 }
 
 export async function buildAll() {
@@ -71,16 +96,7 @@ async function buildBoth(build) {
     mainFields: ['module', 'main'],
     conditions: ['workerd', 'worker', 'import'],
   });
-  await bundle(build, join(DIST, 'lpa.mjs'), {
-    entryPoints: [join(ROOT, 'src/cli/main.ts')],
-    platform: 'node',
-    target: 'node20',
-    // Smaller to read and compile at every start; the names stay, so a stack trace still reads.
-    minifyWhitespace: true,
-    minifySyntax: true,
-    // The packages' CommonJS parts call require(); an ES module has none unless it makes one.
-    banner: { js: "import { createRequire as lpaCreateRequire } from 'node:module';\nconst require = lpaCreateRequire(import.meta.url);" },
-  });
+  await bundleCli(build);
   await bundle(build, STAMP, {
     entryPoints: [join(ROOT, 'src/runtimes/launcher/main.ts')],
     platform: 'node',

@@ -13,7 +13,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
 const stale: string[] = [];
 
-for (const [path, text] of Object.entries(referencePages((path) => readFileSync(join(root, path), 'utf8')))) {
+for (const [path, text] of Object.entries(await referencePages((path) => readFileSync(join(root, path), 'utf8')))) {
   const file = join(root, path);
   const current = existsSync(file) ? readFileSync(file, 'utf8') : null;
   if (current === text) continue;

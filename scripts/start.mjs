@@ -1,8 +1,8 @@
 /**
  * `npm start`: the compiled launcher (dist/launcher.mjs), built first only when `dist/` is missing
- * or older than its sources (scripts/build.mjs). Plain JavaScript, so start-up loads no TypeScript.
+ * or older than its sources (scripts/build-stale.mjs, scripts/build.mjs). Plain JavaScript, so start-up loads no TypeScript.
  */
-import { buildAll, isStale } from './build.mjs';
+import { isStale } from './build-stale.mjs';
 
-if (isStale()) await buildAll();
+if (isStale()) await (await import('./build.mjs')).buildAll();
 await import('../dist/launcher.mjs');

@@ -80,8 +80,8 @@ function commandSection(command: Command): string[] {
   return parts;
 }
 
-function cliPage(): string {
-  const program = buildProgram();
+async function cliPage(): Promise<string> {
+  const program = await buildProgram();
   return `${generated('the commander program of `src/cli/program.ts`')}
 # The \`lpa\` command line
 
@@ -122,12 +122,12 @@ function readmeConfiguration(readme: string): string {
 }
 
 /** Each generated file by its path from the repository root; `read` gives a file's current text. */
-export function referencePages(read: (path: string) => string): Record<string, string> {
+export async function referencePages(read: (path: string) => string): Promise<Record<string, string>> {
   return {
     'README.md': readmeConfiguration(read('README.md')),
     'docs/reference/errors.md': errorsPage(),
     'docs/reference/audit-actions.md': auditActionsPage(),
-    'docs/reference/cli.md': cliPage(),
+    'docs/reference/cli.md': await cliPage(),
     'docs/reference/environment.md': environmentPage(),
   };
 }

@@ -1,4 +1,7 @@
-import packageJson from '../../package.json' with { type: 'json' };
+import packageJson from '../../packages/cli/package.json' with { type: 'json' };
 
-/** The package's version: `lpa --version` and the MCP server's name in its handshake. Bundled into dist/lpa.mjs with the rest. */
+/**
+ * The version of the `lpa` package (packages/cli), which is the service's (test/node/cli-package.test.ts
+ * checks the two agree): `lpa --version` and the MCP server's name in its handshake.
+ */
 export const VERSION: string = packageJson.version;

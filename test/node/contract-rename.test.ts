@@ -1,4 +1,7 @@
+import { getRequestListener } from '@hono/node-server';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -34,6 +37,8 @@ const TEST_ADMIN_TOKEN = 'lpa_rename-test-admin-token-0123456789';
 const requested: string[] = [];
 const stops: (() => unknown)[] = [];
 let serve: InProcessService;
+/** Where the CLI's client and the MCP tools reach that service: over HTTP, as they reach a running one. */
+let clientUrl: string;
 
 /** One request to the service, as it arrives from a local client (the Host header included). */
 const service = {
@@ -59,14 +64,20 @@ beforeAll(async () => {
       throw new Error(reason);
     },
   });
-  // The CLI's client and the MCP tools reach that service: fetch goes to it.
-  vi.stubGlobal('fetch', (url: string, init: RequestInit) => {
-    requested.push(`${init.method} ${new URL(url).pathname}`);
-    return service.fetch(url, init);
-  });
+  // The CLI's client and the MCP tools talk HTTP: a server on a free port hands each request to that
+  // service as if it came to its own port, and records what was asked.
+  const server = createServer(
+    getRequestListener((request) => {
+      const { pathname, search } = new URL(request.url);
+      requested.push(`${request.method} ${pathname}`);
+      return service.fetch(`${BASE_URL}${pathname}${search}`, { method: request.method, headers: request.headers, body: request.body, duplex: 'half' } as RequestInit);
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  stops.push(() => new Promise((resolve) => server.close(resolve)));
+  clientUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  vi.unstubAllGlobals();
   for (const stop of stops.reverse()) await stop();
 });
 
@@ -85,7 +96,7 @@ describe('a route renamed in its contract', () => {
   });
 
   it('is served under its new path, and the old one is gone', async () => {
-    const client = new ApiClient(BASE_URL, TEST_ADMIN_TOKEN);
+    const client = new ApiClient(clientUrl, TEST_ADMIN_TOKEN);
     const written = await client.api(globals.write, { params: { name: 'renamed' }, body: { value: 'v1', expected_revision: 0 } });
     expect(written).toMatchObject({ name: 'renamed', revision: 1 });
     expect(await client.api(globals.read, { params: { name: 'renamed' } })).toEqual({ value: 'v1', revision: 1 });
@@ -95,7 +106,7 @@ describe('a route renamed in its contract', () => {
   });
 
   it('is called at its new path by the MCP tool', async () => {
-    const client = new ApiClient(BASE_URL, TEST_ADMIN_TOKEN, 'mcp');
+    const client = new ApiClient(clientUrl, TEST_ADMIN_TOKEN, 'mcp');
     requested.length = 0;
     const result = await callTool(client, toolOf(globals.read), { name: 'renamed' });
     expect(result.isError).toBeUndefined();
@@ -104,13 +115,13 @@ describe('a route renamed in its contract', () => {
   });
 
   it('is called at its new path by `lpa globals`', async () => {
-    vi.stubEnv('LPA_URL', BASE_URL);
+    vi.stubEnv('LPA_URL', clientUrl);
     vi.stubEnv('LPA_TOKEN', TEST_ADMIN_TOKEN);
     const printed: string[] = [];
     const write = vi.spyOn(process.stdout, 'write').mockImplementation((text) => printed.push(String(text)) > 0);
     try {
       const program = new Command('lpa').exitOverride();
-      globalsCommand(program);
+      globalsCommand(program.command('globals'));
       requested.length = 0;
       await program.parseAsync(['globals', 'set', 'renamed', 'v2', '--revision', '1', '--json'], { from: 'user' });
       await program.parseAsync(['globals', 'get', 'renamed', '--json'], { from: 'user' });

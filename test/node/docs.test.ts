@@ -31,8 +31,8 @@ function anchors(text: string): Set<string> {
 }
 
 describe('docs/reference, generated from the code', () => {
-  it('is current (npm run docs)', () => {
-    const stale = Object.entries(referencePages(read)).filter(([path, text]) => !existsSync(join(root, path)) || read(path) !== text);
+  it('is current (npm run docs)', async () => {
+    const stale = Object.entries(await referencePages(read)).filter(([path, text]) => !existsSync(join(root, path)) || read(path) !== text);
     expect(stale.map(([path]) => path)).toEqual([]);
   });
 

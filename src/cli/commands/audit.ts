@@ -60,8 +60,7 @@ function filterQuery(options: Filters): Filters {
 const LIMIT = boundsOf(AuditListQuery.shape.limit.unwrap());
 const BEFORE_SEQ = boundsOf(AuditListQuery.shape.before_seq.unwrap());
 
-export function auditCommand(program: Command): void {
-  const audit = program.command('audit').description('the tamper-evident audit log');
+export function auditCommand(audit: Command): void {
   withJson(
     withFilters(audit.command('list').description('entries, newest first'))
       .option('--limit <n>', `entries per page, ${LIMIT.join('..')}`, intBetween(...LIMIT), 50)

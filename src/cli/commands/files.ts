@@ -5,8 +5,7 @@ import { files as fileRoutes } from '../../contracts/files';
 import { action, readBytes, withJson, type JsonOption } from '../args';
 import { show, table } from '../output';
 
-export function filesCommand(program: Command): void {
-  const files = program.command('files').description('files of the automation folder');
+export function filesCommand(files: Command): void {
   withJson(files.command('list').description('the automation folder and its files')).action(
     action(async (client, options: JsonOption) => {
       const answer = await client.api(fileRoutes.list);

@@ -4,8 +4,7 @@ import { flows as flowRoutes } from '../../contracts/flows';
 import { action, readJson, withJson, type JsonOption } from '../args';
 import { keyValues, show, table } from '../output';
 
-export function flowsCommand(program: Command): void {
-  const flows = program.command('flows').description('automation flows');
+export function flowsCommand(flows: Command): void {
   withJson(flows.command('list').description('flow summaries, oldest first')).action(
     action(async (client, options: JsonOption) => {
       const answer = await client.api(flowRoutes.list);

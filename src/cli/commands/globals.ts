@@ -8,8 +8,7 @@ import { keyValues, show, table } from '../output';
 
 const revision = intBetween(0, Number.MAX_SAFE_INTEGER);
 
-export function globalsCommand(program: Command): void {
-  const globals = program.command('globals').description('read and write global automation variables');
+export function globalsCommand(globals: Command): void {
   withJson(globals.command('list').description('every global with its revision, without values')).action(
     action(async (client, options: JsonOption) => {
       const answer = await client.api(globalRoutes.list);

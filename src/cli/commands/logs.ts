@@ -3,8 +3,7 @@ import { logs as logRoutes } from '../../contracts/logs';
 import { action, withJson, type JsonOption } from '../args';
 import { show, table } from '../output';
 
-export function logsCommand(program: Command): void {
-  const logs = program.command('logs').description('technical log files of the service');
+export function logsCommand(logs: Command): void {
   withJson(logs.command('list').description('every log file of every stream')).action(
     action(async (client, options: JsonOption) => {
       const answer = await client.api(logRoutes.list);

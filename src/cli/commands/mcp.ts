@@ -2,15 +2,11 @@ import type { Command } from 'commander';
 import { ApiCallError } from '../client';
 import { exitCodeFor } from '../exit-codes';
 
-export function mcpCommand(program: Command): void {
-  program
-    .command('mcp')
-    .description(
-      'run a Model Context Protocol server on stdin/stdout: one tool per API operation, called with LPA_URL and LPA_TOKEN; without LPA_TOKEN it refuses to start unless --admin is given',
-    )
+export function mcpCommand(mcp: Command): void {
+  mcp
     .option('--admin', 'with LPA_TOKEN empty or unset, give the agent the admin token (the admin-token file of LPA_DATA_ROOT): every tool, every secret')
     .action(async (options: { admin?: boolean }) => {
-      // Loaded only here: the server reads every route contract, which no other command needs.
+      // Loaded only when it runs, not for `lpa mcp --help`: the server reads every route contract and the MCP SDK.
       const { runMcpServer } = await import('../mcp/server');
       try {
         await runMcpServer(process.env, { admin: options.admin === true });

@@ -43,11 +43,7 @@ function fields(options: FieldOptions): PlatformAccountPatch {
 /** A profile's account as the routes address it. */
 const ofProfile = (id: string, accountId: string) => ({ params: { id, accountId } });
 
-export function profileAccountsCommand(program: Command): void {
-  const accounts = program
-    .command('profile-accounts')
-    .alias('accounts')
-    .description("a profile's platform accounts, their passwords and 2FA codes (also `lpa accounts`, its former name)");
+export function profileAccountsCommand(accounts: Command): void {
   withJson(accounts.command('list').description('the accounts of a profile (secrets only as set or not)').argument('<profile>')).action(
     action(async (client, profile: string, options: JsonOption) => {
       const answer = await client.api(profileAccounts.list, { params: { id: profile } });

@@ -31,8 +31,7 @@ function fields(options: FieldOptions): ProfilePatch {
 
 const profileTable = (items: Profile[]) => table(items, ['no', 'id', 'name', 'group', 'tags', 'pinned']);
 
-export function profilesCommand(program: Command): void {
-  const profiles = program.command('profiles').description('browser profiles');
+export function profilesCommand(profiles: Command): void {
   withJson(
     profiles
       .command('list', { isDefault: true })

@@ -37,8 +37,7 @@ function settingsCommand(parent: Command, name: string, description: string, { f
   );
 }
 
-export function settingsCommands(program: Command): void {
-  const settings = program.command('settings').description('retention settings');
+export function settingsCommands(settings: Command): void {
   settingsCommand(settings, 'logs', 'log retention in days', {
     fields: Object.keys(LogRetentionPatch.shape),
     read: (client) => client.api(settingRoutes.logRetention),

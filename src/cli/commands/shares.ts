@@ -4,8 +4,7 @@ import { shares as shareRoutes } from '../../contracts/shares';
 import { action, intBetween, readText, repeated, withJson, type JsonOption } from '../args';
 import { keyValues, show, table } from '../output';
 
-export function sharesCommand(program: Command): void {
-  const shares = program.command('shares').description('share flows by code, redeem and import shared flows');
+export function sharesCommand(shares: Command): void {
   withJson(shares.command('list').description('shares that are not revoked (never their codes)')).action(
     action(async (client, options: JsonOption) => {
       const answer = await client.api(shareRoutes.list);

@@ -3,8 +3,8 @@ import { action, withJson, type JsonOption } from '../args';
 import { system } from '../../contracts/system';
 import { keyValues, show } from '../output';
 
-export function statusCommand(program: Command): void {
-  withJson(program.command('status').description('show the core status of the service')).action(
+export function statusCommand(status: Command): void {
+  withJson(status).action(
     action(async (client, options: JsonOption) => {
       show(await client.api(system.status), options.json, keyValues);
     }),

@@ -3,8 +3,7 @@ import { action, intBetween, withJson, type JsonOption } from '../args';
 import { tokens as tokenRoutes } from '../../contracts/tokens';
 import { keyValues, show, table } from '../output';
 
-export function tokensCommand(program: Command): void {
-  const tokens = program.command('tokens').description('issue, list and revoke API tokens (admin session)');
+export function tokensCommand(tokens: Command): void {
   withJson(
     tokens
       .command('create')

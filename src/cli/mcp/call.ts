@@ -17,7 +17,7 @@ function segmentProblem(value: unknown): string | null {
   } catch {
     return 'is not valid percent-encoding';
   }
-  // fetch resolves dot segments and a service decodes %2F: either would send the call to another route.
+  // The URL parser resolves dot segments and a service decodes %2F: either would send the call to another route.
   for (const form of [raw, decoded]) {
     if (form === '' || form === '.' || form === '..') return 'must not be empty, "." or ".."';
     if (/[/\\]/.test(form)) return 'must not contain "/" or "\\", also percent-encoded';

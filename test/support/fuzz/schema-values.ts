@@ -147,10 +147,14 @@ function arrayValue(schema: JsonSchema, ctx: SchemaContext, depth: number): fc.A
   const min: number = schema.minItems ?? 0;
   const max: number | undefined = schema.maxItems;
   const counts = [...new Set([min, Math.max(0, min - 1), ...(max === undefined ? [] : [max, max + 1])])];
+  // At an edge count the element is a valid one, which is small: a fuzzed one may be a megabyte of
+  // text, and 10,001 copies of it (a flow's steps) are more than a string can hold, so the request's
+  // JSON.stringify threw RangeError: Invalid string length now and then.
+  const small = validValue(schema.items ?? {}, ctx, depth + 1);
   return fc.oneof(
     { weight: 3, arbitrary: fc.array(item, { minLength: min, maxLength: Math.max(min, Math.min(max ?? 4, 4)) }) },
     // Edge counts, every element the same: duplicates where items must be unique.
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...counts), item).map(([n, v]) => Array.from({ length: n }, () => v)) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...counts), small).map(([n, v]) => Array.from({ length: n }, () => v)) },
     { weight: 1, arbitrary: fc.array(item, { minLength: 1, maxLength: 3 }).map((a) => [...a, a[0]]) },
   );
 }
