@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DENIAL_WINDOW_MS, MAX_OPEN_WINDOWS } from '../../src/pipeline/denial-audit';
+import { DENIAL_WINDOW_MS, MAX_OPEN_WINDOWS } from '../../storage/audit/denials';
 import type { AuditEntry, AuditList } from '../../storage/audit/schema';
 import { teamConfigFrom } from '../../src/teams/team-config';
 import { NO_KEYS, teamHost } from '../../src/teams/team-host';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_OPEN_WINDOWS } from '../../src/pipeline/denial-audit';
+import { MAX_OPEN_WINDOWS } from '../../storage/audit/denials';
 import { MAX_FAILURES } from '../../src/pipeline/throttle';
 import { TEAM_TEST_OPERATOR_TOKEN } from './constants';
 import { assertionFor, createTeam, inTeamObject, teamCall, teamPath, teamToken } from './support';
