@@ -37,7 +37,8 @@ export function markdownTable(columns: readonly string[], rows: string[][]): str
   return [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
 }
 
-export function machine(): string {
+/** Where and when a run ran; `generator` is what made the load. */
+export function machine(generator = 'the load generator (autocannon, in the bench process)'): string {
   const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
   const dirty = git('status', '--porcelain', '--untracked-files=no') ? ' (with uncommitted changes)' : '';
   return [
@@ -45,7 +46,7 @@ export function machine(): string {
     `- Commit: ${git('rev-parse', '--short', 'HEAD')}${dirty}`,
     `- Machine: ${cpus().length} CPUs (nproc), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${cpus()[0]?.model ?? 'unknown CPU'}`,
     `- Load average at the end of the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (the machine is shared; other work competes for the CPUs)`,
-    `- Node ${process.version}; the load generator (autocannon, in the bench process) runs on the same machine as the servers.`,
+    `- Node ${process.version}; ${generator} runs on the same machine as the servers.`,
   ].join('\n');
 }
 

@@ -24,7 +24,7 @@ export interface WriteFigures {
   teams: TeamFigures[];
   /** Every request's latency, ms. */
   latencies: number[];
-  /** A few failed answers as they came, for the report. */
+  /** The first few kinds of failure (status and answer), each with how often it came. */
   samples: string[];
   seconds: number;
 }
@@ -59,6 +59,7 @@ export async function teamWrites(port: number, teams: readonly TeamClient[], cli
   // Every client keeps its connection between requests: no free socket may be closed for being one too many.
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: teams.length * clientsPerTeam });
   const figures: WriteFigures = { teams: teams.map(() => ({ acknowledged: 0, errors: 0 })), latencies: [], samples: [], seconds };
+  const failures = new Map<string, number>();
   const value = JSON.stringify('x'.repeat(64));
   const started = performance.now();
   const deadline = started + seconds * 1000;
@@ -81,7 +82,8 @@ export async function teamWrites(port: number, teams: readonly TeamClient[], cli
         counts.acknowledged += 1;
       } else {
         counts.errors += 1;
-        if (figures.samples.length < SAMPLES) figures.samples.push(`${team.teamId}: ${answer.status} ${answer.text.slice(0, 200)}`);
+        const kind = `${answer.status} ${answer.text.slice(0, 200)}`;
+        if (failures.has(kind) || failures.size < SAMPLES) failures.set(kind, (failures.get(kind) ?? 0) + 1);
         fresh(counts.errors);
       }
     }
@@ -93,5 +95,6 @@ export async function teamWrites(port: number, teams: readonly TeamClient[], cli
     agent.destroy();
   }
   figures.seconds = (performance.now() - started) / 1000;
+  figures.samples = [...failures].map(([kind, times]) => `${times}× ${kind}`);
   return figures;
 }
