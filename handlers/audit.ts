@@ -22,6 +22,7 @@ export const auditRoutes = implement(audit, {
     const page = await ctx.store.audit.list(rest, { before_seq }, limit ?? DEFAULT_LIST_LIMIT);
     return { items: page.items.map(withoutLinks), next_before_seq: page.next_seq };
   },
+  hashes: ({ ctx, query }) => ctx.store.audit.hashes(query.after_seq ?? 0, query.limit ?? DEFAULT_LIST_LIMIT),
   verify: async ({ ctx }) => {
     const release = verifying.tryTake((await ctx.storeFacts()).store_id);
     if (!release) {

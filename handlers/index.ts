@@ -13,6 +13,7 @@ import { settingsRoutes } from './settings';
 import { shareRoutes } from './shares';
 import { synchronizerRoutes } from './synchronizer';
 import { systemRoutes } from './system';
+import { teamRoutes } from './team';
 import { tokenRoutes } from './tokens';
 
 /** Each family of src/contracts implemented; one left out does not compile. */
@@ -30,6 +31,7 @@ const IMPLEMENTED: { [F in keyof Families]: Route[] } = {
   files: fileRoutes,
   synchronizer: synchronizerRoutes,
   audit: auditRoutes,
+  team: teamRoutes,
   openapi: openapiRoutes,
 };
 

@@ -20,6 +20,7 @@ import type { SqlDb } from './sql/sql';
 import { System } from './system/system';
 import { Tokens } from './tokens/tokens';
 import { Vault } from './vault';
+import { Witness } from './witness/witness';
 
 /** What the store keeps outside the database, in the data root: its keys and the audit's seal record. */
 export interface StoreKeys extends ProofKeys {
@@ -50,6 +51,7 @@ export class Store {
   readonly profileAccounts: ProfileAccounts;
   readonly membership: MembershipCache;
   readonly members: Members;
+  readonly witness: Witness;
 
   /** A store over a migrated database at `dbVersion`; `openStore` migrates and makes one. */
   constructor(db: SqlDb, keys: StoreKeys, dbVersion: number, now: () => number = Date.now) {
@@ -67,6 +69,7 @@ export class Store {
     this.profileAccounts = new ProfileAccounts(ctx, this.profiles);
     this.membership = new MembershipCache(ctx);
     this.members = new Members(ctx);
+    this.witness = new Witness(ctx);
     this.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', {
       details: { db_version: dbVersion, vault: vault.state },
     }, null);

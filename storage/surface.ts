@@ -21,11 +21,12 @@ export const STORE_SURFACE = {
   globals: ['list', 'read', 'write', 'delete'],
   flows: ['create', 'list', 'get', 'delete'],
   shares: ['list', 'create', 'revoke', 'redeem', 'import'],
-  audit: ['list', 'extent', 'exportPageSize', 'exportHead', 'verifySlice', 'checkpoint', 'publicKey'],
+  audit: ['list', 'hashes', 'extent', 'exportPageSize', 'exportHead', 'verifySlice', 'checkpoint', 'publicKey'],
   profiles: ['create', 'get', 'update', 'delete', 'list', 'count'],
   profileAccounts: ['list', 'create', 'update', 'delete', 'password', 'totp'],
   membership: ['read', 'save'],
   members: ['set', 'list', 'remove', 'role'],
+  witness: ['see', 'summary', 'heads', 'checkpoint', 'keep'],
 } as const satisfies { [F in StoreFamily]: readonly MethodOf<F>[] };
 
 /** The declared methods of family `F` (all of them its methods: `satisfies` above checks it, `Extract` tells the compiler). */

@@ -1,5 +1,5 @@
-import { AuditExportQuery, AuditListQuery } from '../../storage/audit/filters';
-import { AuditCheckpoint, AuditExport, AuditList, AuditPublicKey, AuditVerification } from '../../storage/audit/schema';
+import { AuditExportQuery, AuditHashesQuery, AuditListQuery } from '../../storage/audit/filters';
+import { AuditCheckpoint, AuditExport, AuditHashes, AuditList, AuditPublicKey, AuditVerification } from '../../storage/audit/schema';
 import { defineContract } from './define';
 
 export const audit = {
@@ -12,6 +12,19 @@ export const audit = {
     scopes: ['audit:read'],
     query: AuditListQuery,
     response: AuditList,
+  }),
+  hashes: defineContract({
+    method: 'GET',
+    path: '/api/v1/audit/hashes',
+    home: 'team',
+    tag: 'Audit',
+    summary: "The chain's seq and hash, oldest first from after_seq: what a witness compares the heads it kept with",
+    description:
+      'A machine joined to a team keeps the heads of the team chain its answers named (`X-LPA-Team-Head`); ' +
+      '`POST /api/v1/team/verify` compares each with the hash the team has now at that seq.',
+    scopes: ['audit:read'],
+    query: AuditHashesQuery,
+    response: AuditHashes,
   }),
   verify: defineContract({
     method: 'GET',

@@ -13,6 +13,7 @@ import { settings } from './settings';
 import { shares } from './shares';
 import { synchronizer } from './synchronizer';
 import { system } from './system';
+import { team } from './team';
 import { tokens } from './tokens';
 
 /**
@@ -20,7 +21,7 @@ import { tokens } from './tokens';
  * the server then refuses to build until handlers/index.ts implements it.
  */
 export const FAMILIES = {
-  system, settings, membership, tokens, profiles, profileAccounts, logs, globals, flows, shares, files, synchronizer, audit, openapi,
+  system, settings, membership, tokens, profiles, profileAccounts, logs, globals, flows, shares, files, synchronizer, audit, team, openapi,
 };
 
 export type Families = typeof FAMILIES;
@@ -36,4 +37,4 @@ export const TEAM_FAMILIES = { members };
 
 export const TEAM_CONTRACTS: readonly Contract[] = Object.values(TEAM_FAMILIES).flatMap((family): Contract[] => Object.values(family));
 
-export { audit, files, flows, globals, logs, members, membership, openapi, profileAccounts, profiles, settings, shares, synchronizer, system, tokens };
+export { audit, files, flows, globals, logs, members, membership, openapi, profileAccounts, profiles, settings, shares, synchronizer, system, team, tokens };

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../handlers/context';
+import { parseTeamHead } from '../../storage/client';
 import type { Route } from '../../handlers/implement';
 import { CLIENT_HEADER } from '../shared/client-header';
 import { ApiError } from '../shared/errors/api-error';
@@ -26,6 +27,7 @@ export async function forwardToTeam(request: Request, url: URL, route: Route, bo
     body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
   });
   if (!answer.reachable) throw new ApiError('team.unreachable', { reason: answer.reason }, undefined, { 'retry-after': '5' });
+  witness(ctx, answer.headers['x-lpa-team-head']);
   if (route.audit) {
     const ok = answer.status < 400;
     const details = { team: { status: answer.status, request_id: answer.headers['x-request-id'] ?? null, head: answer.headers['x-lpa-team-head'] ?? null } };
@@ -35,6 +37,16 @@ export async function forwardToTeam(request: Request, url: URL, route: Route, bo
   for (const [name, value] of Object.entries(answer.headers)) if (name !== 'x-request-id') responseHeaders.set(name, value);
   const payload = answer.status === 204 || request.method === 'HEAD' ? null : (answer.body as Uint8Array<ArrayBuffer>);
   return new Response(payload, { status: answer.status, headers: responseHeaders });
+}
+
+/**
+ * Keeps the head the team answered with (docs/teams.md#audit-across-machines), after the answer: the
+ * store writes it only when it differs from the last one, and a failure costs the witness one head,
+ * never the request.
+ */
+function witness(ctx: RequestContext, header: string | undefined): void {
+  const head = parseTeamHead(header);
+  if (head) ctx.waitUntil(ctx.store.witness.see(head).catch((error: unknown) => console.error('could not keep the team head', error)));
 }
 
 /** The error code of the team's envelope, for the local entry; `team.error` when the body is not one. */

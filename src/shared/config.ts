@@ -17,6 +17,8 @@ export interface Config {
   accountUrl: string | null;
   /** The team this machine joined (`https://…/teams/<team_id>`): its `home: 'team'` routes are the team's; null when solo. */
   teamUrl: string | null;
+  /** This machine's id in the team's chain (`<data root>/machine-id`); null when solo. */
+  machineId: string | null;
 }
 
 /** The service's settings as the runtime hands them over: text, by their environment names. */
@@ -31,6 +33,8 @@ export interface ConfigVars {
   LPA_ACCOUNT_URL?: string;
   /** The team this machine joined; unset or empty: solo. */
   LPA_TEAM_URL?: string;
+  /** Set by the launcher with LPA_TEAM_URL, from `<data root>/machine-id`. */
+  LPA_MACHINE_ID?: string;
 }
 
 /** The origins of the web console the service serves itself (src/console): its pages call the API from there. */
@@ -57,5 +61,6 @@ export function configFrom(vars: ConfigVars): Config {
     appVersion: vars.LPA_VERSION,
     accountUrl: vars.LPA_ACCOUNT_URL || null,
     teamUrl: vars.LPA_TEAM_URL || null,
+    machineId: (vars.LPA_TEAM_URL && vars.LPA_MACHINE_ID) || null,
   };
 }

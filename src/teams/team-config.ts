@@ -35,6 +35,7 @@ export function teamConfigFrom(vars: TeamVars): Config {
     appVersion: vars.LPA_VERSION,
     accountUrl: null,
     teamUrl: null,
+    machineId: null,
   };
 }
 

@@ -10,7 +10,7 @@ import { purgeBefore } from './retention';
 import { exportLine } from './export-format';
 import { exportHead } from './export-head';
 import type {
-  AuditCheckpoint, AuditPage, AuditPublicKey, AuditRecord, AuditStats, ExportExtent, ExportFormat, ExportHead, ExportPageSize, PurgeResult,
+  AuditCheckpoint, AuditHashes, AuditPage, AuditPublicKey, AuditRecord, AuditStats, ExportExtent, ExportFormat, ExportHead, ExportPageSize, PurgeResult,
 } from './schema';
 import type { AuditSigner } from './signing';
 import { verifySlice, type VerifyCursor, type VerifyStep } from './verify';
@@ -40,6 +40,13 @@ export class Audit {
       };
     });
     return { items, next_seq: rows.length > limit ? items[items.length - 1]!.seq : null };
+  }
+
+  /** The seq and hash of the entries after `afterSeq`, oldest first (the witness's comparison). */
+  hashes(afterSeq: number, limit: number): AuditHashes {
+    const rows = this.ctx.db.all<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?', afterSeq, limit + 1);
+    const items = rows.slice(0, limit);
+    return { items, next_after_seq: rows.length > limit ? items[items.length - 1]!.seq : null };
   }
 
   /** How many entries match the filters and the newest of them: an export pages up to that seq and no further. */

@@ -44,3 +44,10 @@ export const AuditExportQuery = z
   .object({ ...AUDIT_FILTERS, format: ExportFormat })
   .strict()
   .refine(fromNotAfterTo, FROM_AFTER_TO);
+
+export const AuditHashesQuery = z
+  .object({
+    after_seq: queryInt(0).optional().meta({ description: 'Entries after this seq; default 0, the first.' }),
+    limit: queryInt(1, 1000).optional().meta({ description: `Default ${DEFAULT_LIST_LIMIT}.` }),
+  })
+  .strict();

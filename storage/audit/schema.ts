@@ -59,6 +59,15 @@ export const AuditPage = z.object({
 });
 export type AuditPage = z.output<typeof AuditPage>;
 
+/**
+ * The chain's hashes by seq, oldest first: what a machine that witnessed the team's heads compares
+ * them with (docs/teams.md#audit-across-machines). `next_after_seq` continues; null on the last page.
+ */
+export const AuditHashes = z
+  .object({ items: z.array(z.object({ seq: z.int(), hash: z.string() })), next_after_seq: z.int().nullable() })
+  .meta({ id: 'AuditHashes' });
+export type AuditHashes = z.output<typeof AuditHashes>;
+
 /** One page of entries as the list answers it: newest first, `next_before_seq` to page onward. */
 export const AuditList = z.object({ items: z.array(AuditEntry), next_before_seq: z.int().nullable() }).meta({ id: 'AuditList' });
 export type AuditList = z.output<typeof AuditList>;

@@ -6,6 +6,7 @@ import { profilesMigration } from './004-profiles';
 import { auditProofsMigration } from './005-audit-proofs';
 import { auditKeyStartMigration } from './006-audit-key-start';
 import { membersMigration } from './007-members';
+import { teamWitnessMigration } from './008-team-witness';
 
 /**
  * Every schema change, in order, one file each in storage/migrations/. A migration is never edited
@@ -13,5 +14,5 @@ import { membersMigration } from './007-members';
  */
 export const MIGRATIONS = migrationList([
   foundationMigration, auditMigration, automationMigration, profilesMigration, auditProofsMigration, auditKeyStartMigration,
-  membersMigration,
+  membersMigration, teamWitnessMigration,
 ]);

@@ -225,7 +225,14 @@ export function contractCases(t: Transport): Record<string, () => Promise<Case[]
       { status: 200, path: '/api/v1/audit?limit=5&before_seq=3&result=ok&category=profile' },
       { status: 400, path: '/api/v1/audit?limit=0' },
     ],
+    'GET /api/v1/audit/hashes': async () => [
+      { status: 200, path: '/api/v1/audit/hashes?after_seq=1&limit=5' },
+      { status: 400, path: '/api/v1/audit/hashes?limit=0' },
+    ],
     'GET /api/v1/audit/verify': async () => [{ status: 200, path: '/api/v1/audit/verify' }],
+    // A solo service has witnessed nothing and has no team to verify against.
+    'GET /api/v1/team': async () => [{ status: 200, path: '/api/v1/team' }],
+    'POST /api/v1/team/verify': async () => [{ status: 409, path: '/api/v1/team/verify' }],
     'GET /api/v1/audit/checkpoint': async () => [{ status: 200, path: '/api/v1/audit/checkpoint' }],
     'GET /api/v1/audit/public-key': async () => [{ status: 200, path: '/api/v1/audit/public-key' }],
     'GET /api/v1/audit/export': async () => [

@@ -77,5 +77,6 @@ export function configVars(settings: LaunchSettings, version: string): ConfigVar
     LPA_VERSION: version,
     LPA_ACCOUNT_URL: settings.accountUrl,
     LPA_TEAM_URL: settings.team?.url ?? '',
+    LPA_MACHINE_ID: settings.team?.machineId ?? '',
   };
 }

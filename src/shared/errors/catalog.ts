@@ -84,6 +84,12 @@ export const ERROR_CATALOG = {
     message: 'The team this machine joined did not answer; local routes still work. Retry later.',
     details: z.object({ reason: z.string().max(300) }),
   },
+  'team.not_joined': { status: 409, message: 'This machine has joined no team (`lpa team join`).', details: z.object({}) },
+  'team.refused': {
+    status: 502,
+    message: "The team answered this machine's own request with an error (its team token may lack audit:read).",
+    details: z.object({ status: z.int(), code: z.string().max(64) }),
+  },
   'team.exists': { status: 409, message: 'A team with this id exists.', details: z.object({ team_id: z.string().max(63) }) },
   'resource.not_found': {
     status: 404,

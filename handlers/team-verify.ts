@@ -1,0 +1,95 @@
+import type { z } from 'zod';
+import type { StoreClient } from '../storage/client';
+import { AuditCheckpoint, AuditHashes, AuditPublicKey } from '../storage/audit/schema';
+import { publicKeyFromPem, signatureValid } from '../storage/audit/signing';
+import type { PinnedCheckpoint } from '../storage/witness/schema';
+import type { TeamVerification } from '../src/contracts/team';
+
+/** Reads one of the team's routes, as this machine, and parses its answer with `schema`. */
+export type TeamGet = <S extends z.ZodType>(target: string, schema: S) => Promise<z.output<S>>;
+
+/** The team pages a verify may ask for: the bound of its work, whatever the witness holds. */
+export const VERIFY_PAGE_LIMIT = 100;
+const PAGE = 1000;
+
+const noFinding = { finding: null, fork_at: null, witnessed_hash: null, team_hash: null } as const;
+
+/**
+ * `POST /api/v1/team/verify` (docs/teams.md#audit-across-machines): the team's signed checkpoint
+ * checked with the key this machine pinned, then every witnessed head compared, oldest first, with
+ * the hash the team has at that seq now. The first difference is the fork; on success the checkpoint
+ * is kept (its head witnessed too) and the key pinned if this was the first time.
+ */
+export async function verifyTeam(store: StoreClient, teamGet: TeamGet, now: number): Promise<TeamVerification> {
+  const key = await teamGet('/api/v1/audit/public-key', AuditPublicKey);
+  const checkpoint = await teamGet('/api/v1/audit/checkpoint', AuditCheckpoint);
+  const pinned = await store.witness.checkpoint();
+  const teamHead = { seq: checkpoint.seq, hash: checkpoint.hash };
+  const result = (rest: Partial<TeamVerification> & Pick<TeamVerification, 'ok' | 'finding'>): TeamVerification => ({
+    checked: 0, unchecked: 0, team_head: teamHead, fork_at: null, witnessed_hash: null, team_hash: null, ...rest,
+  });
+  if (pinned && (pinned.key_id !== key.key_id || pinned.public_key_pem !== key.public_key_pem || pinned.checkpoint.store_id !== checkpoint.store_id)) {
+    return result({ ok: false, finding: 'key_changed' });
+  }
+  const pem = pinned?.public_key_pem ?? key.public_key_pem;
+  const { hash, seq, store_id, ts } = checkpoint;
+  if (checkpoint.key_id !== key.key_id || !signatureValid(publicKeyFromPem(pem), { hash, seq, store_id, ts }, checkpoint.signature)) {
+    return result({ ok: false, finding: 'bad_signature' });
+  }
+  const ahead = (await store.witness.heads(checkpoint.seq, 1)).items[0];
+  if (ahead) return result({ ok: false, finding: 'rolled_back', fork_at: ahead.seq, witnessed_hash: ahead.hash });
+
+  const compared = await compare(store, teamGet);
+  if (compared.fork) return result({ ok: false, finding: 'fork', ...compared.fork, checked: compared.checked, unchecked: compared.unchecked });
+  const kept: PinnedCheckpoint = {
+    key_id: key.key_id, public_key_pem: pem, pinned_at: pinned?.pinned_at ?? now, checkpoint, fetched_at: now,
+  };
+  await store.witness.keep(kept);
+  await store.witness.see(teamHead);
+  return result({ ok: true, ...noFinding, checked: compared.checked, unchecked: compared.unchecked });
+}
+
+interface Compared {
+  checked: number;
+  unchecked: number;
+  fork?: { fork_at: number; witnessed_hash: string; team_hash: string | null };
+}
+
+/**
+ * Walks the witnessed heads oldest first; for each one the last team page does not cover, asks the
+ * team for a page of hashes from that seq. A seq older than the team's oldest entry was purged by
+ * the team's retention (unchecked); one missing in between, or with another hash, is the fork.
+ */
+async function compare(store: StoreClient, teamGet: TeamGet): Promise<Compared> {
+  const oldest = (await teamGet('/api/v1/audit/hashes?after_seq=0&limit=1', AuditHashes)).items[0]?.seq ?? Infinity;
+  let team = new Map<number, string>();
+  let covered = -1;
+  let pages = 0;
+  let checked = 0;
+  let unchecked = 0;
+  let after = 0;
+  for (;;) {
+    const page = await store.witness.heads(after, PAGE);
+    for (const head of page.items) {
+      if (head.seq < oldest) {
+        unchecked += 1;
+        continue;
+      }
+      if (head.seq > covered) {
+        if (pages === VERIFY_PAGE_LIMIT) {
+          unchecked += 1;
+          continue;
+        }
+        pages += 1;
+        const hashes = await teamGet(`/api/v1/audit/hashes?after_seq=${head.seq - 1}&limit=${PAGE}`, AuditHashes);
+        team = new Map(hashes.items.map((item) => [item.seq, item.hash]));
+        covered = hashes.next_after_seq ?? Infinity;
+      }
+      const teamHash = team.get(head.seq) ?? null;
+      if (teamHash !== head.hash) return { checked, unchecked, fork: { fork_at: head.seq, witnessed_hash: head.hash, team_hash: teamHash } };
+      checked += 1;
+    }
+    if (page.next_after_seq === null) return { checked, unchecked };
+    after = page.next_after_seq;
+  }
+}

@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import { team } from '../src/contracts/team';
+import { ApiError } from '../src/shared/errors/api-error';
+import type { RequestContext } from './context';
+import { implement } from './implement';
+import { verifyTeam, type TeamGet } from './team-verify';
+
+export const teamRoutes = implement(team, {
+  status: async ({ ctx }) => ({
+    joined: ctx.config.teamUrl !== null,
+    url: ctx.config.teamUrl,
+    machine_id: ctx.config.machineId,
+    witness: await ctx.store.witness.summary(),
+  }),
+  verify: ({ ctx }) => {
+    if (ctx.config.teamUrl === null) throw new ApiError('team.not_joined', {});
+    return verifyTeam(ctx.store, teamReader(ctx), Date.now());
+  },
+});
+
+/** This machine's own reads of the team, through the host that holds the team token, under the request's id. */
+function teamReader(ctx: RequestContext): TeamGet {
+  return async <S extends z.ZodType>(target: string, schema: S) => {
+    const answer = await ctx.host.team.forward({ method: 'GET', target, headers: { 'x-lpa-request-id': ctx.requestId }, body: null });
+    if (!answer.reachable) throw new ApiError('team.unreachable', { reason: answer.reason }, undefined, { 'retry-after': '5' });
+    const json = jsonOf(answer.body);
+    const parsed = schema.safeParse(json);
+    if (answer.status !== 200 || !parsed.success) throw new ApiError('team.refused', { status: answer.status, code: errorCodeOf(json) });
+    return parsed.data;
+  };
+}
+
+function jsonOf(body: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    return null;
+  }
+}
+
+/** The code of the team's error envelope; `team.bad_answer` for a body that is none (or a 200 out of shape). */
+function errorCodeOf(json: unknown): string {
+  const code = (json as { error?: { code?: unknown } } | null)?.error?.code;
+  return typeof code === 'string' ? code.slice(0, 64) : 'team.bad_answer';
+}

@@ -1,0 +1,66 @@
+import type { StoreContext } from '../context';
+import { first } from '../sql/sql';
+import { WITNESS_LIMIT, type PinnedCheckpoint, type TeamHead, type WitnessPage, type WitnessSummary } from './schema';
+
+/**
+ * A joined machine as a witness of its team's chain (docs/teams.md#audit-across-machines): each
+ * distinct head the team answered with, the newest 10,000 of them, and the newest signed checkpoint
+ * with the key pinned the first time. Not audited: these rows are what the machine saw, not changes
+ * anyone made, and they are compared with the team, never trusted over it.
+ */
+export class Witness {
+  /** The last head written: a forwarded request whose answer names it again writes nothing. */
+  private last: string | null = null;
+
+  constructor(private readonly ctx: StoreContext) {}
+
+  see(head: TeamHead): void {
+    const key = `${head.seq},${head.hash}`;
+    if (key === this.last) return;
+    this.last = key;
+    this.ctx.db.transaction(() => {
+      this.ctx.db.run('INSERT OR IGNORE INTO team_heads (seq, hash, seen_at) VALUES (?, ?, ?)', head.seq, head.hash, this.ctx.now());
+      // Bounded: past the limit, the oldest go (a rare delete of a batch, not one per request).
+      const { n } = first<{ n: number }>(this.ctx.db, 'SELECT count(*) AS n FROM team_heads')!;
+      if (n > WITNESS_LIMIT + WITNESS_LIMIT / 10) {
+        this.ctx.db.run(
+          'DELETE FROM team_heads WHERE seq < (SELECT seq FROM team_heads ORDER BY seq DESC LIMIT 1 OFFSET ?)', WITNESS_LIMIT - 1,
+        );
+      }
+    });
+  }
+
+  summary(): WitnessSummary {
+    const counts = first<{ heads: number; oldest_seq: number | null }>(this.ctx.db, 'SELECT count(*) AS heads, min(seq) AS oldest_seq FROM team_heads')!;
+    const newest = first<{ seq: number; hash: string; seen_at: number }>(
+      this.ctx.db, 'SELECT seq, hash, seen_at FROM team_heads ORDER BY seq DESC, seen_at DESC LIMIT 1',
+    );
+    return { ...counts, newest: newest ?? null, checkpoint: this.checkpoint() };
+  }
+
+  /** Witnessed heads oldest first, after `afterSeq`: what verify compares with the team, page by page. */
+  heads(afterSeq: number, limit: number): WitnessPage {
+    const rows = this.ctx.db.all<TeamHead>('SELECT seq, hash FROM team_heads WHERE seq > ? ORDER BY seq, hash LIMIT ?', afterSeq, limit + 1);
+    const items = rows.slice(0, limit);
+    return { items, next_after_seq: rows.length > limit ? items[items.length - 1]!.seq : null };
+  }
+
+  checkpoint(): PinnedCheckpoint | null {
+    const row = first<Omit<PinnedCheckpoint, 'checkpoint'> & { checkpoint: string }>(
+      this.ctx.db, 'SELECT key_id, public_key_pem, pinned_at, checkpoint, fetched_at FROM team_checkpoint WHERE id = 1',
+    );
+    return row ? { ...row, checkpoint: JSON.parse(row.checkpoint) as PinnedCheckpoint['checkpoint'] } : null;
+  }
+
+  /**
+   * Keeps a checkpoint the caller verified with the pinned key (or with the key it pins now, the
+   * first time); the pin itself never changes here.
+   */
+  keep(pinned: PinnedCheckpoint): void {
+    this.ctx.db.run(
+      `INSERT INTO team_checkpoint (id, key_id, public_key_pem, checkpoint, pinned_at, fetched_at) VALUES (1, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET checkpoint = excluded.checkpoint, fetched_at = excluded.fetched_at`,
+      pinned.key_id, pinned.public_key_pem, JSON.stringify(pinned.checkpoint), pinned.pinned_at, pinned.fetched_at,
+    );
+  }
+}
