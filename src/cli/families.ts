@@ -36,6 +36,7 @@ export const FAMILIES: Family[] = [
   { name: 'settings', description: 'retention settings', load: async () => (await import('./commands/settings')).settingsCommands },
   { name: 'audit', description: 'the tamper-evident audit log', load: async () => (await import('./commands/audit')).auditCommand },
   { name: 'tokens', description: 'issue, list and revoke API tokens (admin session)', load: async () => (await import('./commands/tokens')).tokensCommand },
+  { name: 'team', description: 'join this machine to a team, or leave it (docs/teams.md#a-machine-in-a-team)', load: async () => (await import('./commands/team')).teamCommand },
   { name: 'logs', description: 'technical log files of the service', load: async () => (await import('./commands/logs')).logsCommand },
   {
     name: 'mcp',
