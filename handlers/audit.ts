@@ -7,9 +7,10 @@ import { exportAudit } from './audit-export';
 import { implement } from './implement';
 
 /**
- * One verify at a time: each reads the whole log, so verifies side by side only slow every other
- * request (the store and the Worker share one isolate, as they share one process on Bun and Deno,
- * so this slot is the store's).
+ * One verify at a time per store: each reads the whole log, so verifies side by side only slow every
+ * other request of that store (the store and the Worker share one isolate, as they share one process
+ * on Bun and Deno). The slot is keyed by the store's id: an isolate of the team service serves many
+ * teams' stores, and one team's verify must not refuse another's.
  */
 const verifying = new Capacity(1);
 /** What a refused verify is told to wait: about what a verify of a long log takes. */
@@ -22,7 +23,7 @@ export const auditRoutes = implement(audit, {
     return { items: page.items.map(withoutLinks), next_before_seq: page.next_seq };
   },
   verify: async ({ ctx }) => {
-    const release = verifying.tryTake();
+    const release = verifying.tryTake((await ctx.storeFacts()).store_id);
     if (!release) {
       throw new ApiError('audit.verify_busy', { retry_after_s: VERIFY_RETRY_AFTER_S }, undefined, { 'retry-after': String(VERIFY_RETRY_AFTER_S) });
     }

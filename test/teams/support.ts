@@ -1,8 +1,12 @@
+import { runInDurableObject } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import { importJWK, SignJWT, type JWK } from 'jose';
+import type { TeamObject } from '../../src/runtimes/cloudflare/team-object';
+import type { TeamWorkerEnv } from '../../src/runtimes/cloudflare/team-worker';
+import { teamStoreKey } from '../../src/teams/team-id';
 import { TEAM_BASE_URL, TEAM_TEST_HOST, TEAM_TEST_OPERATOR_TOKEN } from './constants';
 
-interface TeamTestEnv {
+interface TeamTestEnv extends TeamWorkerEnv {
   LPA_ACCESS_AUD: string;
   LPA_ACCESS_ISSUER: string;
   TEST_ACCESS_KEYS: string;
@@ -40,7 +44,7 @@ export async function teamCall(path: string, options: TeamCallOptions = {}) {
 export async function createTeam(teamId: string, owner = `owner@${teamId}.example`) {
   const res = await teamCall('/v1/teams', { method: 'POST', token: TEAM_TEST_OPERATOR_TOKEN, body: { team_id: teamId, owner } });
   if (res.status !== 201) throw new Error(`team creation failed: ${res.status} ${res.text}`);
-  return { teamId, owner };
+  return { teamId, owner, answer: res.text };
 }
 
 export interface AssertionOptions {
@@ -70,12 +74,30 @@ export async function assertionFor(email: string | null, options: AssertionOptio
 }
 
 /** A team token made by the team's owner through the API. */
-export async function teamToken(teamId: string, owner: string, scopes: string[], admin = false) {
+export async function teamToken(teamId: string, owner: string, scopes: string[], admin = false, name = `t-${crypto.randomUUID()}`) {
   const res = await teamCall(`/teams/${teamId}/api/v1/tokens`, {
     method: 'POST',
     assertion: await assertionFor(owner),
-    body: { name: `t-${crypto.randomUUID()}`, scopes, ...(admin ? { admin } : {}) },
+    body: { name, scopes, ...(admin ? { admin } : {}) },
   });
   if (res.status !== 201) throw new Error(`team token failed: ${res.status} ${res.text}`);
   return res.json as { id: string; token: string };
+}
+
+/** A team's API path: `/teams/{team_id}/api/v1` and the route's own path (without its `/api/v1`). */
+export const teamPath = (teamId: string, path: string) => `/teams/${teamId}/api/v1${path}`;
+
+/** `fn` over every item, `size` of them in flight at once; the answers in the items' order. */
+export async function inBatches<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const answers: R[] = [];
+  for (let i = 0; i < items.length; i += size) answers.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+  return answers;
+}
+
+/** The team service's bindings, as the tests see them: the teams' objects, the bucket. */
+export const teamEnv: TeamWorkerEnv = testEnv;
+
+/** Runs `fn` inside a team's Durable Object (`team:<id>`), beside the requests it serves. */
+export function inTeamObject<T>(teamId: string, fn: (instance: TeamObject, state: DurableObjectState) => T | Promise<T>): Promise<T> {
+  return runInDurableObject(testEnv.TEAMS.get(testEnv.TEAMS.idFromName(teamStoreKey(teamId))), fn);
 }

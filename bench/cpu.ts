@@ -1,0 +1,29 @@
+/** CPU time of a process tree (Linux /proc): what the service spends, whichever of its processes spends it. */
+import { readFileSync } from 'node:fs';
+import { processTree } from '../test/node/process-tree';
+
+/** Clock ticks per second of /proc/<pid>/stat's times: 100 on every Linux this runs on (`getconf CLK_TCK`). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) each process of the tree has used so far, by pid. */
+export function treeCpu(root: number): Map<number, number> {
+  const used = new Map<number, number>();
+  for (const pid of processTree(root)) {
+    try {
+      // Fields 14 and 15 (utime, stime), counted after the parenthesised command, which may hold spaces.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      used.set(pid, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
+    } catch {
+      // exited while listed
+    }
+  }
+  return used;
+}
+
+/** CPU seconds the tree used between `before` and now (a process started since counts from 0). */
+export function cpuSince(root: number, before: Map<number, number>): number {
+  let seconds = 0;
+  for (const [pid, now] of treeCpu(root)) seconds += now - (before.get(pid) ?? 0);
+  return seconds;
+}
