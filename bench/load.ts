@@ -54,6 +54,8 @@ async function writeRun(base: string, token: string, prefix: string, connections
   };
   const free = Array.from({ length: connections }, fresh);
   const value = 'x'.repeat(64);
+  // A base with a path (a team's `http://…/teams/<id>`) puts the API under it.
+  const root = new URL(base).pathname.replace(/\/+$/, '');
   const result = await autocannon({
     url: base,
     connections,
@@ -66,7 +68,7 @@ async function writeRun(base: string, token: string, prefix: string, connections
           (context as Holding).global = global;
           return {
             ...request,
-            path: `/api/v1/automation/globals/${global.name}`,
+            path: `${root}/api/v1/automation/globals/${global.name}`,
             headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
             body: JSON.stringify({ value, expected_revision: global.revision }),
           };

@@ -2,6 +2,7 @@
  * `npm run bench [-- --quick] [--only verify]`: figures of the service as `npm start` runs it, each next to a
  * reference measured in the same run on this machine, printed and written to bench/RESULTS.md.
  * `npm run bench -- --teams [--quick] [--seconds S]`: the team service instead (./teams.ts).
+ * `npm run bench -- --team-edge [--quick] [--seconds S]`: a machine joined to a team against the team itself (./team-edge.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { treeRss } from './memory';
 import { bunScript, nodeHello, sqliteCommits, workerdHello, type Server } from './references';
 import { printTable, writeResults, type Row } from './report';
 import { EXPORT_ACTIONS, SEED_ENTITY } from './seed-plan';
+import { benchTeamEdge } from './team-edge';
 import { benchTeams } from './teams';
 
 const quick = process.argv.includes('--quick');
@@ -21,9 +23,10 @@ const quick = process.argv.includes('--quick');
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 if (only !== null && only !== 'verify') throw new Error(`--only knows one section: verify (not ${only})`);
 const teams = process.argv.includes('--teams');
-/** `--seconds S` (with --teams): each cell's length, to try the run out quickly. */
+const teamEdge = process.argv.includes('--team-edge');
+/** `--seconds S` (with --teams or --team-edge): each run's length, to try it out quickly. */
 const seconds = process.argv.includes('--seconds') ? Number(process.argv[process.argv.indexOf('--seconds') + 1]) : null;
-if (seconds !== null && !(seconds > 0 && teams)) throw new Error('--seconds takes a number of seconds above 0, and only with --teams');
+if (seconds !== null && !(seconds > 0 && (teams || teamEdge))) throw new Error('--seconds takes a number of seconds above 0, and only with --teams or --team-edge');
 const PLAN = quick
   ? { loadSeconds: 3, sqliteSeconds: 2, samples: 30, sampleSeconds: 5, profilesSmall: 1_000, profilesLarge: 10_000, audit: 100_000, exportPart: 2_500, limitMinutes: 5 }
   : { loadSeconds: 10, sqliteSeconds: 5, samples: 100, sampleSeconds: 20, profilesSmall: 1_000, profilesLarge: 100_000, audit: 1_000_000, exportPart: 25_000, limitMinutes: 20 };
@@ -399,7 +402,7 @@ async function cleanup(): Promise<void> {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 }
 
-(teams ? benchTeams({ quick, seconds }) : main())
+(teams ? benchTeams({ quick, seconds }) : teamEdge ? benchTeamEdge({ quick, seconds }) : main())
   .catch((error: unknown) => {
     console.error(error);
     process.exitCode = 1;

@@ -22,14 +22,14 @@ export interface JsonOption {
 }
 
 /**
- * Wraps a command's action: it gets a client from the environment, and a failure ends the process
- * with the exit code of its HTTP outcome (./exit-codes.ts) and the error on stderr: the envelope as
- * JSON with --json, else its code, message and details as text (./errors.ts). Stdout stays empty.
+ * Wraps a command's action: a failure ends the process with the exit code of its HTTP outcome
+ * (./exit-codes.ts) and the error on stderr: the envelope as JSON with --json, else its code, message
+ * and details as text (./errors.ts). Stdout stays empty. For commands that work on this machine only.
  */
-export function action<A extends unknown[]>(fn: (client: ApiClient, ...args: A) => Promise<void>) {
+export function localAction<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
   return async (...args: A): Promise<void> => {
     try {
-      await fn(ApiClient.fromEnv(process.env), ...args);
+      await fn(...args);
     } catch (error) {
       if (!(error instanceof ApiCallError)) throw error;
       // Commander passes the command last; its options (and its parents') say whether --json was asked.
@@ -38,6 +38,11 @@ export function action<A extends unknown[]>(fn: (client: ApiClient, ...args: A) 
       process.exitCode = exitCodeFor(error);
     }
   };
+}
+
+/** The same for a command that calls the service: it gets a client from the environment. */
+export function action<A extends unknown[]>(fn: (client: ApiClient, ...args: A) => Promise<void>) {
+  return localAction((...args: A) => fn(ApiClient.fromEnv(process.env), ...args));
 }
 
 export function withJson(command: Command): Command {

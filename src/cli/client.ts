@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { z } from 'zod';
 import type { Contract, Out, Schema } from '../contracts/define';
 import { CLIENT_HEADER, type ClientSource } from '../shared/client-header';
 import { DEFAULT_PORT } from '../shared/config';
 import { environmentOf, type ProcessVars } from '../shared/environment';
+import { dataRootOf } from './data-root';
 
 /** The service's error envelope as the CLI and MCP pass it on; a local failure has no request id. */
 export interface CallErrorEnvelope {
@@ -97,7 +98,7 @@ export class ApiClient {
     let token = env.LPA_TOKEN;
     if (!token) {
       if (!adminFallback) throw new ApiCallError(0, 'cli.token_missing', 'no token: set LPA_TOKEN to a token with the scopes the agent needs, or pass --admin to use the admin token');
-      const file = join(resolve(env.LPA_DATA_ROOT || './data'), 'admin-token');
+      const file = join(dataRootOf(vars), 'admin-token');
       try {
         token = readFileSync(file, 'utf8').trim();
       } catch {

@@ -35,8 +35,8 @@ export const FAMILIES: Family[] = [
   { name: 'sync', description: 'the synchronizer', load: async () => (await import('./commands/sync')).syncCommand },
   { name: 'settings', description: 'retention settings', load: async () => (await import('./commands/settings')).settingsCommands },
   { name: 'audit', description: 'the tamper-evident audit log', load: async () => (await import('./commands/audit')).auditCommand },
-  { name: 'team', description: "this machine's team: what it witnessed of the team's audit chain, and its verification", load: async () => (await import('./commands/team')).teamCommand },
   { name: 'tokens', description: 'issue, list and revoke API tokens (admin session)', load: async () => (await import('./commands/tokens')).tokensCommand },
+  { name: 'team', description: "join this machine to a team or leave it, and check the team's audit chain against what it witnessed", load: async () => (await import('./commands/team')).teamCommand },
   { name: 'logs', description: 'technical log files of the service', load: async () => (await import('./commands/logs')).logsCommand },
   {
     name: 'mcp',

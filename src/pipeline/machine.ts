@@ -11,7 +11,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * both chains name one request. They grant nothing.
  */
 export function adoptMachine(request: Request, ctx: RequestContext): void {
-  if (ctx.principal?.actor.type !== 'token') return;
+  // A team token, scoped or admin (a machine's credential is often an admin one), carries its id; a member Access signed in has none.
+  const actor = ctx.principal?.actor;
+  if (!actor || actor.id === null || (actor.type !== 'token' && actor.type !== 'admin')) return;
   const machine = request.headers.get('x-lpa-machine');
   if (machine === null || !MACHINE_ID.test(machine)) return;
   const localToken = request.headers.get('x-lpa-local-token');

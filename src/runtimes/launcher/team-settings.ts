@@ -1,30 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
 import type { TeamLink } from '../../host/node/team';
 import type { Environment } from '../../shared/environment';
+import { TEAM_FILE, TeamFile, TeamUrl } from '../../shared/team-link';
 import { LaunchError } from './launch-error';
 
-/** Where `lpa team join` writes the link (docs/teams.md#a-machine-in-a-team); the LPA_TEAM_* variables override it. */
-export const TEAM_FILE = 'team.json';
 const MACHINE_FILE = 'machine-id';
-
-/** `https://…/teams/<team_id>` (http only to this machine's own team service): the team's API is under it. */
-export const TeamUrl = z
-  .string()
-  .regex(/^(https:\/\/[^/\s?#]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)(\/[^\s?#]*)?\/teams\/[a-z0-9-]{3,63}$/, 'a team URL is https://<host>/teams/<team_id>');
-
-/** What `lpa team join` writes: the link without any secret; the secrets stay in their own files. */
-export const TeamFile = z
-  .object({
-    url: TeamUrl,
-    token_file: z.string().min(1),
-    access_client_id: z.string().min(1).optional(),
-    access_client_secret_file: z.string().min(1).optional(),
-  })
-  .strict();
-export type TeamFile = z.output<typeof TeamFile>;
 
 const readSecret = (path: string, what: string): string => {
   try {
