@@ -3,6 +3,7 @@ import { dispatch } from './dispatch';
 import type { Invoke, Reply, StoreCall } from './surface';
 import type { SqlDb } from './sql/sql';
 import type { Store } from './store';
+import type { ChainTip } from './audit/log';
 
 interface Pending {
   call: StoreCall;
@@ -30,9 +31,15 @@ export function groupCommit(store: Store, db: SqlDb): Invoke {
       console.error('a group commit failed:', error);
       replies = batch.map(() => ({ ok: false, error: new ApiError('internal').toWire(), audited: false }));
     }
-    // The chain's tip after the batch, on every reply: a team shows it to the machine that asked (src/teams/team-service.ts).
-    const head = store.system.chainTip();
-    batch.forEach((call, i) => call.resolve({ ...replies[i]!, head }));
+    // The chain's tip after the batch, on every reply: a team shows it to the machine that asked
+    // (src/teams/team-service.ts). Replies are released whatever happens to this read.
+    let head: ChainTip | undefined;
+    try {
+      head = store.system.chainTip();
+    } catch (error) {
+      console.error('the audit chain head could not be read:', error);
+    }
+    batch.forEach((call, i) => call.resolve(head ? { ...replies[i]!, head } : replies[i]!));
   };
 
   return (call) =>
