@@ -4,7 +4,7 @@ import type { Route } from '../../handlers/implement';
 import { CLIENT_HEADER } from '../shared/client-header';
 import { ApiError } from '../shared/errors/api-error';
 import { auditContext } from './audit-failure';
-import { corsHeaders } from './origin-guard';
+import { baseHeaders } from './respond';
 
 /**
  * A `home: 'team'` route of a machine that joined a team (docs/teams.md#a-machine-in-a-team): once
@@ -33,7 +33,7 @@ export async function forwardToTeam(request: Request, url: URL, route: Route, bo
     const details = { team: { status: answer.status, request_id: answer.headers['x-request-id'] ?? null, head: answer.headers['x-lpa-team-head'] ?? null } };
     await ctx.store.system.record(auditContext(ctx, route.audit), ok ? 'ok' : 'error', { details }, ok ? null : errorCodeOf(answer.body));
   }
-  const responseHeaders = new Headers({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-request-id': ctx.requestId, ...corsHeaders(origin) });
+  const responseHeaders = new Headers(baseHeaders(ctx.requestId, origin));
   for (const [name, value] of Object.entries(answer.headers)) if (name !== 'x-request-id') responseHeaders.set(name, value);
   const payload = answer.status === 204 || request.method === 'HEAD' ? null : (answer.body as Uint8Array<ArrayBuffer>);
   return new Response(payload, { status: answer.status, headers: responseHeaders });

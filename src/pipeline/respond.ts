@@ -4,7 +4,7 @@ import { JsonBody } from '../shared/json-body';
 import { corsHeaders } from './origin-guard';
 
 /** Headers on every answer: the request id, no caching of anything that may hold a secret. */
-function baseHeaders(requestId: string, origin: string | null): Record<string, string> {
+export function baseHeaders(requestId: string, origin: string | null): Record<string, string> {
   return {
     'x-request-id': requestId,
     'cache-control': 'no-store',

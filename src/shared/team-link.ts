@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TEAM_ID_PATTERN } from './schemas/team';
 
 /**
  * How a machine names the team it joined: written by `lpa team join` (src/cli/commands/team.ts),
@@ -9,7 +10,10 @@ export const TEAM_FILE = 'team.json';
 /** `https://…/teams/<team_id>` (http only to this machine's own team service): the team's API is under it. */
 export const TeamUrl = z
   .string()
-  .regex(/^(https:\/\/[^/\s?#]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)(\/[^\s?#]*)?\/teams\/[a-z0-9-]{3,63}$/, 'a team URL is https://<host>/teams/<team_id>');
+  .regex(
+    new RegExp(`^(https://[^/\\s?#]+|http://(127\\.0\\.0\\.1|localhost)(:\\d+)?)(/[^\\s?#]*)?/teams/${TEAM_ID_PATTERN}$`),
+    'a team URL is https://<host>/teams/<team_id>',
+  );
 
 /** What `lpa team join` writes: the link without any secret; the secrets stay in their own files. */
 export const TeamFile = z

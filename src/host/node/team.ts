@@ -1,4 +1,4 @@
-import { ANSWER_HEADERS, type TeamAnswer } from '../team-link';
+import { ANSWER_HEADERS, type TeamAnswer } from '../team-forward';
 import { HostRefusal, type HostPort } from '../port';
 
 /** How this machine reaches its team (src/runtimes/launcher/team-settings.ts). */

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 
+/** The characters of a team id, as a regular expression's source: the id alone, and inside a team's URL (src/shared/team-link.ts). */
+export const TEAM_ID_PATTERN = '[a-z0-9-]{3,63}';
+
 /** A team's id, as it appears in `/teams/{team_id}/…`: lower-case letters, digits and hyphens. */
 export const TeamId = z
   .string()
-  .regex(/^[a-z0-9-]{3,63}$/, 'A team id is 3 to 63 of a-z, 0-9 and -')
+  .regex(new RegExp(`^${TEAM_ID_PATTERN}$`), 'A team id is 3 to 63 of a-z, 0-9 and -')
   .meta({ description: 'The team id: 3 to 63 lower-case letters, digits and hyphens.' });
 export type TeamId = z.output<typeof TeamId>;
