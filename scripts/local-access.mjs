@@ -16,13 +16,35 @@ export const LOCAL_ACCESS_ISSUER = 'https://local-access.lpa.invalid';
 export const LOCAL_ACCESS_AUDIENCE = 'lpa-team-local';
 const KEY_FILE = 'access-dev-key.json';
 
+/** A new RS256 private key as a JWK, the kind Access signs with. */
+export async function newAccessKey(kid) {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  return { ...(await exportJWK(privateKey)), kid, alg: 'RS256' };
+}
+
+/** The public half of a private JWK, as a JWKS lists it. */
+const publicHalf = ({ d, p, q, dp, dq, qi, ...publicJwk }) => ({ ...publicJwk, use: 'sig' });
+
+/**
+ * Serves the public halves of `privateJwks` as Access's JWKS (`/cdn-cgi/access/certs`) on 127.0.0.1,
+ * a free port; the server does not keep the process alive. Its URL.
+ */
+export async function serveJwks(privateJwks) {
+  const body = JSON.stringify({ keys: privateJwks.map(publicHalf) });
+  const server = createServer((request, response) => {
+    const found = request.url === '/cdn-cgi/access/certs';
+    response.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
+    response.end(found ? body : '{}');
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  server.unref();
+  return `http://127.0.0.1:${server.address().port}/cdn-cgi/access/certs`;
+}
+
 /** The data root's key pair, made on first use. */
 async function localKey(dataRoot) {
   const path = join(dataRoot, KEY_FILE);
-  if (!existsSync(path)) {
-    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-    writeFileSync(path, JSON.stringify({ ...(await exportJWK(privateKey)), kid: 'local-access', alg: 'RS256' }), { mode: 0o600, flag: 'wx' });
-  }
+  if (!existsSync(path)) writeFileSync(path, JSON.stringify(await newAccessKey('local-access')), { mode: 0o600, flag: 'wx' });
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
@@ -38,18 +60,10 @@ export async function localAssertion(dataRoot, email, seconds = 3600) {
     .sign(await importJWK(jwk, 'RS256'));
 }
 
-/** Serves the JWKS on 127.0.0.1 (a free port) for as long as this process runs; the settings for the Worker. */
+/** Serves the data root's JWKS on 127.0.0.1 (a free port) while the process runs; the settings for the Worker. */
 export async function serveLocalAccess(dataRoot) {
-  const { d, p, q, dp, dq, qi, ...publicJwk } = await localKey(dataRoot);
-  const body = JSON.stringify({ keys: [{ ...publicJwk, use: 'sig' }] });
-  const server = createServer((request, response) => {
-    const found = request.url === '/cdn-cgi/access/certs';
-    response.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
-    response.end(found ? body : '{}');
-  });
-  await new Promise((done) => server.listen(0, '127.0.0.1', done));
   return {
-    LPA_ACCESS_JWKS_URL: `http://127.0.0.1:${server.address().port}/cdn-cgi/access/certs`,
+    LPA_ACCESS_JWKS_URL: await serveJwks([await localKey(dataRoot)]),
     LPA_ACCESS_AUD: LOCAL_ACCESS_AUDIENCE,
     LPA_ACCESS_ISSUER: LOCAL_ACCESS_ISSUER,
   };
