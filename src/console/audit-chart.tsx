@@ -1,3 +1,4 @@
+import { Table } from './components/table';
 import type { DayCount } from './audit-days';
 
 const RESULTS = ['ok', 'denied', 'error'] as const;
@@ -31,30 +32,7 @@ export function AuditChart({ days }: { days: DayCount[] }) {
       </figcaption>
       <details>
         <summary>Days with entries ({busy.length})</summary>
-        <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                {RESULTS.map((r) => (
-                  <th key={r} scope="col">
-                    {r}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {busy.map((day) => (
-                <tr key={day.day}>
-                  <th scope="row">{day.day}</th>
-                  {RESULTS.map((r) => (
-                    <td key={r}>{day[r]}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={['Day', ...RESULTS]} rows={busy} rowKey={(day) => day.day} cells={(day) => [day.day, ...RESULTS.map((r) => day[r])]} rowHeader />
       </details>
     </figure>
   );

@@ -1,4 +1,5 @@
 import type { Query } from './api';
+import { fieldText } from './field-text';
 
 /** The audit filters the list and the export share (docs/spec.md, Audit log), as the form names them. */
 export const AUDIT_TEXT_FILTERS = ['action', 'source', 'actor_type', 'entity_id', 'search'] as const;
@@ -19,7 +20,7 @@ function dayStart(value: string): number | undefined {
  * millisecond (UTC) and the "to" day through its last.
  */
 export function auditFilters(form: FormData): Query {
-  const text = (name: string) => String(form.get(name) ?? '').trim();
+  const text = (name: string) => fieldText(form, name);
   const query: Query = {};
   for (const name of [...AUDIT_TEXT_FILTERS, 'result', 'category']) if (text(name)) query[name] = text(name);
   const from = dayStart(text('from'));

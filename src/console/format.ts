@@ -18,3 +18,6 @@ export function time(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return 'never';
   return new Date(ms).toLocaleString();
 }
+
+/** A flag as a word. */
+export const yesNo = (flag: boolean | undefined): string => (flag ? 'yes' : 'no');

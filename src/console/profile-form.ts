@@ -1,5 +1,6 @@
-/** The profile and account forms as the API's bodies: blank optional text is null, tags a unique list. */
+import { fieldText as text } from './field-text';
 
+/** The profile and account forms as the API's bodies: blank optional text is null, tags a unique list. */
 export interface ProfileBody {
   name: string;
   group: string | null;
@@ -8,7 +9,6 @@ export interface ProfileBody {
   notes: string | null;
 }
 
-const text = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
 const orNull = (value: string) => (value === '' ? null : value);
 
 export function profileBody(form: FormData): ProfileBody {

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { createApi } from './api';
-import { ErrorNote, Busy } from './components';
+import { Form } from './components/form';
+import { ActionNote } from './components/notes';
+import { fieldText } from './field-text';
 
 /**
  * The token is tried on a route every token may read (`GET /api/v1/version`) before it is kept, so
@@ -10,9 +12,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: (token: string) => void }) 
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
 
-  async function submit(event: Event) {
-    event.preventDefault();
-    const token = (new FormData(event.currentTarget as HTMLFormElement).get('token') ?? '').toString().trim();
+  async function submit(fields: FormData) {
+    const token = fieldText(fields, 'token');
     setBusy(true);
     setError(undefined);
     try {
@@ -27,16 +28,15 @@ export function SignIn({ onSignedIn }: { onSignedIn: (token: string) => void }) 
   return (
     <main id="main" class="sign-in">
       <h1>LPA console</h1>
-      <form onSubmit={submit}>
+      <Form onSubmit={(fields) => void submit(fields)}>
         <label for="token">Token</label>
         <input id="token" name="token" type="password" autocomplete="off" spellcheck={false} required />
         <p class="muted">An API token (or the admin token from the data root). It is kept in this tab only.</p>
         <button type="submit" disabled={busy}>
           Sign in
         </button>
-        {busy && <Busy label="Checking the token" />}
-        <ErrorNote error={error} />
-      </form>
+        <ActionNote action={{ busy, error }} busy="Checking the token" />
+      </Form>
     </main>
   );
 }

@@ -4,7 +4,10 @@ import type { AuditCheckpoint, AuditEntry, AuditExport, AuditList, AuditRetentio
 import { AuditChart } from '../audit-chart';
 import { countPerDay, windowStart, type DayCount } from '../audit-days';
 import { AUDIT_CATEGORIES, AUDIT_RESULTS, AUDIT_TEXT_FILTERS, auditFilters } from '../audit-query';
-import { Busy, ErrorNote, Facts, Section, Show } from '../components';
+import { Form, Select } from '../components/form';
+import { ActionNote, Busy, ErrorNote } from '../components/notes';
+import { FactsSection, Section, Show } from '../components/section';
+import { Table } from '../components/table';
 import { base64ToBytes, saveFile } from '../files';
 import { time } from '../format';
 import { useAction } from '../use-action';
@@ -20,31 +23,9 @@ export function AuditPage({ api }: { api: Api }) {
   return (
     <>
       <Section title="Filters">
-        <form
-          class="inline"
-          onSubmit={(event) => {
-            event.preventDefault();
-            setFilters(auditFilters(new FormData(event.currentTarget as HTMLFormElement)));
-          }}
-        >
-          <label>
-            Result
-            <select name="result">
-              <option value="">any</option>
-              {AUDIT_RESULTS.map((r) => (
-                <option key={r}>{r}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Category
-            <select name="category">
-              <option value="">any</option>
-              {AUDIT_CATEGORIES.map((c) => (
-                <option key={c}>{c}</option>
-              ))}
-            </select>
-          </label>
+        <Form class="inline" onSubmit={(fields) => setFilters(auditFilters(fields))}>
+          <Select label="Result" name="result" blank="any" options={AUDIT_RESULTS} />
+          <Select label="Category" name="category" blank="any" options={AUDIT_CATEGORIES} />
           {AUDIT_TEXT_FILTERS.map((name) => (
             <label key={name}>
               {name.replace('_', ' ')}
@@ -60,7 +41,7 @@ export function AuditPage({ api }: { api: Api }) {
             <input name="to" type="date" />
           </label>
           <button type="submit">Filter</button>
-        </form>
+        </Form>
       </Section>
       <Entries api={api} filters={filters} />
       <Verify api={api} entries={retention.data?.entries} />
@@ -98,37 +79,23 @@ function Entries({ api, filters }: { api: Api; filters: Query }) {
             <p>No entry matches.</p>
           ) : (
             <>
-              <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
-                <table>
-                  <thead>
-                    <tr>
-                      {['Seq', 'Time', 'Actor', 'Source', 'Action', 'Entity', 'Result', 'Error'].map((h) => (
-                        <th key={h} scope="col">
-                          {h}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {items.map((e) => (
-                      <tr key={e.seq}>
-                        <td>{e.seq}</td>
-                        <td>{time(e.ts)}</td>
-                        <td>
-                          {e.actor_label} <span class="muted">({e.actor_type})</span>
-                        </td>
-                        <td>{e.source}</td>
-                        <td>{e.action}</td>
-                        <td>{[e.entity_type, e.entity_no ?? e.entity_id].filter((v) => v !== null).join(' ')}</td>
-                        <td>
-                          <span class={`badge ${e.result}`}>{e.result}</span>
-                        </td>
-                        <td>{e.error_code && <code>{e.error_code}</code>}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                columns={['Seq', 'Time', 'Actor', 'Source', 'Action', 'Entity', 'Result', 'Error']}
+                rows={items}
+                rowKey={(e) => e.seq}
+                cells={(e) => [
+                  e.seq,
+                  time(e.ts),
+                  <>
+                    {e.actor_label} <span class="muted">({e.actor_type})</span>
+                  </>,
+                  e.source,
+                  e.action,
+                  [e.entity_type, e.entity_no ?? e.entity_id].filter((v) => v !== null).join(' '),
+                  <span class={`badge ${e.result}`}>{e.result}</span>,
+                  e.error_code && <code>{e.error_code}</code>,
+                ]}
+              />
               <div class="actions">
                 {next !== null && (
                   <button type="button" class="quiet" disabled={older.busy} onClick={loadOlder}>
@@ -137,8 +104,7 @@ function Entries({ api, filters }: { api: Api; filters: Query }) {
                 )}
                 <span class="muted">{items.length} shown</span>
               </div>
-              {older.busy && <Busy label="Loading older entries" />}
-              <ErrorNote error={older.error} />
+              <ActionNote action={older} busy="Loading older entries" />
             </>
           )
         }
@@ -165,8 +131,7 @@ function Verify({ api, entries }: { api: Api; entries: number | undefined }) {
       >
         Verify
       </button>
-      {run.busy && <Busy label={entries === undefined ? 'Verifying the chain' : `Verifying the chain of ${entries} entries`} />}
-      <ErrorNote error={run.error} />
+      <ActionNote action={run} busy={entries === undefined ? 'Verifying the chain' : `Verifying the chain of ${entries} entries`} />
       {verdict && (
         <div class={`note ${verdict.ok ? 'ok' : 'error'}`} role="status" aria-label="Verification result">
           {verdict.ok ? (
@@ -196,25 +161,23 @@ function Verify({ api, entries }: { api: Api; entries: number | undefined }) {
 function Checkpoint({ api }: { api: Api }) {
   const checkpoint = useLoad(() => api.get<AuditCheckpoint>('/api/v1/audit/checkpoint'), 'checkpoint');
   return (
-    <Section title="Signed checkpoint">
-      <Show loaded={checkpoint} label="the checkpoint">
-        {(c) => (
-          <Facts
-            items={[
-              ['Sequence number', String(c.seq)],
-              ['Signed at', time(c.ts)],
-              ['Key id', <code>{c.key_id}</code>],
-              ['Chain hash', <code>{c.hash}</code>],
-              ['Signature (Ed25519)', <code>{c.signature}</code>],
-              ['Store id', <code>{c.store_id}</code>],
-            ]}
-          />
-        )}
-      </Show>
+    <FactsSection
+      title="Signed checkpoint"
+      loaded={checkpoint}
+      label="the checkpoint"
+      facts={(c) => [
+        ['Sequence number', String(c.seq)],
+        ['Signed at', time(c.ts)],
+        ['Key id', <code>{c.key_id}</code>],
+        ['Chain hash', <code>{c.hash}</code>],
+        ['Signature (Ed25519)', <code>{c.signature}</code>],
+        ['Store id', <code>{c.store_id}</code>],
+      ]}
+    >
       <button type="button" class="quiet" onClick={checkpoint.reload} disabled={checkpoint.busy}>
         Sign a new checkpoint
       </button>
-    </Section>
+    </FactsSection>
   );
 }
 
@@ -225,13 +188,15 @@ function Export({ api, filters }: { api: Api; filters: Query }) {
   return (
     <Section title="Export">
       <div class="actions">
-        <label>
-          Format{' '}
-          <select value={format} onChange={(event) => setFormat((event.currentTarget as HTMLSelectElement).value as 'csv' | 'jsonl')}>
-            <option value="jsonl">JSONL</option>
-            <option value="csv">CSV</option>
-          </select>
-        </label>
+        <Select
+          label="Format"
+          value={format}
+          onChange={(value) => setFormat(value as 'csv' | 'jsonl')}
+          options={[
+            ['jsonl', 'JSONL'],
+            ['csv', 'CSV'],
+          ]}
+        />
         <button
           type="button"
           disabled={run.busy}
@@ -248,8 +213,7 @@ function Export({ api, filters }: { api: Api; filters: Query }) {
         </button>
       </div>
       <p class="muted">The export takes the filters above. JSONL carries the hashes and signed anchors: <code>lpa audit verify-file</code> checks it offline.</p>
-      {run.busy && <Busy label="Exporting" />}
-      <ErrorNote error={run.error} />
+      <ActionNote action={run} busy="Exporting" />
       <p role="status">{done}</p>
     </Section>
   );

@@ -1,9 +1,15 @@
 import { useState } from 'preact/hooks';
 import { segment, type Api } from '../api';
 import type { AutomationFileListing, FlowSummary, Items, ShareRedeemPreview, Share, ShareWithCode } from '../api-types';
-import { Busy, ConfirmButton, ErrorNote, Facts, OnceSecret, Section, Show } from '../components';
+import { ConfirmButton } from '../components/confirm-button';
+import { Choices, Form, Submit } from '../components/form';
+import { ActionNote, ErrorNote } from '../components/notes';
+import { OnceSecret } from '../components/once-secret';
+import { FactsSection, Section, Show } from '../components/section';
+import { Table } from '../components/table';
+import { fieldText } from '../field-text';
 import { base64ToBytes, bytesToBase64, saveFile } from '../files';
-import { bytes, time } from '../format';
+import { bytes, time, yesNo } from '../format';
 import { useAction } from '../use-action';
 import { useLoad, type Loaded } from '../use-load';
 import { Globals } from './globals';
@@ -27,52 +33,26 @@ function Flows({ api, flows }: { api: Api; flows: Loaded<Items<FlowSummary>> }) 
     <Section title="Flows">
       <ErrorNote error={remove.error} />
       <Show loaded={flows} label="flows">
-        {({ items }) =>
-          items.length === 0 ? (
-            <p>No flow yet.</p>
-          ) : (
-            <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
-              <table>
-                <thead>
-                  <tr>
-                    {['Name', 'Group', 'Template', 'Steps', 'Values', 'Updated'].map((h) => (
-                      <th key={h} scope="col">
-                        {h}
-                      </th>
-                    ))}
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {items.map((f) => (
-                    <tr key={f.id}>
-                      <td>{f.name}</td>
-                      <td>{f.group ?? ''}</td>
-                      <td>{f.is_template ? 'yes' : 'no'}</td>
-                      <td>{f.step_count}</td>
-                      <td>{f.value_count}</td>
-                      <td>{time(f.updated_at)}</td>
-                      <td>
-                        <ConfirmButton
-                          label={`Delete flow ${f.name}`}
-                          confirm={`Delete flow ${f.name} now`}
-                          onConfirm={() =>
-                            void remove.run(async () => {
-                              await api.call('DELETE', `/api/v1/automation/flows/${segment(f.id)}`);
-                              flows.reload();
-                            })
-                          }
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {({ items }) => (
+          <Table
+            columns={['Name', 'Group', 'Template', 'Steps', 'Values', 'Updated']}
+            rows={items}
+            rowKey={(f) => f.id}
+            cells={(f) => [f.name, f.group ?? '', yesNo(f.is_template), f.step_count, f.value_count, time(f.updated_at)]}
+            actions={(f) => (
+              <ConfirmButton
+                label={`Delete flow ${f.name}`}
+                confirm={`Delete flow ${f.name} now`}
+                action={remove}
+                onConfirm={async () => {
+                  await api.call('DELETE', `/api/v1/automation/flows/${segment(f.id)}`);
+                  flows.reload();
+                }}
+              />
+            )}
+            empty="No flow yet."
+          />
+        )}
       </Show>
     </Section>
   );
@@ -85,13 +65,11 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
   const [preview, setPreview] = useState<ShareRedeemPreview | null>(null);
   const [imported, setImported] = useState('');
 
-  const create = (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+  const create = (form: FormData) =>
     void action.run(async () => {
       const body = {
         ids: form.getAll('ids').map(String),
-        name: String(form.get('name') ?? '').trim(),
+        name: fieldText(form, 'name'),
         expires_in_minutes: Number(form.get('expires')),
         max_uses: Number(form.get('uses')),
         include_secrets: form.get('secrets') === 'on',
@@ -99,11 +77,9 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
       setCreated(await api.call<ShareWithCode>('POST', '/api/v1/automation/shares', { body }));
       shares.reload();
     });
-  };
 
-  const redeem = (event: Event) => {
-    event.preventDefault();
-    const code = String(new FormData(event.currentTarget as HTMLFormElement).get('code') ?? '').trim();
+  const redeem = (form: FormData) => {
+    const code = fieldText(form, 'code');
     void action.run(async () => {
       setImported('');
       setPreview(await api.call<ShareRedeemPreview>('POST', '/api/v1/automation/shares/redeem', { body: { code } }));
@@ -114,68 +90,40 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
   return (
     <Section title="Shares">
       <Show loaded={shares} label="shares">
-        {({ items }) =>
-          items.length === 0 ? (
-            <p>No share.</p>
-          ) : (
-            <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
-              <table>
-                <thead>
-                  <tr>
-                    {['Name', 'Uses', 'Expires', 'Size'].map((h) => (
-                      <th key={h} scope="col">
-                        {h}
-                      </th>
-                    ))}
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {items.map((s) => (
-                    <tr key={s.id}>
-                      <td>{s.name}</td>
-                      <td>
-                        {s.uses} of {s.max_uses}
-                      </td>
-                      <td>{time(s.expires_at)}</td>
-                      <td>{bytes(s.size)}</td>
-                      <td>
-                        <ConfirmButton
-                          label={`Revoke share ${s.name}`}
-                          confirm={`Revoke share ${s.name} now`}
-                          onConfirm={() =>
-                            void action.run(async () => {
-                              await api.call('DELETE', `/api/v1/automation/shares/${segment(s.id)}`);
-                              shares.reload();
-                            })
-                          }
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {({ items }) => (
+          <Table
+            columns={['Name', 'Uses', 'Expires', 'Size']}
+            rows={items}
+            rowKey={(s) => s.id}
+            cells={(s) => [
+              s.name,
+              <>
+                {s.uses} of {s.max_uses}
+              </>,
+              time(s.expires_at),
+              bytes(s.size),
+            ]}
+            actions={(s) => (
+              <ConfirmButton
+                label={`Revoke share ${s.name}`}
+                confirm={`Revoke share ${s.name} now`}
+                action={action}
+                onConfirm={async () => {
+                  await api.call('DELETE', `/api/v1/automation/shares/${segment(s.id)}`);
+                  shares.reload();
+                }}
+              />
+            )}
+            empty="No share."
+          />
+        )}
       </Show>
       <h3>Share flows</h3>
       {flows.length === 0 ? (
         <p class="muted">A share holds flows; there is none to share.</p>
       ) : (
-        <form onSubmit={create} aria-label="Share flows">
-          <fieldset>
-            <legend>Flows to share</legend>
-            <div class="choices">
-              {flows.map((f) => (
-                <label key={f.id}>
-                  <input type="checkbox" name="ids" value={f.id} /> {f.name}
-                </label>
-              ))}
-            </div>
-          </fieldset>
+        <Form onSubmit={create} label="Share flows">
+          <Choices legend="Flows to share" name="ids" choices={flows.map((f) => [f.id, f.name] as const)} />
           <label for="share-name">Share name</label>
           <input id="share-name" name="name" required maxLength={120} />
           <label for="share-expires">Expires in minutes</label>
@@ -185,56 +133,28 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
           <label>
             <input type="checkbox" name="secrets" /> Include protected values
           </label>
-          <div class="actions">
-            <button type="submit" disabled={action.busy}>
-              Create share
-            </button>
-          </div>
-        </form>
+          <Submit label="Create share" busy={action.busy} />
+        </Form>
       )}
       {created && <OnceSecret label={`Share code of “${created.name}”`} value={created.code} />}
       <h3>Redeem a share code</h3>
-      <form onSubmit={redeem} aria-label="Redeem a share code">
+      <Form onSubmit={redeem} label="Redeem a share code">
         <label for="share-code">Share code</label>
         <textarea id="share-code" name="code" required minLength={8} maxLength={2010} />
-        <div class="actions">
-          <button type="submit" disabled={action.busy}>
-            Preview
-          </button>
-        </div>
-      </form>
-      {action.busy && <Busy label="Working on shares" />}
-      <ErrorNote error={action.error} />
+        <Submit label="Preview" busy={action.busy} />
+      </Form>
+      <ActionNote action={action} busy="Working on shares" />
       {preview && (
         <div role="region" aria-label="Share preview">
           <p>
             The code holds {preview.items.length} flow{preview.items.length === 1 ? '' : 's'}, created {preview.created_at}; the import ticket expires {time(preview.expires_at)}.
           </p>
-          <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
-            <table>
-              <thead>
-                <tr>
-                  {['Name', 'Group', 'Template', 'Steps', 'Missing values', 'Protected values'].map((h) => (
-                    <th key={h} scope="col">
-                      {h}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {preview.items.map((item) => (
-                  <tr key={item.id}>
-                    <td>{item.name}</td>
-                    <td>{item.group ?? ''}</td>
-                    <td>{item.is_template ? 'yes' : 'no'}</td>
-                    <td>{item.steps}</td>
-                    <td>{item.missing_values}</td>
-                    <td>{item.protected_values}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            columns={['Name', 'Group', 'Template', 'Steps', 'Missing values', 'Protected values']}
+            rows={preview.items}
+            rowKey={(item) => item.id}
+            cells={(item) => [item.name, item.group ?? '', yesNo(item.is_template), item.steps, item.missing_values, item.protected_values]}
+          />
           <button
             type="button"
             disabled={action.busy}
@@ -263,10 +183,8 @@ function Files({ api }: { api: Api }) {
   const action = useAction();
   const [done, setDone] = useState('');
 
-  const upload = (event: Event) => {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    const file = new FormData(form).get('file');
+  const upload = (fields: FormData, form: HTMLFormElement) => {
+    const file = fields.get('file');
     if (!(file instanceof File)) return;
     void action.run(async () => {
       setDone('');
@@ -312,7 +230,7 @@ function Files({ api }: { api: Api }) {
           </>
         )}
       </Show>
-      <form class="inline" onSubmit={upload} aria-label="Upload a file">
+      <Form class="inline" onSubmit={upload} label="Upload a file">
         <label>
           File to upload
           <input type="file" name="file" required />
@@ -320,9 +238,8 @@ function Files({ api }: { api: Api }) {
         <button type="submit" disabled={action.busy}>
           Upload
         </button>
-      </form>
-      {action.busy && <Busy label="Transferring the file" />}
-      <ErrorNote error={action.error} />
+      </Form>
+      <ActionNote action={action} busy="Transferring the file" />
       <p role="status">{done}</p>
     </Section>
   );
@@ -331,19 +248,16 @@ function Files({ api }: { api: Api }) {
 function Synchronizer({ api }: { api: Api }) {
   const status = useLoad(() => api.get<{ running: boolean; source_id: string | null; follower_ids: string[]; mode: string }>('/api/v1/automation/synchronizer'), 'sync');
   return (
-    <Section title="Synchronizer">
-      <Show loaded={status} label="the synchronizer">
-        {(s) => (
-          <Facts
-            items={[
-              ['Running', s.running ? 'yes' : 'no'],
-              ['Mode', s.mode],
-              ['Source', s.source_id ?? 'none'],
-              ['Followers', s.follower_ids.length === 0 ? 'none' : s.follower_ids.join(', ')],
-            ]}
-          />
-        )}
-      </Show>
-    </Section>
+    <FactsSection
+      title="Synchronizer"
+      loaded={status}
+      label="the synchronizer"
+      facts={(s) => [
+        ['Running', yesNo(s.running)],
+        ['Mode', s.mode],
+        ['Source', s.source_id ?? 'none'],
+        ['Followers', s.follower_ids.length === 0 ? 'none' : s.follower_ids.join(', ')],
+      ]}
+    />
   );
 }

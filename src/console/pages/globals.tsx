@@ -1,7 +1,12 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure, segment, type Api } from '../api';
 import type { GlobalSummary, GlobalValue, Items } from '../api-types';
-import { Busy, ConfirmButton, ErrorNote, Section, Show } from '../components';
+import { ConfirmButton } from '../components/confirm-button';
+import { Form, Submit } from '../components/form';
+import { ActionNote } from '../components/notes';
+import { Section, Show } from '../components/section';
+import { Table } from '../components/table';
+import { fieldText } from '../field-text';
 import { bytes, time } from '../format';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
@@ -52,62 +57,37 @@ export function Globals({ api }: { api: Api }) {
   return (
     <Section title="Globals">
       <Show loaded={list} label="globals">
-        {({ items }) =>
-          items.length === 0 ? (
-            <p>No global yet.</p>
-          ) : (
-            <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Revision</th>
-                    <th scope="col">Size</th>
-                    <th scope="col">Updated</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {items.map((g) => (
-                    <tr key={g.name}>
-                      <td>
-                        <code>{g.name}</code>
-                      </td>
-                      <td>{g.revision}</td>
-                      <td>{bytes(g.bytes)}</td>
-                      <td>{time(g.updated_at)}</td>
-                      <td class="actions">
-                        <button type="button" class="quiet" onClick={() => open(g.name)}>
-                          Edit {g.name}
-                        </button>
-                        <ConfirmButton
-                          label={`Delete ${g.name}`}
-                          confirm={`Delete ${g.name} at revision ${g.revision}`}
-                          onConfirm={() =>
-                            void action.run(async () => {
-                              await api.call('DELETE', path(g.name), { query: { expected_revision: g.revision } });
-                              if (editing?.name === g.name) setEditing(null);
-                              list.reload();
-                            })
-                          }
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {({ items }) => (
+          <Table
+            columns={['Name', 'Revision', 'Size', 'Updated']}
+            rows={items}
+            rowKey={(g) => g.name}
+            cells={(g) => [<code>{g.name}</code>, g.revision, bytes(g.bytes), time(g.updated_at)]}
+            actions={(g) => (
+              <div class="actions">
+                <button type="button" class="quiet" onClick={() => open(g.name)}>
+                  Edit {g.name}
+                </button>
+                <ConfirmButton
+                  label={`Delete ${g.name}`}
+                  confirm={`Delete ${g.name} at revision ${g.revision}`}
+                  action={action}
+                  onConfirm={async () => {
+                    await api.call('DELETE', path(g.name), { query: { expected_revision: g.revision } });
+                    if (editing?.name === g.name) setEditing(null);
+                    list.reload();
+                  }}
+                />
+              </div>
+            )}
+            empty="No global yet."
+          />
+        )}
       </Show>
-      <form
+      <Form
         class="inline"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const name = String(new FormData(event.currentTarget as HTMLFormElement).get('name') ?? '').trim();
-          setEditing({ name, revision: 0, draft: '' });
+        onSubmit={(fields) => {
+          setEditing({ name: fieldText(fields, 'name'), revision: 0, draft: '' });
           setNewer(null);
           setSaved('');
         }}
@@ -119,30 +99,20 @@ export function Globals({ api }: { api: Api }) {
         <button type="submit" class="quiet">
           New global
         </button>
-      </form>
-      {action.busy && <Busy label="Working on the global" />}
-      <ErrorNote error={action.error} />
+      </Form>
+      <ActionNote action={action} busy="Working on the global" />
       {editing && (
-        <form
-          aria-label={`Editing ${editing.name}`}
-          onSubmit={(event) => {
-            event.preventDefault();
-            void save(editing.revision);
-          }}
-        >
+        <Form label={`Editing ${editing.name}`} onSubmit={() => void save(editing.revision)}>
           <label for="global-value">
             Value of <code>{editing.name}</code> {editing.revision === 0 ? '(new)' : `(read at revision ${editing.revision})`}
           </label>
           <textarea id="global-value" value={editing.draft} onInput={(event) => setEditing({ ...editing, draft: (event.currentTarget as HTMLTextAreaElement).value })} />
-          <div class="actions">
-            <button type="submit" disabled={action.busy}>
-              Save
-            </button>
+          <Submit label="Save" busy={action.busy}>
             <button type="button" class="quiet" onClick={() => setEditing(null)}>
               Close
             </button>
-          </div>
-        </form>
+          </Submit>
+        </Form>
       )}
       {editing && newer && (
         <div class="note error" role="alert" aria-label="Revision conflict">

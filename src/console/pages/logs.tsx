@@ -1,7 +1,10 @@
 import { useState } from 'preact/hooks';
 import { segment, type Api } from '../api';
 import type { LogExcerpt, LogFileList } from '../api-types';
-import { Busy, ErrorNote, Facts, Section, Show } from '../components';
+import { Form, Select } from '../components/form';
+import { ActionNote } from '../components/notes';
+import { FactsSection, Section, Show } from '../components/section';
+import { Table } from '../components/table';
 import { saveFile } from '../files';
 import { bytes, time } from '../format';
 import { excerptLines, type LogView } from '../log-view';
@@ -22,68 +25,40 @@ export function LogsPage({ api }: { api: Api }) {
             return (
               <>
                 <div class="actions">
-                  <label>
-                    Stream{' '}
-                    <select value={stream} onChange={(event) => setStream((event.currentTarget as HTMLSelectElement).value)}>
-                      <option value="">all</option>
-                      {streams.map((s) => (
-                        <option key={s}>{s}</option>
-                      ))}
-                    </select>
-                  </label>
+                  <Select label="Stream" value={stream} onChange={setStream} blank="all" options={streams} />
                   <button type="button" class="quiet" onClick={files.reload}>
                     Refresh
                   </button>
                 </div>
-                {shown.length === 0 ? (
-                  <p>No log file.</p>
-                ) : (
-                  <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
-                    <table>
-                      <thead>
-                        <tr>
-                          {['Stream', 'File', 'Size', 'Modified'].map((h) => (
-                            <th key={h} scope="col">
-                              {h}
-                            </th>
-                          ))}
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {shown.map((f) => (
-                          <tr key={`${f.stream}/${f.file}`}>
-                            <td>{f.stream}</td>
-                            <td>
-                              <button type="button" class="link" onClick={() => setOpen({ stream: f.stream, file: f.file })}>
-                                {f.stream}/{f.file}
-                              </button>
-                            </td>
-                            <td>{bytes(f.size)}</td>
-                            <td>{time(f.modified_at)}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
-                )}
+                <Table
+                  columns={['Stream', 'File', 'Size', 'Modified']}
+                  rows={shown}
+                  rowKey={(f) => `${f.stream}/${f.file}`}
+                  cells={(f) => [
+                    f.stream,
+                    <button type="button" class="link" onClick={() => setOpen({ stream: f.stream, file: f.file })}>
+                      {f.stream}/{f.file}
+                    </button>,
+                    bytes(f.size),
+                    time(f.modified_at),
+                  ]}
+                  empty="No log file."
+                />
               </>
             );
           }}
         </Show>
       </Section>
       {open && <Excerpt key={`${open.stream}/${open.file}`} api={api} stream={open.stream} file={open.file} />}
-      <Section title="Retention">
-        <Show loaded={retention} label="log retention">
-          {(r) => (
-            <Facts
-              items={[
-                ['Program logs', `${r.retention_days} days`],
-                ['Browser-kernel logs', `${r.kernel_retention_days} days`],
-              ]}
-            />
-          )}
-        </Show>
-      </Section>
+      <FactsSection
+        title="Retention"
+        loaded={retention}
+        label="log retention"
+        facts={(r) => [
+          ['Program logs', `${r.retention_days} days`],
+          ['Browser-kernel logs', `${r.kernel_retention_days} days`],
+        ]}
+      />
     </>
   );
 }
@@ -98,14 +73,10 @@ function Excerpt({ api, stream, file }: { api: Api; stream: string; file: string
   const [view, setView] = useState<LogView>({});
   return (
     <Section title={`Excerpt of ${stream}/${file}`}>
-      <form
+      <Form
         class="inline"
-        aria-label="Lines to show"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const form = new FormData(event.currentTarget as HTMLFormElement);
-          setView({ from: lineNumber(form.get('from')), to: lineNumber(form.get('to')), search: String(form.get('search') ?? '') });
-        }}
+        label="Lines to show"
+        onSubmit={(fields) => setView({ from: lineNumber(fields.get('from')), to: lineNumber(fields.get('to')), search: String(fields.get('search') ?? '') })}
       >
         <label>
           From line
@@ -123,9 +94,8 @@ function Excerpt({ api, stream, file }: { api: Api; stream: string; file: string
         <button type="button" class="quiet" onClick={excerpt.reload}>
           Reload
         </button>
-      </form>
-      {excerpt.busy && <Busy label="Reading the log file" />}
-      <ErrorNote error={excerpt.error} />
+      </Form>
+      <ActionNote action={excerpt} busy="Reading the log file" />
       {excerpt.data && <ExcerptText excerpt={excerpt.data} view={view} />}
     </Section>
   );

@@ -1,8 +1,13 @@
 import { useState } from 'preact/hooks';
 import { segment, type Api } from '../api';
 import type { Items, PlatformAccount, PlatformPassword, Profile, ProfilePage, TotpCode } from '../api-types';
-import { Busy, ConfirmButton, ErrorNote, Section, Show } from '../components';
-import { time } from '../format';
+import { ConfirmButton } from '../components/confirm-button';
+import { Form, Submit } from '../components/form';
+import { ActionNote, ErrorNote } from '../components/notes';
+import { Section, Show } from '../components/section';
+import { Table } from '../components/table';
+import { fieldText } from '../field-text';
+import { time, yesNo } from '../format';
 import { accountBody, profileBody } from '../profile-form';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
@@ -23,12 +28,11 @@ export function ProfilesPage({ api }: { api: Api }) {
   return (
     <>
       <Section title="Profiles">
-        <form
+        <Form
           class="inline"
           role="search"
-          onSubmit={(event) => {
-            event.preventDefault();
-            setQ(String(new FormData(event.currentTarget as HTMLFormElement).get('q') ?? '').trim());
+          onSubmit={(fields) => {
+            setQ(fieldText(fields, 'q'));
             setCursors([null]);
           }}
         >
@@ -37,7 +41,7 @@ export function ProfilesPage({ api }: { api: Api }) {
             <input name="q" type="search" maxLength={200} />
           </label>
           <button type="submit">Search</button>
-        </form>
+        </Form>
         <Show loaded={list} label="profiles">
           {(page) => (
             <>
@@ -46,35 +50,21 @@ export function ProfilesPage({ api }: { api: Api }) {
                 {q && <> matching “{q}”</>}; page {cursors.length}.
               </p>
               {page.items.length > 0 && (
-                <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
-                  <table>
-                    <thead>
-                      <tr>
-                        {['No', 'Name', 'Group', 'Tags', 'Pinned', 'Updated'].map((h) => (
-                          <th key={h} scope="col">
-                            {h}
-                          </th>
-                        ))}
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {page.items.map((p) => (
-                        <tr key={p.id}>
-                          <td>{p.no}</td>
-                          <td>
-                            <button type="button" class="link" aria-expanded={openId === p.id} onClick={() => setOpenId(openId === p.id ? null : p.id)}>
-                              {p.name}
-                            </button>
-                          </td>
-                          <td>{p.group ?? ''}</td>
-                          <td>{p.tags.join(', ')}</td>
-                          <td>{p.pinned ? 'yes' : 'no'}</td>
-                          <td>{time(p.updated_at)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <Table
+                  columns={['No', 'Name', 'Group', 'Tags', 'Pinned', 'Updated']}
+                  rows={page.items}
+                  rowKey={(p) => p.id}
+                  cells={(p) => [
+                    p.no,
+                    <button type="button" class="link" aria-expanded={openId === p.id} onClick={() => setOpenId(openId === p.id ? null : p.id)}>
+                      {p.name}
+                    </button>,
+                    p.group ?? '',
+                    p.tags.join(', '),
+                    yesNo(p.pinned),
+                    time(p.updated_at),
+                  ]}
+                />
               )}
               <div class="actions">
                 <button type="button" class="quiet" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
@@ -102,8 +92,7 @@ export function ProfilesPage({ api }: { api: Api }) {
             })
           }
         />
-        {create.busy && <Busy label="Creating the profile" />}
-        <ErrorNote error={create.error} />
+        <ActionNote action={create} busy="Creating the profile" />
       </Section>
     </>
   );
@@ -112,14 +101,7 @@ export function ProfilesPage({ api }: { api: Api }) {
 function ProfileForm({ profile, submitLabel, busy, onSubmit }: { profile?: Profile; submitLabel: string; busy: boolean; onSubmit: (body: ReturnType<typeof profileBody>, form: HTMLFormElement) => void }) {
   const id = profile ? `edit-${profile.id}` : 'new';
   return (
-    <form
-      aria-label={submitLabel}
-      onSubmit={(event) => {
-        event.preventDefault();
-        const form = event.currentTarget as HTMLFormElement;
-        onSubmit(profileBody(new FormData(form)), form);
-      }}
-    >
+    <Form label={submitLabel} onSubmit={(fields, form) => onSubmit(profileBody(fields), form)}>
       <label for={`${id}-name`}>Name</label>
       <input id={`${id}-name`} name="name" required maxLength={120} defaultValue={profile?.name} />
       <label for={`${id}-group`}>Group</label>
@@ -131,12 +113,8 @@ function ProfileForm({ profile, submitLabel, busy, onSubmit }: { profile?: Profi
       <label>
         <input type="checkbox" name="pinned" defaultChecked={profile?.pinned} /> Pinned
       </label>
-      <div class="actions">
-        <button type="submit" disabled={busy}>
-          {submitLabel}
-        </button>
-      </div>
-    </form>
+      <Submit label={submitLabel} busy={busy} />
+    </Form>
   );
 }
 
@@ -166,16 +144,14 @@ function ProfileDetail({ api, id, onChanged, onDeleted }: { api: Api; id: string
               <ConfirmButton
                 label={`Delete profile ${p.name}`}
                 confirm={`Delete ${p.name} and its accounts`}
-                onConfirm={() =>
-                  void action.run(async () => {
-                    await api.call('DELETE', path);
-                    onDeleted();
-                  })
-                }
+                action={action}
+                onConfirm={async () => {
+                  await api.call('DELETE', path);
+                  onDeleted();
+                }}
               />
             </div>
-            {action.busy && <Busy label="Saving the profile" />}
-            <ErrorNote error={action.error} />
+            <ActionNote action={action} busy="Saving the profile" />
             <Accounts api={api} profilePath={path} />
           </>
         )}
@@ -203,17 +179,15 @@ function Accounts({ api, profilePath }: { api: Api; profilePath: string }) {
           )
         }
       </Show>
-      <form
-        aria-label="Add a platform account"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const form = event.currentTarget as HTMLFormElement;
+      <Form
+        label="Add a platform account"
+        onSubmit={(fields, form) =>
           void add.run(async () => {
-            await api.call('POST', `${profilePath}/accounts`, { body: accountBody(new FormData(form)) });
+            await api.call('POST', `${profilePath}/accounts`, { body: accountBody(fields) });
             form.reset();
             accounts.reload();
-          });
-        }}
+          })
+        }
       >
         <label for="account-url">Platform URL</label>
         <input id="account-url" name="platform_url" required maxLength={256} />
@@ -225,14 +199,9 @@ function Accounts({ api, profilePath }: { api: Api; profilePath: string }) {
         <input id="account-totp" name="totp_secret" type="password" maxLength={1024} autocomplete="off" />
         <label for="account-notes">Account notes</label>
         <input id="account-notes" name="notes" maxLength={1024} />
-        <div class="actions">
-          <button type="submit" disabled={add.busy}>
-            Add account
-          </button>
-        </div>
-      </form>
-      {add.busy && <Busy label="Adding the account" />}
-      <ErrorNote error={add.error} />
+        <Submit label="Add account" busy={add.busy} />
+      </Form>
+      <ActionNote action={add} busy="Adding the account" />
     </>
   );
 }
@@ -295,12 +264,11 @@ function Account({ api, path, account, onDeleted }: { api: Api; path: string; ac
       <ConfirmButton
         label={`Delete account ${who}`}
         confirm={`Delete account ${who} now`}
-        onConfirm={() =>
-          void action.run(async () => {
-            await api.call('DELETE', path);
-            onDeleted();
-          })
-        }
+        action={action}
+        onConfirm={async () => {
+          await api.call('DELETE', path);
+          onDeleted();
+        }}
       />
       <ErrorNote error={action.error} />
     </li>

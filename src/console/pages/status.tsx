@@ -1,7 +1,7 @@
 import type { Api } from '../api';
 import type { AccountStatus, CoreStatus, Reachability, Versions } from '../api-types';
-import { Facts, Section, Show } from '../components';
-import { bytes, time } from '../format';
+import { Facts, FactsSection, Section, Show } from '../components/section';
+import { bytes, time, yesNo } from '../format';
 import { useLoad } from '../use-load';
 
 /** How often the page asks again while it is open. */
@@ -42,35 +42,29 @@ export function StatusPage({ api }: { api: Api }) {
           )}
         </Show>
       </Section>
-      <Section title="Versions">
-        <Show loaded={versions} label="versions">
-          {(v) => (
-            <Facts
-              items={[
-                ['Application', v.app_version],
-                ['API', String(v.api_version)],
-                ['Database schema', String(v.db_version)],
-                ['Reachability', reach.data ? `${reach.data.status} (${reach.data.version})` : reach.error ? 'unreachable' : 'checking'],
-              ]}
-            />
-          )}
-        </Show>
-      </Section>
-      <Section title="Membership">
-        <Show loaded={account} label="membership">
-          {(status) => (
-            <Facts
-              items={[
-                ['Signed in', status.authenticated ? 'yes' : 'no'],
-                ['Offline', status.offline ? 'yes' : 'no'],
-                ['Plan', status.account?.membership.plan ?? 'none'],
-                ['Verified until', time(status.verifiedUntil)],
-                ['Error', status.error ?? 'none'],
-              ]}
-            />
-          )}
-        </Show>
-      </Section>
+      <FactsSection
+        title="Versions"
+        loaded={versions}
+        label="versions"
+        facts={(v) => [
+          ['Application', v.app_version],
+          ['API', String(v.api_version)],
+          ['Database schema', String(v.db_version)],
+          ['Reachability', reach.data ? `${reach.data.status} (${reach.data.version})` : reach.error ? 'unreachable' : 'checking'],
+        ]}
+      />
+      <FactsSection
+        title="Membership"
+        loaded={account}
+        label="membership"
+        facts={(status) => [
+          ['Signed in', yesNo(status.authenticated)],
+          ['Offline', yesNo(status.offline)],
+          ['Plan', status.account?.membership.plan ?? 'none'],
+          ['Verified until', time(status.verifiedUntil)],
+          ['Error', status.error ?? 'none'],
+        ]}
+      />
     </>
   );
 }

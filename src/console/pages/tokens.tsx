@@ -2,16 +2,22 @@ import { useState } from 'preact/hooks';
 import { SCOPES } from '../../shared/scopes';
 import type { Api } from '../api';
 import type { CreatedToken, Items, Token } from '../api-types';
-import { Busy, ConfirmButton, ErrorNote, OnceSecret, Section, Show } from '../components';
+import { ConfirmButton } from '../components/confirm-button';
+import { Choices, Form, Submit } from '../components/form';
+import { ActionNote, ErrorNote } from '../components/notes';
+import { OnceSecret } from '../components/once-secret';
+import { Section, Show } from '../components/section';
+import { Table } from '../components/table';
+import { fieldText } from '../field-text';
 import { time } from '../format';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 
 /** The token-issuing form's fields as the API takes them (`POST /api/v1/tokens`). */
 function tokenRequest(form: FormData): { name: string; scopes: string[]; admin: boolean; expires_in_minutes?: number } {
-  const minutes = String(form.get('expires') ?? '').trim();
+  const minutes = fieldText(form, 'expires');
   return {
-    name: String(form.get('name') ?? '').trim(),
+    name: fieldText(form, 'name'),
     scopes: form.getAll('scopes').map(String),
     admin: form.get('admin') === 'on',
     ...(minutes ? { expires_in_minutes: Number(minutes) } : {}),
@@ -24,96 +30,55 @@ export function TokensPage({ api }: { api: Api }) {
   const issue = useAction();
   const revoke = useAction();
 
-  const submit = (event: Event) => {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    void issue.run(async () => {
-      setIssued(await api.call<CreatedToken>('POST', '/api/v1/tokens', { body: tokenRequest(new FormData(form)) }));
-      form.reset();
-      tokens.reload();
-    });
-  };
-
   return (
     <>
       <Section title="Issue a token">
-        <form onSubmit={submit}>
+        <Form
+          onSubmit={(fields, form) =>
+            void issue.run(async () => {
+              setIssued(await api.call<CreatedToken>('POST', '/api/v1/tokens', { body: tokenRequest(fields) }));
+              form.reset();
+              tokens.reload();
+            })
+          }
+        >
           <label for="token-name">Name</label>
           <input id="token-name" name="name" required maxLength={120} />
-          <fieldset>
-            <legend>Scopes</legend>
-            <div class="choices">
-              {SCOPES.map((scope) => (
-                <label key={scope}>
-                  <input type="checkbox" name="scopes" value={scope} /> {scope}
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <Choices legend="Scopes" name="scopes" choices={SCOPES.map((scope) => [scope, scope] as const)} />
           <label>
             <input type="checkbox" name="admin" /> Admin session (every scope, and tokens)
           </label>
           <label for="token-expires">Expires in minutes (empty: never)</label>
           <input id="token-expires" name="expires" type="number" min={1} max={5_256_000} inputMode="numeric" />
-          <div class="actions">
-            <button type="submit" disabled={issue.busy}>
-              Issue token
-            </button>
-          </div>
-        </form>
-        {issue.busy && <Busy label="Issuing the token" />}
-        <ErrorNote error={issue.error} />
+          <Submit label="Issue token" busy={issue.busy} />
+        </Form>
+        <ActionNote action={issue} busy="Issuing the token" />
         {issued && <OnceSecret label={`Token “${issued.name}”`} value={issued.token} />}
       </Section>
       <Section title="Live tokens">
         <ErrorNote error={revoke.error} />
         <Show loaded={tokens} label="tokens">
-          {({ items }) =>
-            items.length === 0 ? (
-              <p>No token has been issued.</p>
-            ) : (
-              <div class="table-wrap" tabIndex={0} role="group" aria-label="Table (scrolls sideways)">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Scopes</th>
-                      <th scope="col">Admin</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Expires</th>
-                      <th scope="col">
-                        <span class="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {items.map((token) => (
-                      <tr key={token.id}>
-                        <td>{token.name}</td>
-                        <td>{token.scopes.join(', ') || 'none'}</td>
-                        <td>{token.admin ? 'yes' : 'no'}</td>
-                        <td>{time(token.created_at)}</td>
-                        <td>{time(token.expires_at)}</td>
-                        <td>
-                          <ConfirmButton
-                            label={`Revoke ${token.name}`}
-                            confirm={`Revoke ${token.name} now`}
-                            disabled={revoke.busy}
-                            onConfirm={() =>
-                              void revoke.run(async () => {
-                                await api.call('DELETE', `/api/v1/tokens/${encodeURIComponent(token.id)}`);
-                                tokens.reload();
-                              })
-                            }
-                          />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )
-          }
+          {({ items }) => (
+            <Table
+              columns={['Name', 'Scopes', 'Admin', 'Created', 'Expires']}
+              rows={items}
+              rowKey={(token) => token.id}
+              cells={(token) => [token.name, token.scopes.join(', ') || 'none', token.admin ? 'yes' : 'no', time(token.created_at), time(token.expires_at)]}
+              actions={(token) => (
+                <ConfirmButton
+                  label={`Revoke ${token.name}`}
+                  confirm={`Revoke ${token.name} now`}
+                  disabled={revoke.busy}
+                  action={revoke}
+                  onConfirm={async () => {
+                    await api.call('DELETE', `/api/v1/tokens/${encodeURIComponent(token.id)}`);
+                    tokens.reload();
+                  }}
+                />
+              )}
+              empty="No token has been issued."
+            />
+          )}
         </Show>
       </Section>
     </>
