@@ -1,4 +1,7 @@
 import type { ComponentChildren } from 'preact';
+import type { Items } from '../api-types';
+import type { Loaded } from '../use-load';
+import { Show } from './section';
 
 interface TableProps<T> {
   columns: readonly string[];
@@ -53,4 +56,9 @@ export function Table<T>({ columns, rows, rowKey, cells, rowHeader, actions, emp
       </table>
     </div>
   );
+}
+
+/** A loaded list (`{ items }`) as a table: its failure, or its progress while the first answer is awaited. */
+export function ItemsTable<T>({ loaded, label, ...table }: Omit<TableProps<T>, 'rows'> & { loaded: Loaded<Items<T>>; label: string }) {
+  return <Show loaded={loaded} label={label}>{({ items }) => <Table rows={items} {...table} />}</Show>;
 }

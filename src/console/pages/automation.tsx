@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { segment, type Api } from '../api';
 import type { AutomationFileListing, FlowSummary, Items, ShareRedeemPreview, Share, ShareWithCode } from '../api-types';
-import { ConfirmButton } from '../components/confirm-button';
+import { ConfirmDelete } from '../components/confirm-delete';
 import { Choices, Form, Submit } from '../components/form';
 import { ActionNote, ErrorNote } from '../components/notes';
 import { OnceSecret } from '../components/once-secret';
 import { FactsSection, Section, Show } from '../components/section';
-import { Table } from '../components/table';
+import { ItemsTable, Table } from '../components/table';
 import { fieldText } from '../field-text';
 import { base64ToBytes, bytesToBase64, saveFile } from '../files';
 import { bytes, time, yesNo } from '../format';
@@ -32,28 +32,17 @@ function Flows({ api, flows }: { api: Api; flows: Loaded<Items<FlowSummary>> }) 
   return (
     <Section title="Flows">
       <ErrorNote error={remove.error} />
-      <Show loaded={flows} label="flows">
-        {({ items }) => (
-          <Table
-            columns={['Name', 'Group', 'Template', 'Steps', 'Values', 'Updated']}
-            rows={items}
-            rowKey={(f) => f.id}
-            cells={(f) => [f.name, f.group ?? '', yesNo(f.is_template), f.step_count, f.value_count, time(f.updated_at)]}
-            actions={(f) => (
-              <ConfirmButton
-                label={`Delete flow ${f.name}`}
-                confirm={`Delete flow ${f.name} now`}
-                action={remove}
-                onConfirm={async () => {
-                  await api.call('DELETE', `/api/v1/automation/flows/${segment(f.id)}`);
-                  flows.reload();
-                }}
-              />
-            )}
-            empty="No flow yet."
-          />
+      <ItemsTable
+        loaded={flows}
+        label="flows"
+        columns={['Name', 'Group', 'Template', 'Steps', 'Values', 'Updated']}
+        rowKey={(f) => f.id}
+        cells={(f) => [f.name, f.group ?? '', yesNo(f.is_template), f.step_count, f.value_count, time(f.updated_at)]}
+        actions={(f) => (
+          <ConfirmDelete api={api} path={`/api/v1/automation/flows/${segment(f.id)}`} onDeleted={flows.reload} label={`Delete flow ${f.name}`} confirm={`Delete flow ${f.name} now`} action={remove} />
         )}
-      </Show>
+        empty="No flow yet."
+      />
     </Section>
   );
 }
@@ -89,35 +78,24 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
 
   return (
     <Section title="Shares">
-      <Show loaded={shares} label="shares">
-        {({ items }) => (
-          <Table
-            columns={['Name', 'Uses', 'Expires', 'Size']}
-            rows={items}
-            rowKey={(s) => s.id}
-            cells={(s) => [
-              s.name,
-              <>
-                {s.uses} of {s.max_uses}
-              </>,
-              time(s.expires_at),
-              bytes(s.size),
-            ]}
-            actions={(s) => (
-              <ConfirmButton
-                label={`Revoke share ${s.name}`}
-                confirm={`Revoke share ${s.name} now`}
-                action={action}
-                onConfirm={async () => {
-                  await api.call('DELETE', `/api/v1/automation/shares/${segment(s.id)}`);
-                  shares.reload();
-                }}
-              />
-            )}
-            empty="No share."
-          />
+      <ItemsTable
+        loaded={shares}
+        label="shares"
+        columns={['Name', 'Uses', 'Expires', 'Size']}
+        rowKey={(s) => s.id}
+        cells={(s) => [
+          s.name,
+          <>
+            {s.uses} of {s.max_uses}
+          </>,
+          time(s.expires_at),
+          bytes(s.size),
+        ]}
+        actions={(s) => (
+          <ConfirmDelete api={api} path={`/api/v1/automation/shares/${segment(s.id)}`} onDeleted={shares.reload} label={`Revoke share ${s.name}`} confirm={`Revoke share ${s.name} now`} action={action} />
         )}
-      </Show>
+        empty="No share."
+      />
       <h3>Share flows</h3>
       {flows.length === 0 ? (
         <p class="muted">A share holds flows; there is none to share.</p>

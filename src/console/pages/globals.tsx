@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure, segment, type Api } from '../api';
 import type { GlobalSummary, GlobalValue, Items } from '../api-types';
-import { ConfirmButton } from '../components/confirm-button';
+import { ConfirmDelete } from '../components/confirm-delete';
 import { Form, Submit } from '../components/form';
 import { ActionNote } from '../components/notes';
-import { Section, Show } from '../components/section';
-import { Table } from '../components/table';
+import { Section } from '../components/section';
+import { ItemsTable } from '../components/table';
 import { fieldText } from '../field-text';
 import { bytes, time } from '../format';
 import { useAction } from '../use-action';
@@ -56,34 +56,33 @@ export function Globals({ api }: { api: Api }) {
 
   return (
     <Section title="Globals">
-      <Show loaded={list} label="globals">
-        {({ items }) => (
-          <Table
-            columns={['Name', 'Revision', 'Size', 'Updated']}
-            rows={items}
-            rowKey={(g) => g.name}
-            cells={(g) => [<code>{g.name}</code>, g.revision, bytes(g.bytes), time(g.updated_at)]}
-            actions={(g) => (
-              <div class="actions">
-                <button type="button" class="quiet" onClick={() => open(g.name)}>
-                  Edit {g.name}
-                </button>
-                <ConfirmButton
-                  label={`Delete ${g.name}`}
-                  confirm={`Delete ${g.name} at revision ${g.revision}`}
-                  action={action}
-                  onConfirm={async () => {
-                    await api.call('DELETE', path(g.name), { query: { expected_revision: g.revision } });
-                    if (editing?.name === g.name) setEditing(null);
-                    list.reload();
-                  }}
-                />
-              </div>
-            )}
-            empty="No global yet."
-          />
+      <ItemsTable
+        loaded={list}
+        label="globals"
+        columns={['Name', 'Revision', 'Size', 'Updated']}
+        rowKey={(g) => g.name}
+        cells={(g) => [<code>{g.name}</code>, g.revision, bytes(g.bytes), time(g.updated_at)]}
+        actions={(g) => (
+          <div class="actions">
+            <button type="button" class="quiet" onClick={() => open(g.name)}>
+              Edit {g.name}
+            </button>
+            <ConfirmDelete
+              api={api}
+              path={path(g.name)}
+              query={{ expected_revision: g.revision }}
+              onDeleted={() => {
+                if (editing?.name === g.name) setEditing(null);
+                list.reload();
+              }}
+              label={`Delete ${g.name}`}
+              confirm={`Delete ${g.name} at revision ${g.revision}`}
+              action={action}
+            />
+          </div>
         )}
-      </Show>
+        empty="No global yet."
+      />
       <Form
         class="inline"
         onSubmit={(fields) => {

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { segment, type Api } from '../api';
 import type { Items, PlatformAccount, PlatformPassword, Profile, ProfilePage, TotpCode } from '../api-types';
-import { ConfirmButton } from '../components/confirm-button';
+import { ConfirmDelete } from '../components/confirm-delete';
 import { Form, Submit } from '../components/form';
 import { ActionNote, ErrorNote } from '../components/notes';
 import { Section, Show } from '../components/section';
@@ -141,15 +141,7 @@ function ProfileDetail({ api, id, onChanged, onDeleted }: { api: Api; id: string
               }
             />
             <div class="actions">
-              <ConfirmButton
-                label={`Delete profile ${p.name}`}
-                confirm={`Delete ${p.name} and its accounts`}
-                action={action}
-                onConfirm={async () => {
-                  await api.call('DELETE', path);
-                  onDeleted();
-                }}
-              />
+              <ConfirmDelete api={api} path={path} onDeleted={onDeleted} label={`Delete profile ${p.name}`} confirm={`Delete ${p.name} and its accounts`} action={action} />
             </div>
             <ActionNote action={action} busy="Saving the profile" />
             <Accounts api={api} profilePath={path} />
@@ -261,15 +253,7 @@ function Account({ api, path, account, onDeleted }: { api: Api; path: string; ac
           </>
         )}
       </p>
-      <ConfirmButton
-        label={`Delete account ${who}`}
-        confirm={`Delete account ${who} now`}
-        action={action}
-        onConfirm={async () => {
-          await api.call('DELETE', path);
-          onDeleted();
-        }}
-      />
+      <ConfirmDelete api={api} path={path} onDeleted={onDeleted} label={`Delete account ${who}`} confirm={`Delete account ${who} now`} action={action} />
       <ErrorNote error={action.error} />
     </li>
   );

@@ -2,12 +2,12 @@ import { useState } from 'preact/hooks';
 import { SCOPES } from '../../shared/scopes';
 import type { Api } from '../api';
 import type { CreatedToken, Items, Token } from '../api-types';
-import { ConfirmButton } from '../components/confirm-button';
+import { ConfirmDelete } from '../components/confirm-delete';
 import { Choices, Form, Submit } from '../components/form';
 import { ActionNote, ErrorNote } from '../components/notes';
 import { OnceSecret } from '../components/once-secret';
-import { Section, Show } from '../components/section';
-import { Table } from '../components/table';
+import { Section } from '../components/section';
+import { ItemsTable } from '../components/table';
 import { fieldText } from '../field-text';
 import { time } from '../format';
 import { useAction } from '../use-action';
@@ -57,29 +57,25 @@ export function TokensPage({ api }: { api: Api }) {
       </Section>
       <Section title="Live tokens">
         <ErrorNote error={revoke.error} />
-        <Show loaded={tokens} label="tokens">
-          {({ items }) => (
-            <Table
-              columns={['Name', 'Scopes', 'Admin', 'Created', 'Expires']}
-              rows={items}
-              rowKey={(token) => token.id}
-              cells={(token) => [token.name, token.scopes.join(', ') || 'none', token.admin ? 'yes' : 'no', time(token.created_at), time(token.expires_at)]}
-              actions={(token) => (
-                <ConfirmButton
-                  label={`Revoke ${token.name}`}
-                  confirm={`Revoke ${token.name} now`}
-                  disabled={revoke.busy}
-                  action={revoke}
-                  onConfirm={async () => {
-                    await api.call('DELETE', `/api/v1/tokens/${encodeURIComponent(token.id)}`);
-                    tokens.reload();
-                  }}
-                />
-              )}
-              empty="No token has been issued."
+        <ItemsTable
+          loaded={tokens}
+          label="tokens"
+          columns={['Name', 'Scopes', 'Admin', 'Created', 'Expires']}
+          rowKey={(token) => token.id}
+          cells={(token) => [token.name, token.scopes.join(', ') || 'none', token.admin ? 'yes' : 'no', time(token.created_at), time(token.expires_at)]}
+          actions={(token) => (
+            <ConfirmDelete
+              api={api}
+              path={`/api/v1/tokens/${encodeURIComponent(token.id)}`}
+              onDeleted={tokens.reload}
+              label={`Revoke ${token.name}`}
+              confirm={`Revoke ${token.name} now`}
+              disabled={revoke.busy}
+              action={revoke}
             />
           )}
-        </Show>
+          empty="No token has been issued."
+        />
       </Section>
     </>
   );
