@@ -36,6 +36,7 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
 }
 /** Wrangler's `--log-level` values, quietest first: a Worker's log line shows when its level is at most the one set. */
 const LOG_LEVELS = ['none', 'error', 'warn', 'info', 'log', 'debug'];
+const WRANGLER_MARKS = { error: '✘ [ERROR]', warn: '▲ [WARNING]' };
 const MINIFLARE_LEVELS = { none: LogLevel.NONE, error: LogLevel.ERROR, warn: LogLevel.WARN, info: LogLevel.INFO, log: LogLevel.INFO, debug: LogLevel.DEBUG };
 const logLevel = process.env.LPA_TEAM_LOG_LEVEL || 'log';
 if (!LOG_LEVELS.includes(logLevel)) {
@@ -125,9 +126,11 @@ const mf = new Miniflare(
     // The Worker logs every request itself; Miniflare's own line per request would say it twice.
     logRequests: false,
     telemetry: { enabled: false },
+    // The Worker's console and workerd's own errors, marked as Wrangler marks them.
     handleStructuredLogs: ({ level, message }) => {
       if (LOG_LEVELS.indexOf(level) > LOG_LEVELS.indexOf(logLevel)) return;
-      (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${message}\n`);
+      if (level === 'error' || level === 'warn') process.stderr.write(`${WRANGLER_MARKS[level]} ${message}\n`);
+      else process.stdout.write(`${message}\n`);
     },
     // The layout `wrangler dev --persist-to <data root>/state` keeps: <state>/v3/do/lpa-team-TeamObject, …/r2, …/ratelimit.
     resourcePersistencePath: join(dataRoot, 'state', 'v3'),
