@@ -21,9 +21,27 @@ export function treeCpu(root: number): Map<number, number> {
   return used;
 }
 
-/** CPU seconds the tree used between `before` and now (a process started since counts from 0). */
-export function cpuSince(root: number, before: Map<number, number>): number {
+/** The command name of a process (`node`, `workerd`), or null once it has exited. */
+function processName(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU seconds the tree used between `before` and now (a process started since counts from 0), in all
+ * and by process name, so that a figure says which of the service's processes spent it.
+ */
+export function cpuSince(root: number, before: Map<number, number>): { seconds: number; byName: Map<string, number> } {
   let seconds = 0;
-  for (const [pid, now] of treeCpu(root)) seconds += now - (before.get(pid) ?? 0);
-  return seconds;
+  const byName = new Map<string, number>();
+  for (const [pid, now] of treeCpu(root)) {
+    const used = now - (before.get(pid) ?? 0);
+    const name = processName(pid) ?? 'exited';
+    seconds += used;
+    byName.set(name, (byName.get(name) ?? 0) + used);
+  }
+  return { seconds, byName };
 }

@@ -42,8 +42,10 @@ interface Cell {
   errors: number;
   /** Max/min of the teams' acknowledged writes in the measured run. */
   fairness: number;
-  /** CPU time of all the service's processes (Node, Wrangler, workerd) per acknowledged write in the measured run, ms. */
+  /** CPU time of all the service's processes (the launcher's Node, workerd) per acknowledged write in the measured run, ms. */
   cpuPerWrite: number;
+  /** The same by process name, ms per write, largest first. */
+  cpuPerWriteByProcess: [string, number][];
   /** Teams whose chain does not verify or does not hold exactly its entries, with why. */
   badChains: string[];
 }
@@ -116,10 +118,11 @@ async function runCell(held: Held, teams: Team[], clients: number, seconds: numb
   count(warm);
   const cpu = treeCpu(service.process.pid!);
   const figures = await teamWrites(service.port, teams, clients, seconds, name);
-  const cpuSeconds = cpuSince(service.process.pid!, cpu);
+  const cpuUsed = cpuSince(service.process.pid!, cpu);
   count(figures);
   const { p50, p99 } = percentiles(figures.latencies);
   const written = figures.teams.map((f) => f.acknowledged);
+  const perWrite = (seconds: number) => (seconds * 1000) / written.reduce((a, b) => a + b, 0);
   if (!(await answers(service))) {
     held.notes.push(`${teams.length} × ${clients}: the service stopped answering (last error: ${lastError(service.logFile)}); restarted on the same data root to verify the chains; its output is kept in ${service.logFile}.`);
     held.keepLog = true;
@@ -137,7 +140,8 @@ async function runCell(held: Held, teams: Team[], clients: number, seconds: numb
     p99,
     errors: warm.teams.reduce((n, f) => n + f.errors, 0) + figures.teams.reduce((n, f) => n + f.errors, 0),
     fairness: Math.max(...written) / Math.min(...written),
-    cpuPerWrite: (cpuSeconds * 1000) / written.reduce((a, b) => a + b, 0),
+    cpuPerWrite: perWrite(cpuUsed.seconds),
+    cpuPerWriteByProcess: [...cpuUsed.byName].map(([name, seconds]): [string, number] => [name, perWrite(seconds)]).sort((a, b) => b[1] - a[1]),
     badChains,
   };
 }
@@ -200,6 +204,7 @@ export async function benchTeams({ quick, seconds }: { quick: boolean; seconds: 
       for (const clients of CLIENTS) {
         const cell = await runCell(held, teams.slice(0, teamCount), clients, cellSeconds);
         cells.push(cell);
+        if (Number.isFinite(cell.cpuPerWrite)) notes.push(`${cell.teams} × ${cell.clients}, service CPU per write by process: ${cell.cpuPerWriteByProcess.map(([name, ms]) => `${name} ${ms.toFixed(2)} ms`).join(', ')}.`);
         for (const sample of cell.figures.samples) notes.push(`${cell.teams} × ${cell.clients}, failed writes: ${sample}`);
         const [first, ...more] = cell.badChains;
         if (first) notes.push(`${cell.teams} × ${cell.clients}, chains: ${first}${more.length ? `; and ${more.length} more teams` : ''}`);

@@ -1,19 +1,29 @@
 /**
- * `npm run start:team`: the team service (docs/teams.md) in Wrangler's local mode. `wrangler dev
- * --env team` bundles src/runtimes/cloudflare/team-worker.ts exactly as `wrangler deploy --env team`
- * does and Miniflare simulates what Cloudflare provides: the teams' Durable Objects, the R2 bucket, the
- * rate limiter and the secrets, with everything kept under LPA_TEAM_DATA_ROOT, so that a restart
- * finds every team as it was.
+ * `npm run start:team`: the team service (docs/teams.md#run-it-locally) in Wrangler's local mode.
+ * `wrangler deploy --dry-run --env team` bundles src/runtimes/cloudflare/team-worker.ts into
+ * <data root>/bundle exactly as `wrangler deploy --env team` uploads it, and Miniflare (the local mode
+ * `wrangler dev` runs on) serves that bundle with wrangler.toml's [env.team] bindings as Wrangler reads
+ * them: the teams' SQLite Durable Objects, the R2 bucket, the rate limiter, the vars and the secrets,
+ * with everything kept under LPA_TEAM_DATA_ROOT (`state/`, the layout `wrangler dev --persist-to`
+ * keeps), so that a restart finds every team as it was.
+ *
+ * Not `wrangler dev` itself: it puts a proxy (a second workerd) and its own Node process in front of
+ * the Worker and attaches a DevTools inspector to relay its logs, which cost three quarters of the CPU
+ * of every write (docs/benchmarks.md#the-team-service-under-load); nothing of them is deployed.
  *
  * The two secrets come from the environment, or are made on first start into the data root (mode
  * 0600) and read from there afterwards: LPA_KEY_WRAP_KEY (`key-wrap.key`; losing it loses every
- * team's keys) and LPA_OPERATOR_TOKEN (`operator-token`; only its path is printed).
+ * team's keys) and LPA_OPERATOR_TOKEN (`operator-token`; only its path is printed). They reach the
+ * Worker as bindings, in memory only. LPA_TEAM_LOG_LEVEL takes Wrangler's `--log-level` values;
+ * LPA_TEAM_INSPECTOR_PORT opens DevTools' inspector on the Worker (for a CPU profile).
  */
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join, matchesGlob, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from 'miniflare';
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import { buildConsole, consoleIsStale } from './build-console.mjs';
 import { LOCAL_ACCESS_ISSUER, serveLocalAccess } from './local-access.mjs';
 import { writeSha256Wasm } from './sha256-wasm.mjs';
@@ -22,6 +32,21 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.LPA_TEAM_PORT || 8720);
 if (!Number.isInteger(port) || port < 1 || port > 65535) {
   console.error(`LPA_TEAM_PORT must be a port number (1-65535), not ${JSON.stringify(process.env.LPA_TEAM_PORT)}`);
+  process.exit(2);
+}
+/** Wrangler's `--log-level` values, quietest first: a Worker's log line shows when its level is at most the one set. */
+const LOG_LEVELS = ['none', 'error', 'warn', 'info', 'log', 'debug'];
+const WRANGLER_MARKS = { error: '✘ [ERROR]', warn: '▲ [WARNING]' };
+const MINIFLARE_LEVELS = { none: LogLevel.NONE, error: LogLevel.ERROR, warn: LogLevel.WARN, info: LogLevel.INFO, log: LogLevel.INFO, debug: LogLevel.DEBUG };
+const logLevel = process.env.LPA_TEAM_LOG_LEVEL || 'log';
+if (!LOG_LEVELS.includes(logLevel)) {
+  console.error(`LPA_TEAM_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`);
+  process.exit(2);
+}
+/** Where DevTools (or a profiler) can attach to the Worker and its objects: off unless asked for. */
+const inspectorPort = process.env.LPA_TEAM_INSPECTOR_PORT ? Number(process.env.LPA_TEAM_INSPECTOR_PORT) : null;
+if (inspectorPort !== null && !(Number.isInteger(inspectorPort) && inspectorPort >= 1 && inspectorPort <= 65535)) {
+  console.error(`LPA_TEAM_INSPECTOR_PORT must be a port number (1-65535), not ${JSON.stringify(process.env.LPA_TEAM_INSPECTOR_PORT)}`);
   process.exit(2);
 }
 const dataRoot = resolve(process.env.LPA_TEAM_DATA_ROOT || './data-team');
@@ -44,7 +69,7 @@ const access = accessNames.every((name) => process.env[name])
   ? Object.fromEntries(accessNames.map((name) => [name, process.env[name]]))
   : await serveLocalAccess(dataRoot);
 
-// What Wrangler hands the Worker beside wrangler.toml's vars: a file only this user can read, as the secrets are in it.
+// What the Worker gets beside wrangler.toml's vars, as Wrangler would give it its secrets: in memory only.
 const vars = {
   LPA_KEY_WRAP_KEY: wrapKey.value,
   LPA_OPERATOR_TOKEN: operator.value,
@@ -52,9 +77,6 @@ const vars = {
   ...access,
   ...(process.env.LPA_ALLOWED_ORIGINS ? { LPA_ALLOWED_ORIGINS: process.env.LPA_ALLOWED_ORIGINS } : {}),
 };
-const envFile = join(dataRoot, 'wrangler.env');
-writeFileSync(envFile, Object.entries(vars).map(([name, value]) => `${name}=${JSON.stringify(value)}\n`).join(''), { mode: 0o600 });
-chmodSync(envFile, 0o600);
 
 // The worker imports these generated modules, as `npm start`'s does.
 writeSha256Wasm();
@@ -70,22 +92,62 @@ console.log(JSON.stringify({
   access: access.LPA_ACCESS_ISSUER === LOCAL_ACCESS_ISSUER ? 'local stand-in: node scripts/local-access.mjs assertion <email>' : access.LPA_ACCESS_ISSUER,
 }));
 
-const wrangler = spawn(
+// The bundle `wrangler deploy --env team` uploads, made the way it makes it; made anew at every start.
+const bundle = join(dataRoot, 'bundle');
+rmSync(bundle, { recursive: true, force: true });
+const built = spawnSync(
   process.execPath,
-  [
-    join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--env', 'team',
-    '--ip', '127.0.0.1', '--port', String(port),
-    '--persist-to', join(dataRoot, 'state'),
-    '--env-file', envFile,
-    '--show-interactive-dev-session=false',
-    '--log-level', process.env.LPA_TEAM_LOG_LEVEL || 'log',
-  ],
-  {
-    cwd: root,
-    stdio: 'inherit',
-    // Miniflare would fetch a sample `request.cf` from the internet: the service needs none.
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_LOG_PATH: join(dataRoot, 'wrangler-logs') },
-  },
+  [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--env', 'team', '--outdir', bundle],
+  { cwd: root, encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(dataRoot, 'wrangler-logs') } },
 );
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => wrangler.kill(signal));
-wrangler.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+if (built.status !== 0) {
+  console.error(`wrangler deploy --dry-run --env team failed:\n${built.stdout}${built.stderr}`);
+  process.exit(1);
+}
+
+// wrangler.toml's [env.team] bindings (Durable Object class with SQLite, R2 bucket, rate limiter, vars), as Wrangler's local mode reads them.
+const config = unstable_readConfig({ config: join(root, 'wrangler.toml'), env: 'team' });
+const { workerOptions: { modulesRules, ...workerOptions }, main } = unstable_getMiniflareWorkerOptions(config, 'team');
+// The bundle's modules as deploy uploads them: the entry point and the WebAssembly it imports, by the rules wrangler.toml's (and Wrangler's defaults) give.
+const entry = `${basename(main, extname(main))}.js`;
+const moduleType = (file) => (file === entry ? 'ESModule' : modulesRules.find((rule) => rule.include.some((glob) => matchesGlob(file, glob)))?.type);
+const modules = readdirSync(bundle)
+  .map((file) => ({ type: moduleType(file), path: join(bundle, file) }))
+  .filter((module) => module.type !== undefined)
+  .sort((a, b) => (a.type === 'ESModule' ? -1 : b.type === 'ESModule' ? 1 : 0));
+const mf = new Miniflare(
+  convertV4MiniflareOptions({
+    host: '127.0.0.1',
+    port,
+    ...(inspectorPort === null ? {} : { inspectorPort }),
+    // Miniflare would fetch a sample `request.cf` from the internet: the service needs none.
+    cf: false,
+    log: new Log(MINIFLARE_LEVELS[logLevel]),
+    // The Worker logs every request itself; Miniflare's own line per request would say it twice.
+    logRequests: false,
+    telemetry: { enabled: false },
+    // The Worker's console and workerd's own errors, marked as Wrangler marks them.
+    handleStructuredLogs: ({ level, message }) => {
+      if (LOG_LEVELS.indexOf(level) > LOG_LEVELS.indexOf(logLevel)) return;
+      if (level === 'error' || level === 'warn') process.stderr.write(`${WRANGLER_MARKS[level]} ${message}\n`);
+      else process.stdout.write(`${message}\n`);
+    },
+    // The layout `wrangler dev --persist-to <data root>/state` keeps: <state>/v3/do/lpa-team-TeamObject, …/r2, …/ratelimit.
+    resourcePersistencePath: join(dataRoot, 'state', 'v3'),
+    workers: [
+      {
+        ...workerOptions,
+        // The Durable Objects' directory and ids derive from the Worker's name, as under Wrangler.
+        name: config.name,
+        rootPath: root,
+        modules,
+        modulesRoot: bundle,
+        bindings: { ...workerOptions.bindings, ...vars },
+      },
+    ],
+  }),
+);
+await mf.ready;
+
+const stop = () => mf.dispose().finally(() => process.exit(0));
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, stop);

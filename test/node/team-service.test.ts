@@ -20,7 +20,7 @@ describe('npm run start:team, as run on this machine', () => {
   }, START_MS);
 
   it('keeps its secrets in files only its user can read and never prints them', () => {
-    for (const file of ['operator-token', 'key-wrap.key', 'wrangler.env', 'access-dev-key.json']) {
+    for (const file of ['operator-token', 'key-wrap.key', 'access-dev-key.json']) {
       expect((statSync(join(service.dataRoot, file)).mode & 0o777).toString(8), file).toBe('600');
     }
     const output = service.output();

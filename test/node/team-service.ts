@@ -2,7 +2,7 @@
  * `npm run start:team` (scripts/start-team.mjs) as the service tests and the bench run it: on a free
  * port, with a data root of its own, its output in a file (the Worker logs every request: at load
  * that is far too much to hold in memory), and leading a process group of its own, so that stopping
- * it stops Wrangler and workerd with it. Plus the few calls every user of it makes.
+ * it stops Miniflare's workerd with it. Plus the few calls every user of it makes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
@@ -13,16 +13,16 @@ import { localAssertion } from '../../scripts/local-access.mjs';
 import { freePort } from './service';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** Wrangler needs Node 22: the pinned `node` package has it, whatever Node runs the tests. */
+/** Wrangler and Miniflare need Node 22: the pinned `node` package has it, whatever Node runs the tests. */
 const NODE_22 = join(ROOT, 'node_modules/node/bin/node');
-/** Wrangler bundles the Worker before it listens: seconds, more on a loaded machine. */
+/** Wrangler bundles the Worker before Miniflare listens: seconds, more on a loaded machine. */
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 15_000;
 
 export interface RunningTeamService {
   port: number;
   dataRoot: string;
-  /** Where its output goes: the start line, Wrangler's, the Worker's log of every request. */
+  /** Where its output goes: the start line, Miniflare's, the Worker's log of every request. */
   logFile: string;
   operatorToken: string;
   process: ChildProcess;
