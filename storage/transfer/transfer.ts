@@ -25,6 +25,8 @@ interface KindTransfer<K extends TransferKind> {
   slice(offset: number, limit: number): ItemOf<K>[];
   find(item: ItemOf<K>): ItemOf<K> | { blocked: string } | null;
   insert(item: ItemOf<K>): void;
+  /** What of an item must match for "unchanged"; the whole item unless a kind says otherwise. */
+  content?(item: ItemOf<K>): unknown;
 }
 
 /** The store id a push into this store came from, once one did (meta). */
@@ -108,6 +110,8 @@ export class Transfer {
           return found && { kind: 'shares', ...found };
         },
         insert: ({ kind: _kind, ...share }) => shares.insert(share),
+        // `uses` counts the redemptions of the store that holds the share: a share redeemed in the team since is still the one pushed.
+        content: ({ uses: _uses, ...share }) => share,
       },
     };
   }
@@ -143,7 +147,8 @@ export class Transfer {
       return { result: 'created', reason: null };
     }
     if ('blocked' in found) return { result: 'conflict', reason: found.blocked };
-    if (canonical(found) === canonical(item)) return { result: 'unchanged', reason: null };
+    const content = kind.content ?? ((same: TransferItem) => same);
+    if (canonical(content(found)) === canonical(content(item))) return { result: 'unchanged', reason: null };
     return { result: 'conflict', reason: 'this store holds it with other content, which is not overwritten' };
   }
 
