@@ -18,9 +18,9 @@ export interface PushReport {
 }
 
 /**
- * Copies this machine's own store (`GET /api/v1/team/export`, always the local store) into the team
- * (`POST <team>/api/v1/import`), page by page, kind by kind in dependency order: each page read is
- * one import request. The checkpoint of the first page is the source every created item records.
+ * Copies this machine's own store (the export of src/contracts/team.ts: always the local store) into
+ * the team (src/contracts/push.ts), page by page, kind by kind in dependency order: each page read
+ * is one import request. The checkpoint of the first page is the source every created item records.
  */
 async function copy(local: ApiClient, team: ApiClient): Promise<PushReport> {
   let source: TransferPage['checkpoint'] | null = null;
