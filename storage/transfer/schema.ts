@@ -97,7 +97,14 @@ export type TransferPage = z.output<typeof TransferPage>;
 export const ImportRequest = z
   .object({
     /** The pushing store's signed checkpoint (its `store_id` names the store); recorded with every item it creates. */
-    source: AuditCheckpoint.extend({ store_id: z.string().min(1).max(64), hash: z.string().max(128), key_id: z.string().max(128), signature: z.string().max(256) }).strict(),
+    source: AuditCheckpoint.extend({
+      store_id: z.string().min(1).max(64),
+      seq: z.int().min(0).max(Number.MAX_SAFE_INTEGER),
+      hash: z.string().max(128),
+      ts: Time,
+      key_id: z.string().max(128),
+      signature: z.string().max(256),
+    }).strict(),
     items: z.array(TransferItem).min(1).max(TRANSFER_PAGE_ITEMS),
   })
   .strict()

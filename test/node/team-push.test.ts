@@ -21,6 +21,7 @@ const TEAM = 'pushed-team';
 const OWNER = 'owner@pushed.example';
 const PASSWORD = 'solo-password-5d1c';
 const TOTP = 'JBSWY3DPEHPK3PXPJBSWY3DP';
+const BIG = '"'.repeat(1_048_576);
 
 const work = mkdtempSync(join(tmpdir(), 'lpa-team-push-'));
 let team: RunningTeamService;
@@ -76,6 +77,8 @@ async function seed(service: RunningService): Promise<Seeded> {
   for (let revision = 0; revision < 3; revision++) {
     await ok(service, '/api/v1/automation/globals/COUNTER', { method: 'PUT', body: { value: `value ${revision + 1}`, expected_revision: revision } });
   }
+  // A global of the largest size goes alone in a page, and its import body is over the default 1 MiB.
+  await ok(service, '/api/v1/automation/globals/BIG', { method: 'PUT', body: { value: BIG, expected_revision: 0 } });
   await ok(service, '/api/v1/automation/globals/GONE', { method: 'PUT', body: { value: 'deleted before the push', expected_revision: 0 } });
   await ok(service, '/api/v1/automation/globals/GONE?expected_revision=1', { method: 'DELETE' });
   const base = await ok(service, '/api/v1/automation/flows', {
@@ -124,7 +127,7 @@ describe('lpa team push', () => {
     expect(pushed.code, pushed.stderr).toBe(0);
     const report = JSON.parse(pushed.stdout);
     expect(report).toMatchObject({ team: teamUrl, store_id: seeded.store_id, conflicts: [] });
-    expect(report.counts).toEqual({ profiles: counts(2, 0), accounts: counts(1, 0), globals: counts(1, 0), flows: counts(2, 0), shares: counts(1, 0) });
+    expect(report.counts).toEqual({ profiles: counts(2, 0), accounts: counts(1, 0), globals: counts(2, 0), flows: counts(2, 0), shares: counts(1, 0) });
   });
 
   it('lets a machine joined to the team read all of it: profiles, the account and its secrets, the global at its revision, the flows', async () => {
@@ -136,6 +139,7 @@ describe('lpa team push', () => {
     expect([totpAt(TOTP, Date.now()).code, totpAt(TOTP, Date.now() - 30_000).code]).toContain(teamCode.code);
     if (soloCode.remaining_s > 2) expect(teamCode.code).toBe(soloCode.code);
     expect(await ok(other, '/api/v1/automation/globals/COUNTER')).toEqual({ value: 'value 3', revision: 3 });
+    expect(await ok(other, '/api/v1/automation/globals/BIG')).toEqual({ value: BIG, revision: 1 });
     expect((await call(other, '/api/v1/automation/globals/GONE')).status).toBe(404);
     const flows = (await ok(other, '/api/v1/automation/flows')).items;
     expect(flows.map((f: { id: string }) => f.id)).toEqual([seeded.flows.base, seeded.flows.child]);
@@ -152,7 +156,7 @@ describe('lpa team push', () => {
 
   it("records each created item in the team's chain with the solo store id and its signed checkpoint, and the chain verifies", async () => {
     const entries = (await teamAudit('&action=team.import')).reverse();
-    expect(entries.map((entry) => entry.entity_type)).toEqual(['profile', 'profile', 'profile_account', 'global', 'flow', 'flow', 'share']);
+    expect(entries.map((entry) => entry.entity_type)).toEqual(['profile', 'profile', 'profile_account', 'global', 'global', 'flow', 'flow', 'share']);
     const source = entries[0].details.pushed_from;
     for (const entry of entries) {
       expect(entry).toMatchObject({ result: 'ok', actor_type: 'admin', actor_label: 'solo machine', details: { pushed_from: source } });
@@ -172,7 +176,7 @@ describe('lpa team push', () => {
     const before = (await teamAudit())[0].seq;
     const again = await lpa(['team', 'push', '--json'], { LPA_TEAM_URL: teamUrl, LPA_TEAM_TOKEN_FILE: pushTokenFile });
     expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout).counts).toEqual({ profiles: counts(0, 2), accounts: counts(0, 1), globals: counts(0, 1), flows: counts(0, 2), shares: counts(0, 1) });
+    expect(JSON.parse(again.stdout).counts).toEqual({ profiles: counts(0, 2), accounts: counts(0, 1), globals: counts(0, 2), flows: counts(0, 2), shares: counts(0, 1) });
     expect((await teamAudit())[0].seq).toBe(before);
   });
 
