@@ -16,6 +16,7 @@ export const teamRoutes = implement(team, {
     if (ctx.config.teamUrl === null) throw new ApiError('team.not_joined', {});
     return verifyTeam(ctx.store, teamReader(ctx), Date.now());
   },
+  export: ({ ctx, query, audit }) => ctx.store.transfer.exportPage(audit, query),
 });
 
 /** This machine's own reads of the team, through the host that holds the team token, under the request's id. */

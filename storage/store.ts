@@ -19,6 +19,7 @@ import { Shares } from './shares/shares';
 import type { SqlDb } from './sql/sql';
 import { System } from './system/system';
 import { Tokens } from './tokens/tokens';
+import { Transfer } from './transfer/transfer';
 import { Vault } from './vault';
 import { Witness } from './witness/witness';
 
@@ -52,6 +53,7 @@ export class Store {
   readonly membership: MembershipCache;
   readonly members: Members;
   readonly witness: Witness;
+  readonly transfer: Transfer;
 
   /** A store over a migrated database at `dbVersion`; `openStore` migrates and makes one. */
   constructor(db: SqlDb, keys: StoreKeys, dbVersion: number, now: () => number = Date.now) {
@@ -70,6 +72,7 @@ export class Store {
     this.membership = new MembershipCache(ctx);
     this.members = new Members(ctx);
     this.witness = new Witness(ctx);
+    this.transfer = new Transfer(ctx, this);
     this.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', {
       details: { db_version: dbVersion, vault: vault.state },
     }, null);

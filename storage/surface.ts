@@ -27,6 +27,7 @@ export const STORE_SURFACE = {
   membership: ['read', 'save'],
   members: ['set', 'list', 'remove', 'role'],
   witness: ['see', 'summary', 'heads', 'checkpoint', 'keep'],
+  transfer: ['exportPage', 'import'],
 } as const satisfies { [F in StoreFamily]: readonly MethodOf<F>[] };
 
 /** The declared methods of family `F` (all of them its methods: `satisfies` above checks it, `Extract` tells the compiler). */

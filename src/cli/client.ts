@@ -85,6 +85,8 @@ export class ApiClient {
     readonly baseUrl: string,
     private readonly token: string,
     private readonly source: ClientSource = 'cli',
+    /** Sent with every request: a team's Access service-token headers (./team-client.ts). */
+    private readonly headers: Record<string, string> = {},
   ) {}
 
   /**
@@ -157,6 +159,7 @@ export class ApiClient {
     const url = new URL(this.url(contract, options));
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const headers: OutgoingHttpHeaders = {
+      ...this.headers,
       authorization: `Bearer ${this.token}`,
       [CLIENT_HEADER]: this.source,
       ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),

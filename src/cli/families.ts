@@ -36,7 +36,7 @@ export const FAMILIES: Family[] = [
   { name: 'settings', description: 'retention settings', load: async () => (await import('./commands/settings')).settingsCommands },
   { name: 'audit', description: 'the tamper-evident audit log', load: async () => (await import('./commands/audit')).auditCommand },
   { name: 'tokens', description: 'issue, list and revoke API tokens (admin session)', load: async () => (await import('./commands/tokens')).tokensCommand },
-  { name: 'team', description: "join this machine to a team or leave it, and check the team's audit chain against what it witnessed", load: async () => (await import('./commands/team')).teamCommand },
+  { name: 'team', description: "join this machine to a team or leave it, check the team's audit chain against what it witnessed, push this machine's store into the team", load: async () => (await import('./commands/team')).teamCommand },
   { name: 'logs', description: 'technical log files of the service', load: async () => (await import('./commands/logs')).logsCommand },
   {
     name: 'mcp',

@@ -9,6 +9,7 @@ import { membership } from './membership';
 import { openapi } from './openapi';
 import { profileAccounts } from './profile-accounts';
 import { profiles } from './profiles';
+import { push } from './push';
 import { settings } from './settings';
 import { shares } from './shares';
 import { synchronizer } from './synchronizer';
@@ -33,8 +34,8 @@ export const CONTRACTS: readonly Contract[] = Object.values(FAMILIES).flatMap((f
  * The families only the team service serves, beside the `home: 'team'` routes of FAMILIES: the
  * local service, its OpenAPI document, the CLI and the MCP tools know nothing of them.
  */
-export const TEAM_FAMILIES = { members };
+export const TEAM_FAMILIES = { members, push };
 
 export const TEAM_CONTRACTS: readonly Contract[] = Object.values(TEAM_FAMILIES).flatMap((family): Contract[] => Object.values(family));
 
-export { audit, files, flows, globals, logs, members, membership, openapi, profileAccounts, profiles, settings, shares, synchronizer, system, team, tokens };
+export { audit, files, flows, globals, logs, members, membership, openapi, profileAccounts, profiles, push, settings, shares, synchronizer, system, team, tokens };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TransferPage, TransferQuery } from '../../storage/transfer/schema';
 import { WitnessSummary } from '../../storage/witness/schema';
 import { defineContract } from './define';
 
@@ -65,5 +66,21 @@ export const team = {
     scopes: ['audit:read'],
     response: TeamVerification,
     errors: ['team.not_joined', 'team.unreachable', 'team.refused'],
+  }),
+  export: defineContract({
+    method: 'GET',
+    path: '/api/v1/team/export',
+    home: 'local',
+    tag: 'Team',
+    summary: "One page of this machine's own store, secrets in plaintext, with its signed checkpoint: what `lpa team push` copies into a team",
+    description:
+      "Always this machine's store, joined to a team or not. Kinds in push order: `profiles`, `accounts` (passwords and 2FA secrets opened), " +
+      '`globals` (with their revisions and values), `flows` (protected values opened), `shares` (the bundle still sealed under the share key, ' +
+      'so its code redeems wherever it is pushed). A page holds at most 500 items and about 512 KiB; pass `next_offset` as `offset` until it is null. ' +
+      'Each page is audited as a secret read (`team.export`).',
+    access: 'admin',
+    query: TransferQuery,
+    response: TransferPage,
+    audit: 'team.export',
   }),
 };

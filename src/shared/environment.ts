@@ -64,11 +64,11 @@ export const ENVIRONMENT = {
   LPA_TEAM_URL: {
     default: 'unset: solo, unless `lpa team join` wrote `<data root>/team.json`',
     meaning: 'The team this machine works in, `https://<host>/teams/<team_id>`: its profiles, accounts, automation data and audit trail are the team\'s (docs/teams.md#a-machine-in-a-team).',
-    readBy: ['launcher'],
+    readBy: ['launcher', 'cli'],
   },
-  LPA_TEAM_TOKEN_FILE: { default: 'unset', meaning: "The file that holds this machine's team token (with LPA_TEAM_URL).", readBy: ['launcher'] },
-  LPA_TEAM_ACCESS_CLIENT_ID: { default: 'unset', meaning: 'The client id of a Cloudflare Access service token, when Access stands in front of the team.', readBy: ['launcher'] },
-  LPA_TEAM_ACCESS_CLIENT_SECRET: { default: 'unset', meaning: 'The client secret of that Access service token.', readBy: ['launcher'] },
+  LPA_TEAM_TOKEN_FILE: { default: 'unset', meaning: "The file that holds this machine's team token (with LPA_TEAM_URL).", readBy: ['launcher', 'cli'] },
+  LPA_TEAM_ACCESS_CLIENT_ID: { default: 'unset', meaning: 'The client id of a Cloudflare Access service token, when Access stands in front of the team.', readBy: ['launcher', 'cli'] },
+  LPA_TEAM_ACCESS_CLIENT_SECRET: { default: 'unset', meaning: 'The client secret of that Access service token.', readBy: ['launcher', 'cli'] },
   LPA_ACCOUNT_URL: { default: 'unset: local mode', meaning: 'The membership server that confirms the signed-in account.', readBy: ['launcher'] },
   LPA_URL: { default: 'http://127.0.0.1:$LPA_PORT', meaning: 'The service the CLI and the MCP server call.', readBy: ['cli', 'tests'] },
   LPA_TOKEN: {

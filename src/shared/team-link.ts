@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Environment } from './environment';
 import { TEAM_ID_PATTERN } from './schemas/team';
 
 /**
@@ -25,3 +26,51 @@ export const TeamFile = z
   })
   .strict();
 export type TeamFile = z.output<typeof TeamFile>;
+
+/** Where a machine's link to its team is set: the files that hold its secrets, not the secrets. */
+export interface TeamLinkSettings {
+  url: string;
+  tokenFile: string;
+  accessClientId: string | null;
+  /** LPA_TEAM_ACCESS_CLIENT_SECRET itself, else the file of team.json's `access_client_secret_file`. */
+  accessClientSecret: string | null;
+  accessClientSecretFile: string | null;
+}
+
+/** A team link that is set but is not one; its message says which setting is wrong. */
+export class TeamLinkError extends Error {}
+
+/**
+ * The team this machine joined, or null when it is solo: LPA_TEAM_URL with LPA_TEAM_TOKEN_FILE (and
+ * the Access service token, when Access asks for one) win over `team.json`, whose text (null when
+ * there is no such file) the caller read. Read by the launcher, which forwards with it, and by
+ * `lpa team push`, which calls the team itself.
+ */
+export function teamLinkSettings(env: Environment, teamFile: { path: string; text: string | null }): TeamLinkSettings | null {
+  let link: TeamFile;
+  if (env.LPA_TEAM_URL) {
+    if (!env.LPA_TEAM_TOKEN_FILE) throw new TeamLinkError("LPA_TEAM_URL needs LPA_TEAM_TOKEN_FILE: the file that holds this machine's team token");
+    link = { url: env.LPA_TEAM_URL, token_file: env.LPA_TEAM_TOKEN_FILE };
+  } else if (teamFile.text !== null) {
+    let json: unknown;
+    try {
+      json = JSON.parse(teamFile.text);
+    } catch {
+      throw new TeamLinkError(`${teamFile.path} is not a team link: not JSON`);
+    }
+    const parsed = TeamFile.safeParse(json);
+    if (!parsed.success) throw new TeamLinkError(`${teamFile.path} is not a team link: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    link = parsed.data;
+  } else {
+    return null;
+  }
+  const url = TeamUrl.safeParse(link.url);
+  if (!url.success) throw new TeamLinkError(`LPA_TEAM_URL: "${link.url}" is not https://<host>/teams/<team_id>`);
+  return {
+    url: url.data,
+    tokenFile: link.token_file,
+    accessClientId: env.LPA_TEAM_ACCESS_CLIENT_ID || link.access_client_id || null,
+    accessClientSecret: env.LPA_TEAM_ACCESS_CLIENT_SECRET || null,
+    accessClientSecretFile: env.LPA_TEAM_ACCESS_CLIENT_SECRET ? null : (link.access_client_secret_file ?? null),
+  };
+}

@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = {
   'profile_accounts.totp_read': { category: 'profile', description: 'A 2FA code of a platform account was generated and read.' },
   'members.write': { category: 'team', description: 'A member was added to the team, or given another role.' },
   'members.delete': { category: 'team', description: 'A member was removed from the team.' },
+  'team.export': { category: 'team', description: 'A page of this store was read for `lpa team push`, its secrets in plaintext.' },
+  'team.import': { category: 'team', description: 'An item of a solo store was pushed into the team (`lpa team push`), with the store id and its signed checkpoint.' },
 } as const satisfies Record<string, { category: AuditCategory; description: string }>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -50,6 +50,11 @@ export function unknownFlowIds(ctx: StoreContext, ids: readonly string[]): strin
     .map((r) => r.value);
 }
 
+/** Flows in the order they were made (a flow after those it needs), `limit` of them after the first `offset`. */
+export function flowSlice(ctx: StoreContext, offset: number, limit: number): FlowSummary[] {
+  return ctx.db.all<FlowRow>('SELECT * FROM automation_flows ORDER BY created_at, id LIMIT ? OFFSET ?', limit, offset).map(summary);
+}
+
 export function flowRows(ctx: StoreContext, ids?: readonly string[]): FlowSummary[] {
   const rows = ids
     ? ctx.db.all<FlowRow>('SELECT f.* FROM json_each(?) j JOIN automation_flows f ON f.id = j.value ORDER BY j.key', JSON.stringify(ids))
@@ -57,9 +62,16 @@ export function flowRows(ctx: StoreContext, ids?: readonly string[]): FlowSummar
   return rows.map(summary);
 }
 
-/** Writes a new flow; its dependencies must already be ids of flows (checked by the caller). */
-export function insertFlow(ctx: StoreContext, input: NewFlow, id: string = crypto.randomUUID()): FlowSummary {
-  const now = ctx.now();
+/**
+ * Writes a new flow; its dependencies must already be ids of flows (checked by the caller). A flow
+ * pushed from another store (storage/transfer) keeps its id and its times.
+ */
+export function insertFlow(
+  ctx: StoreContext,
+  input: NewFlow,
+  id: string = crypto.randomUUID(),
+  times: { created_at: number; updated_at: number } = { created_at: ctx.now(), updated_at: ctx.now() },
+): FlowSummary {
   const values = (input.values ?? []).map((v) => {
     const isProtected = v.protected ?? false;
     const value = v.value ?? null;
@@ -80,8 +92,7 @@ export function insertFlow(ctx: StoreContext, input: NewFlow, id: string = crypt
     dependencies: input.dependencies ?? [],
     step_count: input.steps.length,
     value_count: values.length,
-    created_at: now,
-    updated_at: now,
+    ...times,
   };
   ctx.db.run(
     `INSERT INTO automation_flows (id, name, group_name, description, is_template, dependencies, step_count, value_count,
@@ -140,6 +151,11 @@ export function bundleFlow(ctx: StoreContext, summaryRow: FlowSummary, includeSe
       value: !v.protected ? v.value : includeSecrets && v.sealed !== null ? ctx.vault.open(v.sealed, valueAad(summaryRow.id, v.name)) : null,
     })),
   };
+}
+
+/** A flow as `lpa team push` carries it: a bundled flow with every protected value opened, and its times. */
+export function plainFlow(ctx: StoreContext, summaryRow: FlowSummary): BundledFlow & { created_at: number; updated_at: number } {
+  return { ...bundleFlow(ctx, summaryRow, true), created_at: summaryRow.created_at, updated_at: summaryRow.updated_at };
 }
 
 export function assertFlowsExist(ctx: StoreContext, ids: readonly string[]): void {

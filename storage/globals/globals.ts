@@ -8,6 +8,14 @@ import type { GlobalDelete, GlobalSummary, GlobalValue, GlobalWrite } from './sc
 
 type GlobalRow = GlobalSummary & { deleted: number };
 
+/** A global as `lpa team push` carries it: its revision and its value in plaintext. */
+export interface PlainGlobal {
+  name: string;
+  revision: number;
+  value: string;
+  updated_at: number;
+}
+
 const owner = (name: string) => `global:${name}`;
 const aad = (name: string) => `global:${name}:value`;
 
@@ -50,13 +58,7 @@ export class Globals {
           bytes: utf8ToBytes(value).length,
           updated_at: this.ctx.now(),
         };
-        putChunks(this.ctx.db, owner(name), this.ctx.vault.seal(value, aad(name)));
-        this.ctx.db.run(
-          `INSERT INTO automation_globals (name, revision, bytes, updated_at, deleted) VALUES (?, ?, ?, ?, 0)
-           ON CONFLICT (name) DO UPDATE SET revision = excluded.revision, bytes = excluded.bytes,
-             updated_at = excluded.updated_at, deleted = 0`,
-          next.name, next.revision, next.bytes, next.updated_at,
-        );
+        this.put(next, value);
         return next;
       },
       (next) => ({ entity_type: 'global', entity_id: name, details: { revision: next.revision, bytes: next.bytes } }),
@@ -75,6 +77,38 @@ export class Globals {
       },
       () => ({ entity_type: 'global', entity_id: name, details: { revision: expectedRevision } }),
     );
+  }
+
+  /**
+   * Writes a global at the revision given, sealed, in the caller's transaction: the next revision of a
+   * write, or the revision a global had in the store it was pushed from (storage/transfer).
+   */
+  put(summary: GlobalSummary, value: string): void {
+    putChunks(this.ctx.db, owner(summary.name), this.ctx.vault.seal(value, aad(summary.name)));
+    this.ctx.db.run(
+      `INSERT INTO automation_globals (name, revision, bytes, updated_at, deleted) VALUES (?, ?, ?, ?, 0)
+       ON CONFLICT (name) DO UPDATE SET revision = excluded.revision, bytes = excluded.bytes,
+         updated_at = excluded.updated_at, deleted = 0`,
+      summary.name, summary.revision, summary.bytes, summary.updated_at,
+    );
+  }
+
+  /** Live globals by name with their values opened, for `lpa team push`: the caller audits the read. */
+  slice(offset: number, limit: number): PlainGlobal[] {
+    return this.ctx.db
+      .all<GlobalRow>('SELECT * FROM automation_globals WHERE deleted = 0 ORDER BY name LIMIT ? OFFSET ?', limit, offset)
+      .map((row) => this.plain(row));
+  }
+
+  /** The global of this name with its value; a deleted one as `deleted` (its name is taken by its tombstone); null when there is none. */
+  find(name: string): PlainGlobal | 'deleted' | null {
+    const row = this.row(name);
+    if (!row) return null;
+    return row.deleted === 0 ? this.plain(row) : 'deleted';
+  }
+
+  private plain(row: GlobalRow): PlainGlobal {
+    return { name: row.name, revision: row.revision, value: this.ctx.vault.open(getChunks(this.ctx.db, owner(row.name))!, aad(row.name)), updated_at: row.updated_at };
   }
 
   private row(name: string): GlobalRow | undefined {

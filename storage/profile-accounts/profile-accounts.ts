@@ -25,6 +25,9 @@ interface AccountRow {
 
 type SecretField = 'password' | 'totp_secret';
 
+/** An account as `lpa team push` carries it: every column, the secrets in plaintext. */
+export type PlainAccount = Omit<AccountRow, 'profile_no'> & { profile_id: string };
+
 /** The associated data of a sealed secret: a ciphertext opens only in its own account and field. */
 const aad = (accountId: string, field: SecretField) => `profile_account:${accountId}:${field}`;
 
@@ -70,16 +73,49 @@ export class ProfileAccounts {
     return this.write(audit, profileId, input, (profile) => {
       const count = this.ctx.db.all<{ n: number }>('SELECT count(*) AS n FROM profile_accounts WHERE profile_no = ?', profile.no)[0]!.n;
       if (count >= MAX_ACCOUNTS_PER_PROFILE) throw new ApiError('profile_accounts.limit_reached', { max: MAX_ACCOUNTS_PER_PROFILE });
-      const id = crypto.randomUUID();
       const now = this.ctx.now();
-      this.ctx.db.run(
-        `INSERT INTO profile_accounts (id, profile_no, platform_url, username, password, totp_secret, notes, sort_order, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        id, profile.no, input.platform_url, input.username ?? null, this.seal(id, 'password', input.password),
-        this.seal(id, 'totp_secret', input.totp_secret), input.notes ?? null, input.sort_order ?? 0, now, now,
-      );
-      return id;
+      return this.insert(profile, crypto.randomUUID(), input, now, now);
     });
+  }
+
+  /**
+   * Writes an account with the given id and times, its secrets sealed, in the caller's transaction:
+   * a new one, or one pushed from another store (storage/transfer), which keeps its id and times.
+   */
+  insert(profile: Profile, id: string, input: PlatformAccountInput, createdAt: number, updatedAt: number): string {
+    this.ctx.db.run(
+      `INSERT INTO profile_accounts (id, profile_no, platform_url, username, password, totp_secret, notes, sort_order, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      id, profile.no, input.platform_url, input.username ?? null, this.seal(id, 'password', input.password),
+      this.seal(id, 'totp_secret', input.totp_secret), input.notes ?? null, input.sort_order ?? 0, createdAt, updatedAt,
+    );
+    return id;
+  }
+
+  /** Accounts with their secrets opened, profile by profile, for `lpa team push`: the caller audits the read. */
+  slice(offset: number, limit: number): PlainAccount[] {
+    return this.ctx.db
+      .all<AccountRow & { profile_id: string }>(
+        `SELECT a.*, p.id AS profile_id FROM profile_accounts a JOIN profiles p ON p.no = a.profile_no
+         ORDER BY a.profile_no, a.sort_order, a.created_at, a.id LIMIT ? OFFSET ?`,
+        limit, offset,
+      )
+      .map((row) => this.plain(row));
+  }
+
+  /** The account with this id and its secrets opened, whatever its profile; null when there is none. */
+  find(id: string): PlainAccount | null {
+    const row = first<AccountRow & { profile_id: string }>(
+      this.ctx.db,
+      'SELECT a.*, p.id AS profile_id FROM profile_accounts a JOIN profiles p ON p.no = a.profile_no WHERE a.id = ?',
+      id,
+    );
+    return row ? this.plain(row) : null;
+  }
+
+  private plain({ profile_no: _no, ...row }: AccountRow & { profile_id: string }): PlainAccount {
+    const opened = (field: SecretField) => (row[field] === null ? null : this.open(row.id, field, row[field]));
+    return { ...row, password: opened('password'), totp_secret: opened('totp_secret') };
   }
 
   /** Applies the given fields; `null` for password or totp_secret removes it, absent leaves it. */

@@ -5,7 +5,7 @@ import type { StoreContext } from '../context';
 import { CursorSigner } from './cursor';
 import { FIELD_COLUMNS, fieldValues, toProfile, type ProfileRow } from './columns';
 import { listProfileRows } from './list';
-import type { Profile, ProfileInput, ProfilePage, ProfilePatch, ProfileQuery } from './schema';
+import type { Profile, ProfileFields, ProfileInput, ProfilePage, ProfilePatch, ProfileQuery } from './schema';
 import { first } from '../sql/sql';
 
 /** What a signed-in account allows; null when nobody is signed in (local mode: no limits). */
@@ -37,11 +37,7 @@ export class Profiles {
       () => {
         if (quota) this.assertQuota(quota);
         const now = this.ctx.now();
-        const id = crypto.randomUUID();
-        this.ctx.db.run(INSERT, id, ...fieldValues(input), now, now);
-        const profile = this.require(id);
-        this.writeTags(profile.no, profile.tags);
-        return profile;
+        return this.insert(crypto.randomUUID(), input, now, now);
       },
       subject,
     );
@@ -88,11 +84,32 @@ export class Profiles {
     return this.ctx.db.all<{ n: number }>('SELECT count(*) AS n FROM profiles')[0]!.n;
   }
 
+  /**
+   * Writes a profile with the given id and times, in the caller's transaction: a new one, or one
+   * pushed from another store (storage/transfer), which keeps its id and times there.
+   */
+  insert(id: string, fields: Partial<ProfileFields>, createdAt: number, updatedAt: number): Profile {
+    this.ctx.db.run(INSERT, id, ...fieldValues(fields), createdAt, updatedAt);
+    const profile = this.require(id);
+    this.writeTags(profile.no, profile.tags);
+    return profile;
+  }
+
+  /** Profiles in the order they were made, `limit` of them after the first `offset`. */
+  slice(offset: number, limit: number): Profile[] {
+    return this.ctx.db.all<ProfileRow>('SELECT * FROM profiles ORDER BY no LIMIT ? OFFSET ?', limit, offset).map(toProfile);
+  }
+
+  find(id: string): Profile | null {
+    const row = first<ProfileRow>(this.ctx.db, 'SELECT * FROM profiles WHERE id = ?', id);
+    return row ? toProfile(row) : null;
+  }
+
   /** The profile with this id, or the 404 that names it. */
   require(id: string): Profile {
-    const row = first<ProfileRow>(this.ctx.db, 'SELECT * FROM profiles WHERE id = ?', id);
-    if (!row) throw new ApiError('resource.not_found', { resource: 'profile', id });
-    return toProfile(row);
+    const profile = this.find(id);
+    if (!profile) throw new ApiError('resource.not_found', { resource: 'profile', id });
+    return profile;
   }
 
   private assertQuota(quota: ProfileQuota): void {

@@ -12,6 +12,9 @@ import { Vault } from '../vault';
 import type { ShareImportRequest, ShareImportResult, NewShare, PreviewItem, ShareRedeemPreview, Share, ShareBundle, ShareWithCode } from './schema';
 import { encodeShareCode, parseShareCode, SHARE_KEY_BYTES } from './share-code';
 
+/** A share as `lpa team push` carries it: every column, and the bundle still sealed under the share's key. */
+export type SealedShare = Share & { created_at: number; include_secrets: boolean; key_check: string; bundle: string };
+
 type ShareRow = Share & { created_at: number; include_secrets: number; key_check: string; revoked_at: number | null };
 
 interface TicketRow {
@@ -175,6 +178,43 @@ export class Shares {
       }),
     );
     return { items: imported.items };
+  }
+
+  /**
+   * Shares that are not revoked, as they are kept: the bundle and key check sealed under the share's
+   * own key, which this store does not have. Copied so (storage/transfer), a share's code redeems in
+   * the store it was pushed to.
+   */
+  slice(offset: number, limit: number): SealedShare[] {
+    return this.ctx.db
+      .all<ShareRow>('SELECT * FROM automation_shares WHERE revoked_at IS NULL ORDER BY created_at, id LIMIT ? OFFSET ?', limit, offset)
+      .map((row) => this.sealed(row));
+  }
+
+  /** The share with this id as it is kept; a revoked one as `revoked`; null when there is none. */
+  find(id: string): SealedShare | 'revoked' | null {
+    const row = first<ShareRow>(this.ctx.db, 'SELECT * FROM automation_shares WHERE id = ?', id);
+    if (!row) return null;
+    return row.revoked_at === null ? this.sealed(row) : 'revoked';
+  }
+
+  /** Writes a share pushed from another store as it was kept there, in the caller's transaction. */
+  insert(share: SealedShare): void {
+    putChunks(this.ctx.db, owner(share.id), share.bundle);
+    this.ctx.db.run(
+      `INSERT INTO automation_shares (id, name, created_at, expires_at, max_uses, uses, size, sha256, include_secrets, key_check)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      share.id, share.name, share.created_at, share.expires_at, share.max_uses, share.uses, share.size, share.sha256,
+      share.include_secrets ? 1 : 0, share.key_check,
+    );
+  }
+
+  private sealed(row: ShareRow): SealedShare {
+    return {
+      id: row.id, name: row.name, created_at: row.created_at, expires_at: row.expires_at, max_uses: row.max_uses, uses: row.uses,
+      size: row.size, sha256: row.sha256, include_secrets: row.include_secrets === 1, key_check: row.key_check,
+      bundle: getChunks(this.ctx.db, owner(row.id))!,
+    };
   }
 
   private openBundle(id: string, key: Uint8Array): ShareBundle {

@@ -233,6 +233,18 @@ export function contractCases(t: Transport): Record<string, () => Promise<Case[]
     // A solo service has witnessed nothing and has no team to verify against.
     'GET /api/v1/team': async () => [{ status: 200, path: '/api/v1/team' }],
     'POST /api/v1/team/verify': async () => [{ status: 409, path: '/api/v1/team/verify' }],
+    // A page of every kind, each with an item in it, as `lpa team push` reads them.
+    'GET /api/v1/team/export': async () => {
+      await account();
+      await global();
+      await share();
+      return [
+        ...['profiles', 'accounts', 'globals', 'flows', 'shares'].map((kind) => ({ status: 200, path: `/api/v1/team/export?kind=${kind}` })),
+        { status: 200, path: '/api/v1/team/export?kind=profiles&offset=1000000' },
+        { status: 400, path: '/api/v1/team/export?kind=tokens' },
+        { status: 400, path: '/api/v1/team/export?kind=profiles&offset=-1' },
+      ];
+    },
     'GET /api/v1/audit/checkpoint': async () => [{ status: 200, path: '/api/v1/audit/checkpoint' }],
     'GET /api/v1/audit/public-key': async () => [{ status: 200, path: '/api/v1/audit/public-key' }],
     'GET /api/v1/audit/export': async () => [

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { team as teamRoutes, type TeamVerification } from '../../contracts/team';
@@ -9,6 +9,8 @@ import { dataRootOf } from '../data-root';
 import { EXIT } from '../exit-codes';
 import { keyValues, show } from '../output';
 import { whileWaiting } from '../progress';
+import { readSecret, teamClient } from '../team-client';
+import { teamPush } from './team-push';
 
 const RESTART = 'restart `npm start` (or the Bun or Deno service) so that it reads the change';
 
@@ -22,13 +24,7 @@ function teamUrl(value: string): string {
 /** The absolute path of a secret's file, which the service reads at start: it must hold something now. */
 function secretFile(path: string): string {
   const absolute = resolve(path);
-  let text: string;
-  try {
-    text = readFileSync(absolute, 'utf8');
-  } catch (error) {
-    throw new ApiCallError(0, 'cli.file_unreadable', `${absolute}: ${(error as Error).message}`);
-  }
-  if (!text.trim()) throw new ApiCallError(0, 'cli.value_missing', `${absolute} is empty`);
+  readSecret(absolute);
   return absolute;
 }
 
@@ -53,7 +49,8 @@ function verdict(answer: TeamVerification): string {
 
 /**
  * `team join` writes `<data root>/team.json` (docs/teams.md#a-machine-in-a-team), `team leave` removes it;
- * `team status` and `team verify` ask this machine's service what it witnessed of the team's chain.
+ * `team status` and `team verify` ask this machine's service what it witnessed of the team's chain;
+ * `team push` copies this machine's own store into the team (./team-push.ts).
  */
 export function teamCommand(team: Command): void {
   withJson(
@@ -104,7 +101,18 @@ export function teamCommand(team: Command): void {
       const answer = await whileWaiting("comparing the witnessed heads with the team's chain", client.api(teamRoutes.verify));
       show(answer, options.json, verdict);
       if (!answer.ok) process.exitCode = EXIT.failed;
-
+    }),
+  );
+  withJson(
+    team
+      .command('push')
+      .description(
+        "copy this machine's own store (profiles with their accounts, globals with their revisions, flows, shares) into the team it links to, " +
+          'under the same ids; a second push changes nothing; exit 8 on a conflict',
+      ),
+  ).action(
+    action(async (client, options: JsonOption) => {
+      await teamPush(client, teamClient(process.env), options.json);
     }),
   );
 }

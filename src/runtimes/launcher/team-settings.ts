@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TeamLink } from '../../host/node/team';
 import type { Environment } from '../../shared/environment';
-import { TEAM_FILE, TeamFile, TeamUrl } from '../../shared/team-link';
+import { TEAM_FILE, TeamLinkError, teamLinkSettings, type TeamLinkSettings } from '../../shared/team-link';
 import { LaunchError } from './launch-error';
 
 const MACHINE_FILE = 'machine-id';
@@ -24,31 +24,24 @@ function machineId(dataRoot: string): string {
 }
 
 /**
- * The team this machine joined, or null when it is solo: LPA_TEAM_URL with LPA_TEAM_TOKEN_FILE (and
- * the Access service token, when Access asks for one), else the data root's team.json.
+ * The team this machine joined, or null when it is solo (src/shared/team-link.ts `teamLinkSettings`),
+ * with its secrets read from their files and this machine's id.
  */
 export function teamLink(env: Environment, dataRoot: string): TeamLink | null {
   const file = join(dataRoot, TEAM_FILE);
-  let link: TeamFile;
-  if (env.LPA_TEAM_URL) {
-    if (!env.LPA_TEAM_TOKEN_FILE) throw new LaunchError('LPA_TEAM_URL needs LPA_TEAM_TOKEN_FILE: the file that holds this machine\'s team token');
-    link = { url: env.LPA_TEAM_URL, token_file: env.LPA_TEAM_TOKEN_FILE };
-  } else if (existsSync(file)) {
-    const parsed = TeamFile.safeParse(JSON.parse(readSecret(file, 'the team link')));
-    if (!parsed.success) throw new LaunchError(`${file} is not a team link: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    link = parsed.data;
-  } else {
-    return null;
+  let settings: TeamLinkSettings | null;
+  try {
+    settings = teamLinkSettings(env, { path: file, text: existsSync(file) ? readSecret(file, 'the team link') : null });
+  } catch (error) {
+    if (error instanceof TeamLinkError) throw new LaunchError(error.message);
+    throw error;
   }
-  const url = TeamUrl.safeParse(link.url);
-  if (!url.success) throw new LaunchError(`LPA_TEAM_URL: "${link.url}" is not https://<host>/teams/<team_id>`);
-  const accessClientId = env.LPA_TEAM_ACCESS_CLIENT_ID || link.access_client_id || null;
-  const accessSecret = env.LPA_TEAM_ACCESS_CLIENT_SECRET || (link.access_client_secret_file ? readSecret(resolve(link.access_client_secret_file), 'the Access client secret') : null);
+  if (!settings) return null;
   return {
-    url: url.data,
-    token: readSecret(resolve(link.token_file), 'the team token'),
-    accessClientId,
-    accessClientSecret: accessSecret,
+    url: settings.url,
+    token: readSecret(resolve(settings.tokenFile), 'the team token'),
+    accessClientId: settings.accessClientId,
+    accessClientSecret: settings.accessClientSecret ?? (settings.accessClientSecretFile ? readSecret(resolve(settings.accessClientSecretFile), 'the Access client secret') : null),
     machineId: machineId(dataRoot),
   };
 }

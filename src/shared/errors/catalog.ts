@@ -91,6 +91,11 @@ export const ERROR_CATALOG = {
     details: z.object({ status: z.int(), code: z.string().max(64) }),
   },
   'team.exists': { status: 409, message: 'A team with this id exists.', details: z.object({ team_id: z.string().max(63) }) },
+  'team.not_empty': {
+    status: 409,
+    message: 'The team holds data that was not pushed from this store: `lpa team push` copies a solo store into an empty team only.',
+    details: z.object({ store_id: z.string().max(64), pushed_from: z.string().max(64).nullable() }),
+  },
   'resource.not_found': {
     status: 404,
     message: 'No such resource.',
