@@ -26,7 +26,20 @@ const RETRY_AFTER = {
   schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 60 },
 };
 
-const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+const TEAM_RETRY_AFTER = {
+  description: 'With `team.unreachable`: seconds after which the request may be sent again (nothing was queued).',
+  schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 60 },
+};
+
+/** The headers of an error answer: `Retry-After` where the answer tells when to try again. */
+function errorHeaders(status: number, codes: readonly ErrorCode[]): JsonSchema {
+  if (status === 429) return { ...CORS_HEADERS, 'Retry-After': RETRY_AFTER };
+  if (codes.includes('team.unreachable')) return { ...CORS_HEADERS, 'Retry-After': TEAM_RETRY_AFTER };
+  return CORS_HEADERS;
+}
+
+/** A route's path as the document writes it: `{name}` for `:name`. */
+export const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 /** The operationId of a route in the document; the MCP server (src/cli/mcp) names its tools by it. */
 export function operationId(route: Contract): string {
@@ -79,7 +92,7 @@ function operation(route: Contract, schemas: SchemaCollector): JsonSchema {
   for (const [code, codes] of byStatus(routeErrorCodes(route))) {
     responses[code] = {
       description: `${STATUS_TEXT[code] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
-      headers: code === 429 ? { ...CORS_HEADERS, 'Retry-After': RETRY_AFTER } : CORS_HEADERS,
+      headers: errorHeaders(code, codes),
       content: { 'application/json': { schema: errorSchema(codes, schemas) } },
     };
   }

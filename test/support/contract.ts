@@ -13,6 +13,7 @@ export interface Answer {
   status: number;
   text: string;
   json: any;
+  headers: { get(name: string): string | null };
 }
 
 export interface Call {
@@ -37,6 +38,29 @@ export interface Case {
   raw?: string;
   token?: string | null;
   headers?: Record<string, string>;
+}
+
+/** How the service under test runs, where that changes what a case must answer. */
+export interface SuiteMode {
+  /**
+   * A machine joined to a team (docs/teams.md#a-machine-in-a-team), with whether an operation
+   * (`METHOD /path`) is `home: 'team'`. Its answers then also show where each was made: every
+   * success of a team operation carries the team chain's head (the team answered it), and no
+   * answer of a local operation nor any generic refusal (no token, no scope, unknown parameter,
+   * wrong media type, malformed JSON) does, since those never leave the machine.
+   */
+  team?: { forwarded: (key: string) => boolean };
+}
+
+/** The header of every answer the team gave (src/teams/team-service.ts). */
+const TEAM_HEAD = 'x-lpa-team-head';
+
+/** Where an answer was made, against where it should have been (see `SuiteMode.team`). */
+function placeProblems(forwarded: boolean, generic: boolean, res: Answer): string[] {
+  const head = res.headers.get(TEAM_HEAD);
+  if (head !== null && (!forwarded || generic)) return [`answered by the team (${TEAM_HEAD}: ${head}), though it never should leave the machine`];
+  if (head === null && forwarded && res.status < 300) return [`a success without ${TEAM_HEAD}: not answered by the team`];
+  return [];
 }
 
 type Doc = {
@@ -128,10 +152,10 @@ export class ContractValidator {
  * input, answers what the document says for that status. An operation of the document that the
  * table does not know fails the test, so a new route cannot go unexercised.
  */
-export function contractSuite(title: string, doc: Doc, t: Transport): void {
+export function contractSuite(title: string, doc: Doc, t: Transport, mode: SuiteMode = {}): void {
   const documented = operations(doc);
   const validator = new ContractValidator(doc);
-  const cases = contractCases(t);
+  const cases = contractCases(t, { teamMode: mode.team !== undefined });
 
   describe(title, () => {
     it('has a way to call every documented operation, and documents every operation called', () => {
@@ -152,10 +176,13 @@ export function contractSuite(title: string, doc: Doc, t: Transport): void {
       const own = (await cases[key]?.()) ?? [];
       expect(own.length, `no cases for ${key}`).toBeGreaterThan(0);
       const problems: string[] = [];
-      for (const c of [...(await genericCases(t, op, own[0]!.path)), ...own]) {
+      const generic = await genericCases(t, op, own[0]!.path);
+      for (const c of [...generic, ...own]) {
         const res = await t(c.path, { method, token: c.token, body: c.raw ?? c.body, headers: c.headers, fresh: c.status === 401 });
         if (res.status !== c.status) problems.push(`${method} ${c.path}: expected ${c.status}, got ${res.status} ${res.text.slice(0, 300)}`);
-        problems.push(...validator.check(op, res.status, res.text).map((p) => `${method} ${c.path} (${res.status}): ${p}`));
+        const found = validator.check(op, res.status, res.text);
+        if (mode.team) found.push(...placeProblems(mode.team.forwarded(key), generic.includes(c), res));
+        problems.push(...found.map((p) => `${method} ${c.path} (${res.status}): ${p}`));
       }
       expect(problems).toEqual([]);
     });
