@@ -20,15 +20,25 @@ const START_MS = 120_000;
 const TEAM = 'contract';
 const OWNER = 'owner@contract.example';
 
-const work = mkdtempSync(join(tmpdir(), 'lpa-contract-team-'));
-const team = await startTeamService(join(work, 'team'));
-const created = await createTeam(team, TEAM, OWNER);
-if (created.status !== 201) throw new Error(`the team was not created: ${created.status} ${JSON.stringify(created.json)}`);
-const ownerToken = (await adminTeamToken(team, TEAM, OWNER, 'owner script')).token;
-const tokenFile = join(work, 'machine.token');
-writeFileSync(tokenFile, `${(await adminTeamToken(team, TEAM, OWNER, 'machine')).token}\n`, { mode: 0o600 });
-const machine = await startService('workerd', join(work, 'machine'), { LPA_TEAM_URL: `http://127.0.0.1:${team.port}/teams/${TEAM}`, LPA_TEAM_TOKEN_FILE: tokenFile });
+/** The team with its owner's script token, and a machine joined to it; the team is stopped again when the machine does not start. */
+async function joinedMachine() {
+  const work = mkdtempSync(join(tmpdir(), 'lpa-contract-team-'));
+  const team = await startTeamService(join(work, 'team'));
+  try {
+    const created = await createTeam(team, TEAM, OWNER);
+    if (created.status !== 201) throw new Error(`the team was not created: ${created.status} ${JSON.stringify(created.json)}`);
+    const ownerToken = (await adminTeamToken(team, TEAM, OWNER, 'owner script')).token;
+    const tokenFile = join(work, 'machine.token');
+    writeFileSync(tokenFile, `${(await adminTeamToken(team, TEAM, OWNER, 'machine')).token}\n`, { mode: 0o600 });
+    const machine = await startService('workerd', join(work, 'machine'), { LPA_TEAM_URL: `http://127.0.0.1:${team.port}/teams/${TEAM}`, LPA_TEAM_TOKEN_FILE: tokenFile });
+    return { team, ownerToken, machine };
+  } catch (error) {
+    await team.stop();
+    throw error;
+  }
+}
 
+const { team, ownerToken, machine } = await joinedMachine();
 afterAll(async () => {
   await Promise.all([machine.stop(), team.stop()]);
 }, START_MS);
@@ -74,6 +84,7 @@ describe('when the team does not answer', () => {
     await team.stop();
     const validator = new ContractValidator(document);
     const documented = operations(document);
+    let unreachable = '';
     for (const [key, path, body] of TEAM_CALLS) {
       const method = key.split(' ')[0]!;
       const answer = await transport(path, { method, body });
@@ -81,7 +92,10 @@ describe('when the team does not answer', () => {
       expect(answer.json.error.code).toBe('team.unreachable');
       expect(answer.headers.get('retry-after')).toBe('5');
       expect(validator.check(documented.get(key)!, answer.status, answer.text), key).toEqual([]);
+      unreachable = answer.text;
     }
+    // Every other team operation documents that same answer.
+    for (const key of forwarded) expect(validator.check(documented.get(key)!, 503, unreachable), key).toEqual([]);
     for (const path of ['/api/v1/system/status', '/api/v1/tokens', '/api/v1/automation/files']) expect((await transport(path)).status, path).toBe(200);
-  });
+  }, START_MS);
 });
