@@ -20,7 +20,7 @@ const START_MS = 120_000;
 const TEAM = 'contract';
 const OWNER = 'owner@contract.example';
 
-/** The team with its owner's script token, and a machine joined to it; the team is stopped again when the machine does not start. */
+/** The team with its owner's script token, and a machine joined to it with its document. */
 async function joinedMachine() {
   const work = mkdtempSync(join(tmpdir(), 'lpa-contract-team-'));
   const team = await startTeamService(join(work, 'team'));
@@ -31,20 +31,26 @@ async function joinedMachine() {
     const tokenFile = join(work, 'machine.token');
     writeFileSync(tokenFile, `${(await adminTeamToken(team, TEAM, OWNER, 'machine')).token}\n`, { mode: 0o600 });
     const machine = await startService('workerd', join(work, 'machine'), { LPA_TEAM_URL: `http://127.0.0.1:${team.port}/teams/${TEAM}`, LPA_TEAM_TOKEN_FILE: tokenFile });
-    return { team, ownerToken, machine };
+    const transport = transportTo(machine);
+    const served = await transport('/api/v1/openapi.json');
+    if (served.status !== 200) {
+      await machine.stop();
+      throw new Error(`the machine served no document: ${served.status} ${served.text}`);
+    }
+    return { team, ownerToken, machine, transport, document: served.json };
   } catch (error) {
     await team.stop();
     throw error;
   }
 }
 
-const { team, ownerToken, machine } = await joinedMachine();
+// Started while the file is collected (the suite is built from the served document); a failure
+// here stops what was started, since no afterAll runs for a file that fails to collect.
+const { team, ownerToken, machine, transport, document } = await joinedMachine();
 afterAll(async () => {
   await Promise.all([machine.stop(), team.stop()]);
 }, START_MS);
 
-const transport = transportTo(machine);
-const document = (await transport('/api/v1/openapi.json')).json;
 const forwarded = new Set(CONTRACTS.filter((contract) => contract.home === 'team').map((contract) => `${contract.method} ${openapiPath(contract.path)}`));
 contractSuite('the OpenAPI document of a machine in a team against that machine', document, transport, {
   team: { forwarded: (key) => forwarded.has(key) },
