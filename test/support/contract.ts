@@ -181,6 +181,8 @@ export function contractSuite(title: string, doc: Doc, t: Transport, mode: Suite
         const res = await t(c.path, { method, token: c.token, body: c.raw ?? c.body, headers: c.headers, fresh: c.status === 401 });
         if (res.status !== c.status) problems.push(`${method} ${c.path}: expected ${c.status}, got ${res.status} ${res.text.slice(0, 300)}`);
         const found = validator.check(op, res.status, res.text);
+        const type = res.headers.get('content-type');
+        if (res.text && !type?.startsWith('application/json')) found.push(`a body served as ${type}, not application/json`);
         // One id names the request in the answer's header, its envelope and (in a team) both chains.
         if (res.status >= 400 && res.json?.request_id !== res.headers.get('x-request-id')) found.push(`request_id ${res.json?.request_id} is not the X-Request-Id ${res.headers.get('x-request-id')}`);
         if (mode.team) found.push(...placeProblems(mode.team.forwarded(key), generic.includes(c), res));
