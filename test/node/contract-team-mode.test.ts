@@ -13,7 +13,7 @@ import { openapiPath } from '../../src/openapi/document';
 import { ContractValidator, contractSuite, operations } from '../support/contract';
 import { transportTo } from './contract-transport';
 import { startService } from './service';
-import { adminTeamToken, createTeam, startTeamService, teamOk } from './team-service';
+import { adminTeamToken, createTeam, startTeamService, teamOk, teamRequest } from './team-service';
 
 /** A start of the team service bundles the Worker first: far more than the project's 30 s on a loaded machine. */
 const START_MS = 120_000;
@@ -58,10 +58,13 @@ contractSuite('the OpenAPI document of a machine in a team against that machine'
 
 describe("the team's side of the contract run", () => {
   it("saw none of the suite's failed authentications: they are the machine's, and the team never denied or throttled the machine", async () => {
-    const denied = await teamOk<{ items: unknown[] }>(team, `/teams/${TEAM}/api/v1/audit?action=auth.denied&limit=1000`, { token: ownerToken });
-    expect(denied.items).toEqual([]);
+    const denials = async () => (await teamOk<{ items: unknown[] }>(team, `/teams/${TEAM}/api/v1/audit?action=auth.denied&limit=1000`, { token: ownerToken })).items;
+    expect(await denials()).toEqual([]);
     // The machine is still served: the team has not blocked the one address all its requests come from.
     expect((await transport('/api/v1/profiles?limit=1')).status).toBe(200);
+    // A failed authentication that does reach the team is in its chain: the empty list above says something.
+    expect((await teamRequest(team, `/teams/${TEAM}/api/v1/profiles`, { token: 'not-a-team-token' })).status).toBe(401);
+    expect(await denials()).toHaveLength(1);
   });
 
   it("finds the team's chain to be the one the machine witnessed through the whole run", async () => {
