@@ -21,6 +21,11 @@ export function transportTo(service: RunningService): Transport {
       // A loopback address of its own, so that the denials of this test never reach the throttle.
       localAddress: fresh ? `127.0.${100 + Math.floor(clients / 250)}.${1 + (clients % 250)}` : undefined,
     });
-    return { ...answer, headers: { get: (name) => (answer.headers[name] === undefined ? null : String(answer.headers[name])) } };
+    // Case-insensitive, as Headers.get is: Node keeps the names in lower case.
+    const get = (name: string) => {
+      const value = answer.headers[name.toLowerCase()];
+      return value === undefined ? null : String(value);
+    };
+    return { ...answer, headers: { get } };
   };
 }

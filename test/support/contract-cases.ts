@@ -1,11 +1,11 @@
-import { createAccount, createFlow, createProfile, expectStatus, tokenWith, type Case, type Transport } from './contract';
+import { createAccount, createFlow, createProfile, expectStatus, tokenWith, type Case, type SuiteMode, type Transport } from './contract';
 
 /**
  * How to call every operation of the document: for each, valid setup data and the answers it must
  * give (success and the errors of its own; the generic ones are derived from the document). The
  * contract test fails for an operation of the document that is missing here.
  */
-export function contractCases(t: Transport, { teamMode }: { teamMode: boolean }): Record<string, () => Promise<Case[]>> {
+export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Record<string, () => Promise<Case[]>> {
   const unique = (prefix: string) => `${prefix}_${crypto.randomUUID().slice(0, 8)}`;
   const NO_ID = 'contract_no_such_id';
 

@@ -43,24 +43,29 @@ export interface Case {
 /** How the service under test runs, where that changes what a case must answer. */
 export interface SuiteMode {
   /**
-   * A machine joined to a team (docs/teams.md#a-machine-in-a-team), with whether an operation
-   * (`METHOD /path`) is `home: 'team'`. Its answers then also show where each was made: every
-   * success of a team operation carries the team chain's head (the team answered it), and no
-   * answer of a local operation nor any generic refusal (no token, no scope, unknown parameter,
-   * wrong media type, malformed JSON) does, since those never leave the machine.
+   * A machine joined to a team (docs/teams.md#a-machine-in-a-team). Its answers then also show
+   * where each was made: an operation whose document declares `X-LPA-Team-Head` is the team's, so
+   * each of its successes carries the header (the team answered it) in the documented form, and no
+   * answer of a local operation nor any generic refusal (no token, no scope, an unknown parameter,
+   * a wrong media type, malformed JSON) does, since those never leave the machine.
    */
-  team?: { forwarded: (key: string) => boolean };
+  teamMode?: boolean;
 }
 
-/** The header of every answer the team gave (src/teams/team-service.ts). */
-const TEAM_HEAD = 'x-lpa-team-head';
+/** The header of every answer the team gave (src/teams/team-service.ts), as the document names it. */
+const TEAM_HEAD = 'X-LPA-Team-Head';
 
-/** Where an answer was made, against where it should have been (see `SuiteMode.team`). */
-function placeProblems(forwarded: boolean, generic: boolean, res: Answer): string[] {
+/** The team's head as the document declares it on an operation's success; undefined for a local operation. */
+export const declaredTeamHead = (op: Operation) => Object.entries(op.responses).find(([status]) => status.startsWith('2'))?.[1].headers?.[TEAM_HEAD];
+
+/** Where an answer was made, against where the document says it may be (see `SuiteMode.teamMode`). */
+function placeProblems(op: Operation, generic: boolean, res: Answer): string[] {
+  const declared = declaredTeamHead(op);
   const head = res.headers.get(TEAM_HEAD);
-  if (head !== null && (!forwarded || generic)) return [`answered by the team (${TEAM_HEAD}: ${head}), though it never should leave the machine`];
-  if (head === null && forwarded && res.status < 300) return [`a success without ${TEAM_HEAD}: not answered by the team`];
-  return [];
+  if (head === null) return declared && res.status < 300 ? [`a success without ${TEAM_HEAD}: not answered by the team`] : [];
+  if (!declared || generic) return [`answered by the team (${TEAM_HEAD}: ${head}), though it never should leave the machine`];
+  const { pattern } = declared.schema;
+  return pattern !== undefined && new RegExp(pattern).test(head) ? [] : [`${TEAM_HEAD} ${head} is not in the documented form ${pattern}`];
 }
 
 type Doc = {
@@ -71,7 +76,7 @@ export interface Operation {
   security: { bearerAuth: string[] }[];
   requestBody?: unknown;
   'x-admin-only'?: boolean;
-  responses: Record<string, { content?: { 'application/json': { schema: unknown } } }>;
+  responses: Record<string, { headers?: Record<string, { schema: { pattern?: string } }>; content?: { 'application/json': { schema: unknown } } }>;
 }
 
 export async function expectStatus(answer: Promise<Answer>, status: number): Promise<Answer> {
@@ -155,7 +160,7 @@ export class ContractValidator {
 export function contractSuite(title: string, doc: Doc, t: Transport, mode: SuiteMode = {}): void {
   const documented = operations(doc);
   const validator = new ContractValidator(doc);
-  const cases = contractCases(t, { teamMode: mode.team !== undefined });
+  const cases = contractCases(t, mode);
 
   describe(title, () => {
     it('has a way to call every documented operation, and documents every operation called', () => {
@@ -185,7 +190,7 @@ export function contractSuite(title: string, doc: Doc, t: Transport, mode: Suite
         if (res.text && !type?.startsWith('application/json')) found.push(`a body served as ${type}, not application/json`);
         // One id names the request in the answer's header, its envelope and (in a team) both chains.
         if (res.status >= 400 && res.json?.request_id !== res.headers.get('x-request-id')) found.push(`request_id ${res.json?.request_id} is not the X-Request-Id ${res.headers.get('x-request-id')}`);
-        if (mode.team) found.push(...placeProblems(mode.team.forwarded(key), generic.includes(c), res));
+        if (mode.teamMode) found.push(...placeProblems(op, generic.includes(c), res));
         problems.push(...found.map((p) => `${method} ${c.path} (${res.status}): ${p}`));
       }
       expect(problems).toEqual([]);
