@@ -17,6 +17,8 @@ import { adminTeamToken, createTeam, startTeamService, teamOk, teamRequest } fro
 const START_MS = 120_000;
 const TEAM = 'contract';
 const OWNER = 'owner@contract.example';
+/** A page allowed to call the machine. */
+const APP_ORIGIN = 'http://app.contract.example';
 
 /** The team with its owner's script token, and a machine joined to it with its document. */
 async function joinedMachine() {
@@ -28,7 +30,11 @@ async function joinedMachine() {
     const ownerToken = (await adminTeamToken(team, TEAM, OWNER, 'owner script')).token;
     const tokenFile = join(work, 'machine.token');
     writeFileSync(tokenFile, `${(await adminTeamToken(team, TEAM, OWNER, 'machine')).token}\n`, { mode: 0o600 });
-    const machine = await startService('workerd', join(work, 'machine'), { LPA_TEAM_URL: `http://127.0.0.1:${team.port}/teams/${TEAM}`, LPA_TEAM_TOKEN_FILE: tokenFile });
+    const machine = await startService('workerd', join(work, 'machine'), {
+      LPA_TEAM_URL: `http://127.0.0.1:${team.port}/teams/${TEAM}`,
+      LPA_TEAM_TOKEN_FILE: tokenFile,
+      LPA_ALLOWED_ORIGINS: APP_ORIGIN,
+    });
     const transport = transportTo(machine);
     const served = await transport('/api/v1/openapi.json');
     if (served.status !== 200) {
@@ -51,7 +57,7 @@ afterAll(async () => {
 
 contractSuite('the OpenAPI document of a machine in a team against that machine', document, transport, { teamMode: true });
 
-describe("the team's side of the contract run", () => {
+describe('a machine in a team, beyond the table', () => {
   it("saw none of the suite's failed authentications: they are the machine's, and the team never denied or throttled the machine", async () => {
     const denials = async () => (await teamOk<{ items: unknown[] }>(team, `/teams/${TEAM}/api/v1/audit?action=auth.denied&limit=1000`, { token: ownerToken })).items;
     expect(await denials()).toEqual([]);
@@ -60,6 +66,15 @@ describe("the team's side of the contract run", () => {
     // A failed authentication that does reach the team is in its chain: the empty list above says something.
     expect((await teamRequest(team, `/teams/${TEAM}/api/v1/profiles`, { token: 'not-a-team-token' })).status).toBe(401);
     expect(await denials()).toHaveLength(1);
+  });
+
+  it("lets a page of an allowed origin read the team's head, as it reads the request id", async () => {
+    const answer = await transport('/api/v1/profiles?limit=1', { headers: { origin: APP_ORIGIN } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
+    const exposed = answer.headers.get('access-control-expose-headers')!.split(',').map((name) => name.trim());
+    expect(exposed).toEqual(expect.arrayContaining(['x-request-id', 'x-lpa-team-head']));
+    expect(answer.headers.get('x-lpa-team-head')).toMatch(/^\d+,[0-9a-f]{64}$/);
   });
 
   it("finds the team's chain to be the one the machine witnessed through the whole run", async () => {
