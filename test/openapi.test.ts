@@ -23,6 +23,10 @@ describe('GET /api/v1/openapi.json', () => {
       expect(op, `${route.method} ${route.path}`).toBeDefined();
       expect(op.security).toEqual(route.access === 'public' ? [] : [{ bearerAuth: route.scopes ?? [] }]);
       expect(Object.keys(op.responses)).toContain(String(route.status ?? 200));
+      // A team route's answer may be the team's (docs/teams.md#a-machine-in-a-team), or that the team did not answer.
+      const team = route.home === 'team';
+      expect(op.responses[String(route.status ?? 200)].headers['X-LPA-Team-Head'] !== undefined, `${route.method} ${route.path}`).toBe(team);
+      if (team) expect(op.responses['503'].description, `${route.method} ${route.path}`).toContain('`team.unreachable`');
     }
     const operations = Object.values(doc.paths as Record<string, object>).flatMap((p) => Object.keys(p));
     expect(operations).toHaveLength(CONTRACTS.length);

@@ -26,6 +26,28 @@ const RETRY_AFTER = {
   schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 60 },
 };
 
+const TEAM_RETRY_AFTER = {
+  description: 'With `team.unreachable`: seconds after which the request may be sent again (nothing was queued).',
+  schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 60 },
+};
+
+const TEAM_HEAD = {
+  description:
+    "On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine " +
+    'keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`).',
+  schema: { type: 'string', pattern: '^[0-9]{1,15},[0-9a-f]{64}$', maxLength: 80 },
+};
+
+/** The headers any answer of a route may carry: a team route's answer may be the team's. */
+const answerHeaders = (route: Contract): JsonSchema => (route.home === 'team' ? { ...CORS_HEADERS, 'X-LPA-Team-Head': TEAM_HEAD } : CORS_HEADERS);
+
+/** The headers of an error answer: `Retry-After` where the answer tells when to try again. */
+function errorHeaders(route: Contract, status: number, codes: readonly ErrorCode[]): JsonSchema {
+  if (status === 429) return { ...answerHeaders(route), 'Retry-After': RETRY_AFTER };
+  if (codes.includes('team.unreachable')) return { ...answerHeaders(route), 'Retry-After': TEAM_RETRY_AFTER };
+  return answerHeaders(route);
+}
+
 const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 /** The operationId of a route in the document; the MCP server (src/cli/mcp) names its tools by it. */
@@ -73,13 +95,13 @@ function operation(route: Contract, schemas: SchemaCollector): JsonSchema {
   const status = route.status ?? 200;
   const responses: Record<string, JsonSchema> = {
     [status]: route.response
-      ? { description: STATUS_TEXT[status], headers: CORS_HEADERS, content: { 'application/json': { schema: schemas.convert(route.response, 'output') } } }
-      : { description: STATUS_TEXT[status], headers: CORS_HEADERS },
+      ? { description: STATUS_TEXT[status], headers: answerHeaders(route), content: { 'application/json': { schema: schemas.convert(route.response, 'output') } } }
+      : { description: STATUS_TEXT[status], headers: answerHeaders(route) },
   };
   for (const [code, codes] of byStatus(routeErrorCodes(route))) {
     responses[code] = {
       description: `${STATUS_TEXT[code] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
-      headers: code === 429 ? { ...CORS_HEADERS, 'Retry-After': RETRY_AFTER } : CORS_HEADERS,
+      headers: errorHeaders(route, code, codes),
       content: { 'application/json': { schema: errorSchema(codes, schemas) } },
     };
   }

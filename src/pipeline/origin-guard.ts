@@ -1,7 +1,8 @@
 import { ApiError } from '../shared/errors/api-error';
 
 const ALLOWED_HEADERS = 'authorization, content-type';
-const EXPOSED_HEADERS = 'x-request-id, retry-after';
+/** What a page may read of an answer; `x-lpa-team-head` is on the answers a team gave (docs/teams.md#both-chains). */
+const EXPOSED_HEADERS = 'x-request-id, retry-after, x-lpa-team-head';
 
 /** What a browser sends as `Sec-Fetch-Site` for a request that another site's page started. */
 const FOREIGN_SITES = new Set(['cross-site', 'same-site']);

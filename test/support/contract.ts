@@ -13,6 +13,7 @@ export interface Answer {
   status: number;
   text: string;
   json: any;
+  headers: { get(name: string): string | null };
 }
 
 export interface Call {
@@ -39,6 +40,34 @@ export interface Case {
   headers?: Record<string, string>;
 }
 
+/** How the service under test runs, where that changes what a case must answer. */
+export interface SuiteMode {
+  /**
+   * A machine joined to a team (docs/teams.md#a-machine-in-a-team). Where each answer was made is
+   * checked then: an operation whose document declares `X-LPA-Team-Head` is the team's, so each of
+   * its successes carries the header (the team answered it) in the documented form, and no answer
+   * of a local operation nor any generic refusal (no token, no scope, an unknown parameter, a wrong
+   * media type, malformed JSON) does, since those never leave the machine. Solo, no answer does.
+   */
+  teamMode?: boolean;
+}
+
+/** The header of every answer the team gave (src/teams/team-service.ts), as the document names it. */
+const TEAM_HEAD = 'X-LPA-Team-Head';
+
+/** The team's head as the document declares it on an operation's success; undefined for a local operation. */
+export const declaredTeamHead = (op: Operation) => Object.entries(op.responses).find(([status]) => status.startsWith('2'))?.[1].headers?.[TEAM_HEAD];
+
+/** Where an answer was made, against where it should have been (see `SuiteMode.teamMode`). */
+function placeProblems(op: Operation, generic: boolean, res: Answer, { teamMode = false }: SuiteMode): string[] {
+  const declared = teamMode ? declaredTeamHead(op) : undefined;
+  const head = res.headers.get(TEAM_HEAD);
+  if (head === null) return declared && res.status < 300 ? [`a success without ${TEAM_HEAD}: not answered by the team`] : [];
+  if (!declared || generic) return [`${TEAM_HEAD}: ${head}, an answer of a team, where the machine itself should have answered`];
+  const { pattern } = declared.schema;
+  return pattern !== undefined && new RegExp(pattern).test(head) ? [] : [`${TEAM_HEAD} ${head} is not in the documented form ${pattern}`];
+}
+
 type Doc = {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, unknown> };
@@ -47,7 +76,7 @@ export interface Operation {
   security: { bearerAuth: string[] }[];
   requestBody?: unknown;
   'x-admin-only'?: boolean;
-  responses: Record<string, { content?: { 'application/json': { schema: unknown } } }>;
+  responses: Record<string, { headers?: Record<string, { schema: { pattern?: string } }>; content?: { 'application/json': { schema: unknown } } }>;
 }
 
 export async function expectStatus(answer: Promise<Answer>, status: number): Promise<Answer> {
@@ -128,10 +157,10 @@ export class ContractValidator {
  * input, answers what the document says for that status. An operation of the document that the
  * table does not know fails the test, so a new route cannot go unexercised.
  */
-export function contractSuite(title: string, doc: Doc, t: Transport): void {
+export function contractSuite(title: string, doc: Doc, t: Transport, mode: SuiteMode = {}): void {
   const documented = operations(doc);
   const validator = new ContractValidator(doc);
-  const cases = contractCases(t);
+  const cases = contractCases(t, mode);
 
   describe(title, () => {
     it('has a way to call every documented operation, and documents every operation called', () => {
@@ -152,10 +181,17 @@ export function contractSuite(title: string, doc: Doc, t: Transport): void {
       const own = (await cases[key]?.()) ?? [];
       expect(own.length, `no cases for ${key}`).toBeGreaterThan(0);
       const problems: string[] = [];
-      for (const c of [...(await genericCases(t, op, own[0]!.path)), ...own]) {
+      const generic = await genericCases(t, op, own[0]!.path);
+      for (const c of [...generic, ...own]) {
         const res = await t(c.path, { method, token: c.token, body: c.raw ?? c.body, headers: c.headers, fresh: c.status === 401 });
         if (res.status !== c.status) problems.push(`${method} ${c.path}: expected ${c.status}, got ${res.status} ${res.text.slice(0, 300)}`);
-        problems.push(...validator.check(op, res.status, res.text).map((p) => `${method} ${c.path} (${res.status}): ${p}`));
+        const found = validator.check(op, res.status, res.text);
+        const type = res.headers.get('content-type');
+        if (res.text && !type?.startsWith('application/json')) found.push(`a body served as ${type}, not application/json`);
+        // One id names the request in the answer's header, its envelope and (in a team) both chains.
+        if (res.status >= 400 && res.json?.request_id !== res.headers.get('x-request-id')) found.push(`request_id ${res.json?.request_id} is not the X-Request-Id ${res.headers.get('x-request-id')}`);
+        found.push(...placeProblems(op, generic.includes(c), res, mode));
+        problems.push(...found.map((p) => `${method} ${c.path} (${res.status}): ${p}`));
       }
       expect(problems).toEqual([]);
     });
