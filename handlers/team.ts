@@ -5,16 +5,19 @@ import type { RequestContext } from './context';
 import { implement } from './implement';
 import { verifyTeam, type TeamGet } from './team-verify';
 
+const NOTHING_WITNESSED = { heads: 0, oldest_seq: null, newest: null, checkpoint: null } as const;
+
 export const teamRoutes = implement(team, {
   status: async ({ ctx }) => ({
     joined: ctx.config.teamUrl !== null,
     url: ctx.config.teamUrl,
     machine_id: ctx.config.machineId,
-    witness: await ctx.store.witness.summary(),
+    // Only the current link's witness: what the machine kept of a team it left stays in its store, unshown.
+    witness: ctx.config.teamUrl === null ? NOTHING_WITNESSED : await ctx.store.witness.summary(ctx.config.teamUrl),
   }),
   verify: ({ ctx }) => {
     if (ctx.config.teamUrl === null) throw new ApiError('team.not_joined', {});
-    return verifyTeam(ctx.store, teamReader(ctx), Date.now());
+    return verifyTeam(ctx.store, ctx.config.teamUrl, teamReader(ctx), Date.now());
   },
 });
 

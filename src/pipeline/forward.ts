@@ -27,7 +27,7 @@ export async function forwardToTeam(request: Request, url: URL, route: Route, bo
     body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
   });
   if (!answer.reachable) throw new ApiError('team.unreachable', { reason: answer.reason }, undefined, { 'retry-after': '5' });
-  witness(ctx, answer.headers['x-lpa-team-head']);
+  witness(ctx, ctx.config.teamUrl!, answer.headers['x-lpa-team-head']);
   if (route.audit) {
     const ok = answer.status < 400;
     const details = { team: { status: answer.status, request_id: answer.headers['x-request-id'] ?? null, head: answer.headers['x-lpa-team-head'] ?? null } };
@@ -44,9 +44,9 @@ export async function forwardToTeam(request: Request, url: URL, route: Route, bo
  * store writes it only when it differs from the last one, and a failure costs the witness one head,
  * never the request.
  */
-function witness(ctx: RequestContext, header: string | undefined): void {
+function witness(ctx: RequestContext, team: string, header: string | undefined): void {
   const head = parseTeamHead(header);
-  if (head) ctx.waitUntil(ctx.store.witness.see(head).catch((error: unknown) => console.error('could not keep the team head', error)));
+  if (head) ctx.waitUntil(ctx.store.witness.see(team, head).catch((error: unknown) => console.error('could not keep the team head', error)));
 }
 
 /** The error code of the team's envelope, for the local entry; `team.error` when the body is not one. */
