@@ -1,0 +1,153 @@
+/**
+ * The edges of a machine's link to its team (docs/teams.md#audit-across-machines and #offline): one
+ * `npm start` machine joined to a team the test plays on 127.0.0.1 (./fake-team.ts), so that each
+ * witness finding is made for real and `lpa team verify` reports it; a machine that leaves one team
+ * for another; and a team that hangs, stalls its body or answers garbage.
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lpaRunner } from './cli-run';
+import { FakeTeam, newSigner, randomHash } from './fake-team';
+import { raw, startService, type RawResponse, type RunningService } from './service';
+
+/** A start of the machine (workerd and its bundle): far more than the project's 30 s on a loaded machine. */
+const START_MS = 60_000;
+
+const team = new FakeTeam();
+let machine: RunningService;
+const lpa = lpaRunner(() => machine);
+
+function call(path: string, { method = 'GET', body }: { method?: string; body?: unknown } = {}): Promise<RawResponse> {
+  const headers: Record<string, string> = { authorization: `Bearer ${machine.token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return raw(machine.port, path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+const put = (name: string) => call(`/api/v1/automation/globals/${name}`, { method: 'PUT', body: { value: name, expected_revision: 0 } });
+
+/** What `GET /api/v1/team` shows, once the machine has kept `heads` heads (it keeps them after answering). */
+async function witnessed(heads: number): Promise<any> {
+  for (let tries = 0; ; tries += 1) {
+    const status = await call('/api/v1/team');
+    expect(status.status).toBe(200);
+    if (status.json.witness.heads === heads || tries === 50) return status.json;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** `lpa team verify --json` and the human print, both: the answer, the exit code and the first line. */
+async function verify(): Promise<{ answer: any; code: number; print: string }> {
+  const json = await lpa(['team', 'verify', '--json']);
+  const human = await lpa(['team', 'verify']);
+  expect(human.code).toBe(json.code);
+  return { answer: JSON.parse(json.stdout), code: json.code, print: human.stdout };
+}
+
+/** Joins the machine's data root to `teamId` with the CLI (leaving any team first) and restarts it. */
+async function joinAndRestart(teamId: string): Promise<void> {
+  const env = { LPA_DATA_ROOT: machine.dataRoot };
+  expect((await lpa(['team', 'leave', '--json'], env)).code).toBe(0);
+  const joined = await lpa(['team', 'join', team.url(teamId), '--token-file', join(machine.dataRoot, 'team.token'), '--json'], env);
+  expect(joined.code, joined.stderr).toBe(0);
+  await machine.stop();
+  machine = await startService('workerd', machine.dataRoot);
+}
+
+beforeAll(async () => {
+  await team.start();
+  machine = await startService('workerd');
+  writeFileSync(join(machine.dataRoot, 'team.token'), 'lpa_fake_team_token', { mode: 0o600 });
+  await joinAndRestart('alpha');
+}, 2 * START_MS);
+
+afterAll(async () => {
+  await machine?.stop();
+  await team.stop();
+});
+
+describe('lpa team verify, each finding made by the team', () => {
+  const alpha = () => team.chain('alpha');
+  let seen: { seq: number; hash: string }[];
+
+  it('is ok while the team keeps what the machine saw, and pins the key', async () => {
+    expect((await call('/api/v1/profiles')).status).toBe(200); // a read: the team's head is seq 1
+    for (const name of ['w1', 'w2', 'w3']) expect((await put(name)).status).toBe(200);
+    seen = [1, 2, 3, 4].map((seq) => ({ seq, hash: alpha().hashes[seq - 1]! }));
+    expect((await witnessed(4)).witness).toMatchObject({ heads: 4, oldest_seq: 1, newest: seen[3], checkpoint: null });
+    const { answer, code, print } = await verify();
+    expect(code).toBe(0);
+    expect(answer).toEqual({ ok: true, finding: null, checked: 4, unchecked: 0, team_head: seen[3], fork_at: null, witnessed_hash: null, team_hash: null });
+    expect(print).toContain("ok: 4 witnessed heads match the team's chain (team head 4;");
+    const link = await witnessed(4);
+    expect(link).toMatchObject({ joined: true, url: team.url('alpha') });
+    expect(link.witness.checkpoint).toMatchObject({ key_id: alpha().signer.keyId, checkpoint: { seq: 4, store_id: 'store-alpha' } });
+  }, START_MS);
+
+  it('rolled_back: the team head is before a seq the machine saw (the rows past it cut)', async () => {
+    const kept = alpha().hashes.splice(2); // seq 3 and 4 gone: the team's head is 2 again
+    const { answer, code, print } = await verify();
+    expect(code).toBe(1);
+    expect(answer).toEqual({
+      ok: false, finding: 'rolled_back', checked: 0, unchecked: 0, team_head: seen[1],
+      fork_at: 3, witnessed_hash: seen[2]!.hash, team_hash: null,
+    });
+    expect(print).toContain('ROLLED BACK at seq 3');
+    expect(print).toContain(`witnessed_hash: ${seen[2]!.hash}`);
+    alpha().hashes.push(...kept);
+  }, START_MS);
+
+  it('fork: the hash at a witnessed seq is another (the entry rewritten, the chain re-hashed)', async () => {
+    const original = alpha().hashes[2]!;
+    const rewritten = randomHash();
+    alpha().hashes[2] = rewritten; // seq 3
+    const { answer, code, print } = await verify();
+    expect(code).toBe(1);
+    expect(answer).toMatchObject({ ok: false, finding: 'fork', fork_at: 3, witnessed_hash: original, team_hash: rewritten, checked: 2 });
+    expect(print).toContain('FORK at seq 3');
+    alpha().hashes[2] = original;
+  }, START_MS);
+
+  it('key_changed: the team re-keyed, or its store is another, or another team answers at the URL', async () => {
+    const { signer, storeId, hashes } = alpha();
+    const cases: [string, () => void][] = [
+      ['a new signing key', () => void (alpha().signer = newSigner())],
+      ['another store id', () => void (alpha().storeId = 'store-restored-elsewhere')],
+      ['another team at the same URL', () => void team.teams.set('alpha', { storeId: 'store-other', signer: newSigner(), hashes: [randomHash()] })],
+    ];
+    for (const [what, change] of cases) {
+      change();
+      const { answer, code, print } = await verify();
+      expect(code, what).toBe(1);
+      expect(answer, what).toMatchObject({ ok: false, finding: 'key_changed', fork_at: null, witnessed_hash: null, team_hash: null });
+      expect(print, what).toContain('KEY CHANGED');
+      team.teams.set('alpha', { signer, storeId, hashes });
+    }
+  }, START_MS);
+
+  it('bad_signature: the checkpoint does not verify with the pinned key', async () => {
+    const cases: [string, (checkpoint: Record<string, unknown>) => void][] = [
+      ['a field changed after signing', (checkpoint) => void (checkpoint.ts = (checkpoint.ts as number) + 1)],
+      ['another signature', (checkpoint) => void (checkpoint.signature = newSigner().sign({ hash: checkpoint.hash, seq: checkpoint.seq, store_id: checkpoint.store_id, ts: checkpoint.ts }))],
+      ['a key id that is not the key', (checkpoint) => void (checkpoint.key_id = 'f'.repeat(64))],
+      ['a signature that is no base64', (checkpoint) => void (checkpoint.signature = 'not a signature!')],
+    ];
+    for (const [what, tamper] of cases) {
+      alpha().tamper = tamper;
+      const { answer, code, print } = await verify();
+      expect(code, what).toBe(1);
+      expect(answer, what).toMatchObject({ ok: false, finding: 'bad_signature', team_head: { seq: 4 }, fork_at: null });
+      expect(print, what).toContain('BAD SIGNATURE');
+    }
+    alpha().tamper = undefined;
+  }, START_MS);
+
+  it('keeps nothing on a finding: the team as it was verifies ok again, against the first pin', async () => {
+    const { answer, code } = await verify();
+    expect(code).toBe(0);
+    expect(answer).toMatchObject({ ok: true, checked: 4 });
+    const link = await witnessed(4);
+    expect(link.witness.checkpoint).toMatchObject({ key_id: alpha().signer.keyId, checkpoint: { store_id: 'store-alpha', seq: 4 } });
+  }, START_MS);
+});
