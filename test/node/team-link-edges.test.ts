@@ -151,3 +151,101 @@ describe('lpa team verify, each finding made by the team', () => {
     expect(link.witness.checkpoint).toMatchObject({ key_id: alpha().signer.keyId, checkpoint: { store_id: 'store-alpha', seq: 4 } });
   }, START_MS);
 });
+
+describe('a machine that leaves its team and joins another', () => {
+  it("compares the new team only with what it saw of that team; the old team's evidence stays, unshown, until it rejoins", async () => {
+    await joinAndRestart('beta');
+    // The launcher's readiness check (`GET /api/v1/version`, a team route) is the first answer of beta: its head, seq 1.
+    const beta = team.chain('beta');
+    const fresh = await witnessed(1);
+    expect(fresh).toMatchObject({ joined: true, url: team.url('beta'), witness: { heads: 1, oldest_seq: 1, newest: { seq: 1, hash: beta.hashes[0] }, checkpoint: null } });
+
+    // A first verify whose checkpoint does not verify pins nothing.
+    beta.tamper = (checkpoint) => void (checkpoint.ts = 1);
+    const refused = await verify();
+    expect(refused.code).toBe(1);
+    expect(refused.answer).toMatchObject({ ok: false, finding: 'bad_signature' });
+    expect((await witnessed(1)).witness.checkpoint).toBeNull();
+    beta.tamper = undefined;
+
+    for (const name of ['b1', 'b2']) expect((await put(name)).status).toBe(200);
+    expect((await witnessed(3)).witness).toMatchObject({ heads: 3, oldest_seq: 1, newest: { seq: 3, hash: beta.hashes[2] } });
+    const { answer, code } = await verify();
+    expect(code).toBe(0);
+    expect(answer).toEqual({ ok: true, finding: null, checked: 3, unchecked: 0, team_head: { seq: 3, hash: beta.hashes[2] }, fork_at: null, witnessed_hash: null, team_hash: null });
+    expect((await witnessed(3)).witness.checkpoint).toMatchObject({ key_id: beta.signer.keyId, checkpoint: { store_id: 'store-beta', seq: 3 } });
+
+    await joinAndRestart('alpha');
+    const back = await witnessed(4);
+    expect(back).toMatchObject({ url: team.url('alpha'), witness: { heads: 4, oldest_seq: 1, checkpoint: { key_id: team.chain('alpha').signer.keyId } } });
+    const again = await verify();
+    expect(again.code).toBe(0);
+    expect(again.answer).toMatchObject({ ok: true, checked: 4 });
+  }, 3 * START_MS);
+});
+
+describe('a team that does not answer', () => {
+  const TIMEOUT_MS = 5_000;
+  const timed = async <T>(work: Promise<T>): Promise<[T, number]> => {
+    const started = performance.now();
+    const result = await work;
+    return [result, performance.now() - started];
+  };
+  const expectUnreachable = (answer: RawResponse, elapsed: number) => {
+    expect(answer.status).toBe(503);
+    expect(answer.json.error).toMatchObject({ code: 'team.unreachable', details: { reason: `no answer within ${TIMEOUT_MS} ms` } });
+    expect(answer.headers['retry-after']).toBe('5');
+    expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
+    expect(elapsed).toBeLessThan(7_000);
+  };
+
+  it('that reads the request and never answers: 503 team.unreachable in 5 s, local routes answer meanwhile, and the next request goes through, no restart', async () => {
+    const held: string[] = [];
+    team.behaviour = (request) => void held.push(`${request.method} ${request.url}`);
+    const read = timed(call('/api/v1/profiles'));
+    const write = timed(put('while_hung'));
+    const [local, localElapsed] = await timed(call('/api/v1/system/status'));
+    expect(local.status).toBe(200);
+    expect(localElapsed).toBeLessThan(2_000);
+    for (const [answer, elapsed] of [await read, await write]) expectUnreachable(answer, elapsed);
+    expect(held.sort()).toEqual(['GET /teams/alpha/api/v1/profiles', 'PUT /teams/alpha/api/v1/automation/globals/while_hung']);
+    expect(team.chain('alpha').hashes).toHaveLength(4); // the team applied nothing
+
+    team.behaviour = undefined;
+    const after = await put('while_hung');
+    expect(after.status).toBe(200);
+    expect(after.headers['x-lpa-team-head']).toBe(team.head('alpha'));
+  }, START_MS);
+
+  it('that sends its headers and stalls the body: the same 503 in 5 s, and the head in those headers is not witnessed', async () => {
+    const before = (await witnessed(5)).witness;
+    team.behaviour = (request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/json', 'x-lpa-team-head': `99,${randomHash()}` });
+      response.write('{"items":[');
+    };
+    const [answer, elapsed] = await timed(call('/api/v1/profiles'));
+    expectUnreachable(answer, elapsed);
+    team.behaviour = undefined;
+    expect((await witnessed(5)).witness).toEqual(before);
+    expect((await call('/api/v1/profiles')).status).toBe(200);
+  }, START_MS);
+
+  it("wrote nothing of the team's data to the machine's store: only the witness (per team) and its own chain's entries of the unanswered writes", async () => {
+    const dataRoot = machine.dataRoot;
+    await machine.stop();
+    const folder = join(dataRoot, 'store');
+    const file = readdirSync(folder, { recursive: true, encoding: 'utf8' }).find((name) => name.endsWith('.sqlite'));
+    const db = new DatabaseSync(join(folder, file!), { readOnly: true });
+    try {
+      expect(db.prepare('SELECT count(*) AS n FROM automation_globals').get()!.n).toBe(0);
+      const heads = db.prepare('SELECT team, count(*) AS n FROM team_heads GROUP BY team ORDER BY team').all();
+      expect(heads).toEqual([{ team: team.url('alpha'), n: 5 }, { team: team.url('beta'), n: 3 }]);
+      const unanswered = db.prepare(`SELECT count(*) AS n FROM audit_log WHERE action = 'globals.write' AND error_code = 'team.unreachable'`).get()!;
+      expect(unanswered.n).toBe(1);
+    } finally {
+      db.close();
+    }
+    machine = await startService('workerd', dataRoot);
+  }, START_MS);
+});
