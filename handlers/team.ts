@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { team } from '../src/contracts/team';
+import { reached } from '../src/host/team-forward';
 import { ApiError } from '../src/shared/errors/api-error';
 import type { RequestContext } from './context';
 import { implement } from './implement';
@@ -24,8 +25,7 @@ export const teamRoutes = implement(team, {
 /** This machine's own reads of the team, through the host that holds the team token, under the request's id. */
 function teamReader(ctx: RequestContext): TeamGet {
   return async <S extends z.ZodType>(target: string, schema: S) => {
-    const answer = await ctx.host.team.forward({ method: 'GET', target, headers: { 'x-lpa-request-id': ctx.requestId }, body: null });
-    if (!answer.reachable) throw new ApiError('team.unreachable', { reason: answer.reason }, undefined, { 'retry-after': '5' });
+    const answer = reached(await ctx.host.team.forward({ method: 'GET', target, headers: { 'x-lpa-request-id': ctx.requestId }, body: null }));
     const json = jsonOf(answer.body);
     const parsed = schema.safeParse(json);
     if (answer.status !== 200 || !parsed.success) throw new ApiError('team.refused', { status: answer.status, code: errorCodeOf(json) });
