@@ -191,12 +191,12 @@ describe('a team that does not answer', () => {
     const result = await work;
     return [result, performance.now() - started];
   };
-  const expectUnreachable = (answer: RawResponse, elapsed: number) => {
+  const expectUnreachable = (answer: RawResponse, elapsed: number, reason = `no answer within ${TIMEOUT_MS} ms`, bound = TIMEOUT_MS) => {
     expect(answer.status).toBe(503);
-    expect(answer.json.error).toMatchObject({ code: 'team.unreachable', details: { reason: `no answer within ${TIMEOUT_MS} ms` } });
+    expect(answer.json.error).toMatchObject({ code: 'team.unreachable', details: { reason } });
     expect(answer.headers['retry-after']).toBe('5');
-    expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
-    expect(elapsed).toBeLessThan(7_000);
+    expect(elapsed).toBeGreaterThanOrEqual(bound - 100);
+    expect(elapsed).toBeLessThan(bound + 2_000);
   };
 
   it('that reads the request and never answers: 503 team.unreachable in 5 s, local routes answer meanwhile, and the next request goes through, no restart', async () => {
@@ -225,8 +225,49 @@ describe('a team that does not answer', () => {
       response.write('{"items":[');
     };
     const [answer, elapsed] = await timed(call('/api/v1/profiles'));
-    expectUnreachable(answer, elapsed);
+    expectUnreachable(answer, elapsed, `the team's answer stopped for ${TIMEOUT_MS} ms`);
     team.behaviour = undefined;
+    expect((await witnessed(5)).witness).toEqual(before);
+    expect((await call('/api/v1/profiles')).status).toBe(200);
+  }, START_MS);
+
+  it('that trickles its body (a byte every second): cut at 30 s in all, the same 503', async () => {
+    team.behaviour = (request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => response.write(' '), 1_000);
+      response.once('close', () => clearInterval(drip));
+    };
+    const [answer, elapsed] = await timed(call('/api/v1/profiles'));
+    team.behaviour = undefined;
+    expectUnreachable(answer, elapsed, "the team's answer did not end within 30000 ms", 30_000);
+  }, START_MS);
+
+  it.each([
+    ['with its length said up front', true],
+    ['streamed without a length', false],
+  ])('that answers more than 24 MiB, %s: 502 team.bad_answer, nothing witnessed, and the machine goes on', async (_, sized) => {
+    const before = (await witnessed(5)).witness;
+    const size = 25 * 1024 * 1024;
+    team.behaviour = (request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/json', 'x-lpa-team-head': `99,${randomHash()}`, ...(sized ? { 'content-length': String(size) } : {}) });
+      const piece = Buffer.alloc(1024 * 1024, 0x20);
+      let sent = 0;
+      const more = () => {
+        while (sent < size && !response.destroyed) {
+          sent += piece.length;
+          if (!response.write(piece)) return void response.once('drain', more);
+        }
+        if (!response.destroyed) response.end();
+      };
+      more();
+    };
+    const [answer, elapsed] = await timed(call('/api/v1/audit/export?format=jsonl'));
+    team.behaviour = undefined;
+    expect(answer.status).toBe(502);
+    expect(answer.json.error).toMatchObject({ code: 'team.bad_answer', details: { status: null, reason: "the team's answer is larger than 24 MiB" } });
+    expect(elapsed).toBeLessThan(7_000);
     expect((await witnessed(5)).witness).toEqual(before);
     expect((await call('/api/v1/profiles')).status).toBe(200);
   }, START_MS);
