@@ -10,6 +10,8 @@ export interface FakeChain {
   hashes: string[];
   /** Changes the checkpoint after it was signed (a signature that no longer covers it). */
   tamper?: (checkpoint: Record<string, unknown>) => void;
+  /** Changes the public key's answer (a key id that is not the key's). */
+  tamperKey?: (key: Record<string, unknown>) => void;
 }
 
 export const randomHash = (): string => randomBytes(32).toString('hex');
@@ -81,7 +83,11 @@ export class FakeTeam {
     request.once('end', () => {
       if (request.method !== 'GET' && request.method !== 'HEAD') chain.hashes.push(randomHash());
       const headers = { 'x-lpa-team-head': this.head(teamId), 'x-request-id': String(request.headers['x-lpa-request-id'] ?? '') };
-      if (path === '/api/v1/audit/public-key') return void json(response, 200, chain.signer.info(), headers);
+      if (path === '/api/v1/audit/public-key') {
+        const key: Record<string, unknown> = { ...chain.signer.info() };
+        chain.tamperKey?.(key);
+        return void json(response, 200, key, headers);
+      }
       if (path === '/api/v1/audit/checkpoint') {
         const seq = chain.hashes.length;
         const signed = { hash: chain.hashes[seq - 1]!, seq, store_id: chain.storeId, ts: Date.now() };

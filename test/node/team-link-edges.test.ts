@@ -160,13 +160,24 @@ describe('a machine that leaves its team and joins another', () => {
     const fresh = await witnessed(1);
     expect(fresh).toMatchObject({ joined: true, url: team.url('beta'), witness: { heads: 1, oldest_seq: 1, newest: { seq: 1, hash: beta.hashes[0] }, checkpoint: null } });
 
-    // A first verify whose checkpoint does not verify pins nothing.
-    beta.tamper = (checkpoint) => void (checkpoint.ts = 1);
-    const refused = await verify();
-    expect(refused.code).toBe(1);
-    expect(refused.answer).toMatchObject({ ok: false, finding: 'bad_signature' });
-    expect((await witnessed(1)).witness.checkpoint).toBeNull();
-    beta.tamper = undefined;
+    // A first verify whose checkpoint does not verify pins nothing: a field changed after signing, or
+    // a key id (checkpoint and key alike) that is not the hash of the key offered.
+    const liar = 'e'.repeat(64);
+    const firsts: [string, () => void][] = [
+      ['a field changed after signing', () => void (beta.tamper = (checkpoint) => void (checkpoint.ts = 1))],
+      ['a key id that is not the key', () => {
+        beta.tamper = (checkpoint) => void (checkpoint.key_id = liar);
+        beta.tamperKey = (key) => void (key.key_id = liar);
+      }],
+    ];
+    for (const [what, tamper] of firsts) {
+      tamper();
+      const refused = await verify();
+      expect(refused.code, what).toBe(1);
+      expect(refused.answer, what).toMatchObject({ ok: false, finding: 'bad_signature' });
+      expect((await witnessed(1)).witness.checkpoint, what).toBeNull();
+      beta.tamper = beta.tamperKey = undefined;
+    }
 
     for (const name of ['b1', 'b2']) expect((await put(name)).status).toBe(200);
     expect((await witnessed(3)).witness).toMatchObject({ heads: 3, oldest_seq: 1, newest: { seq: 3, hash: beta.hashes[2] } });
