@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { StoreClient } from '../storage/client';
 import { AuditCheckpoint, AuditHashes, AuditPublicKey } from '../storage/audit/schema';
-import { publicKeyFromPem, signatureValid } from '../storage/audit/signing';
+import { keyId, publicKeyFromPem, signatureValid } from '../storage/audit/signing';
 import type { PinnedCheckpoint } from '../storage/witness/schema';
 import type { TeamVerification } from '../src/contracts/team';
 
@@ -18,12 +18,14 @@ const noFinding = { finding: null, fork_at: null, witnessed_hash: null, team_has
  * `POST /api/v1/team/verify` (docs/teams.md#audit-across-machines): the team's signed checkpoint
  * checked with the key this machine pinned, then every witnessed head compared, oldest first, with
  * the hash the team has at that seq now. The first difference is the fork; on success the checkpoint
- * is kept (its head witnessed too) and the key pinned if this was the first time.
+ * is kept (its head witnessed too) and the key pinned if this was the first time. Everything read and
+ * kept is the link `team`'s (the team URL): another team's heads and pin are never compared. A
+ * finding keeps nothing.
  */
-export async function verifyTeam(store: StoreClient, teamGet: TeamGet, now: number): Promise<TeamVerification> {
+export async function verifyTeam(store: StoreClient, team: string, teamGet: TeamGet, now: number): Promise<TeamVerification> {
   const key = await teamGet('/api/v1/audit/public-key', AuditPublicKey);
   const checkpoint = await teamGet('/api/v1/audit/checkpoint', AuditCheckpoint);
-  const pinned = await store.witness.checkpoint();
+  const pinned = await store.witness.checkpoint(team);
   const teamHead = { seq: checkpoint.seq, hash: checkpoint.hash };
   const result = (rest: Partial<TeamVerification> & Pick<TeamVerification, 'ok' | 'finding'>): TeamVerification => ({
     checked: 0, unchecked: 0, team_head: teamHead, fork_at: null, witnessed_hash: null, team_hash: null, ...rest,
@@ -32,20 +34,23 @@ export async function verifyTeam(store: StoreClient, teamGet: TeamGet, now: numb
     return result({ ok: false, finding: 'key_changed' });
   }
   const pem = pinned?.public_key_pem ?? key.public_key_pem;
+  const publicKey = publicKeyFromPem(pem);
   const { hash, seq, store_id, ts } = checkpoint;
-  if (checkpoint.key_id !== key.key_id || !signatureValid(publicKeyFromPem(pem), { hash, seq, store_id, ts }, checkpoint.signature)) {
+  // The key's id is the hash of the key itself: a key_id that is not the PEM's is as bad as a bad signature.
+  const signedBy = publicKey === null ? null : keyId(publicKey);
+  if (checkpoint.key_id !== signedBy || key.key_id !== signedBy || !signatureValid(publicKey, { hash, seq, store_id, ts }, checkpoint.signature)) {
     return result({ ok: false, finding: 'bad_signature' });
   }
-  const ahead = (await store.witness.heads(checkpoint.seq, 1)).items[0];
+  const ahead = (await store.witness.heads(team, checkpoint.seq, 1)).items[0];
   if (ahead) return result({ ok: false, finding: 'rolled_back', fork_at: ahead.seq, witnessed_hash: ahead.hash });
 
-  const compared = await compare(store, teamGet);
+  const compared = await compare(store, team, teamGet);
   if (compared.fork) return result({ ok: false, finding: 'fork', ...compared.fork, checked: compared.checked, unchecked: compared.unchecked });
   const kept: PinnedCheckpoint = {
     key_id: key.key_id, public_key_pem: pem, pinned_at: pinned?.pinned_at ?? now, checkpoint, fetched_at: now,
   };
-  await store.witness.keep(kept);
-  await store.witness.see(teamHead);
+  await store.witness.keep(team, kept);
+  await store.witness.see(team, teamHead);
   return result({ ok: true, ...noFinding, checked: compared.checked, unchecked: compared.unchecked });
 }
 
@@ -60,16 +65,16 @@ interface Compared {
  * team for a page of hashes from that seq. A seq older than the team's oldest entry was purged by
  * the team's retention (unchecked); one missing in between, or with another hash, is the fork.
  */
-async function compare(store: StoreClient, teamGet: TeamGet): Promise<Compared> {
+async function compare(store: StoreClient, team: string, teamGet: TeamGet): Promise<Compared> {
   const oldest = (await teamGet('/api/v1/audit/hashes?after_seq=0&limit=1', AuditHashes)).items[0]?.seq ?? Infinity;
-  let team = new Map<number, string>();
+  let hashes = new Map<number, string>();
   let covered = -1;
   let pages = 0;
   let checked = 0;
   let unchecked = 0;
   let after = 0;
   for (;;) {
-    const page = await store.witness.heads(after, PAGE);
+    const page = await store.witness.heads(team, after, PAGE);
     for (const head of page.items) {
       if (head.seq < oldest) {
         unchecked += 1;
@@ -81,11 +86,11 @@ async function compare(store: StoreClient, teamGet: TeamGet): Promise<Compared> 
           continue;
         }
         pages += 1;
-        const hashes = await teamGet(`/api/v1/audit/hashes?after_seq=${head.seq - 1}&limit=${PAGE}`, AuditHashes);
-        team = new Map(hashes.items.map((item) => [item.seq, item.hash]));
-        covered = hashes.next_after_seq ?? Infinity;
+        const answer = await teamGet(`/api/v1/audit/hashes?after_seq=${head.seq - 1}&limit=${PAGE}`, AuditHashes);
+        hashes = new Map(answer.items.map((item) => [item.seq, item.hash]));
+        covered = answer.next_after_seq ?? Infinity;
       }
-      const teamHash = team.get(head.seq) ?? null;
+      const teamHash = hashes.get(head.seq) ?? null;
       if (teamHash !== head.hash) return { checked, unchecked, fork: { fork_at: head.seq, witnessed_hash: head.hash, team_hash: teamHash } };
       checked += 1;
     }

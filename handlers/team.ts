@@ -1,20 +1,24 @@
 import type { z } from 'zod';
 import { team } from '../src/contracts/team';
+import { reached } from '../src/host/team-forward';
 import { ApiError } from '../src/shared/errors/api-error';
 import type { RequestContext } from './context';
 import { implement } from './implement';
 import { verifyTeam, type TeamGet } from './team-verify';
+
+const NOTHING_WITNESSED = { heads: 0, oldest_seq: null, newest: null, checkpoint: null } as const;
 
 export const teamRoutes = implement(team, {
   status: async ({ ctx }) => ({
     joined: ctx.config.teamUrl !== null,
     url: ctx.config.teamUrl,
     machine_id: ctx.config.machineId,
-    witness: await ctx.store.witness.summary(),
+    // Only the current link's witness: what the machine kept of a team it left stays in its store, unshown.
+    witness: ctx.config.teamUrl === null ? NOTHING_WITNESSED : await ctx.store.witness.summary(ctx.config.teamUrl),
   }),
   verify: ({ ctx }) => {
     if (ctx.config.teamUrl === null) throw new ApiError('team.not_joined', {});
-    return verifyTeam(ctx.store, teamReader(ctx), Date.now());
+    return verifyTeam(ctx.store, ctx.config.teamUrl, teamReader(ctx), Date.now());
   },
   export: ({ ctx, query, audit }) => ctx.store.transfer.exportPage(audit, query),
 });
@@ -22,8 +26,7 @@ export const teamRoutes = implement(team, {
 /** This machine's own reads of the team, through the host that holds the team token, under the request's id. */
 function teamReader(ctx: RequestContext): TeamGet {
   return async <S extends z.ZodType>(target: string, schema: S) => {
-    const answer = await ctx.host.team.forward({ method: 'GET', target, headers: { 'x-lpa-request-id': ctx.requestId }, body: null });
-    if (!answer.reachable) throw new ApiError('team.unreachable', { reason: answer.reason }, undefined, { 'retry-after': '5' });
+    const answer = reached(await ctx.host.team.forward({ method: 'GET', target, headers: { 'x-lpa-request-id': ctx.requestId }, body: null }));
     const json = jsonOf(answer.body);
     const parsed = schema.safeParse(json);
     if (answer.status !== 200 || !parsed.success) throw new ApiError('team.refused', { status: answer.status, code: errorCodeOf(json) });

@@ -17,7 +17,7 @@ export type { ChainTip } from './audit/log';
 export type { Actor, AuditContext, Via } from './audit/entry';
 export { DenialCoalescer, type Denial } from './audit/denials';
 export type { StoreFacts } from './system/schema';
-export { parseTeamHead } from './witness/schema';
+export { parseTeamHead, type TeamHead } from './witness/schema';
 export { failureDetails, isDenial, type FailedRequest, type FailureAudit } from './system/failure';
 
 type AsyncMethods<T> = {

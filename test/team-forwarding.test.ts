@@ -10,10 +10,26 @@ const TEAM_URL = 'https://lpa.example.com/teams/acme';
 const HEAD = `41,${'ab'.repeat(32)}`;
 
 /** A local service joined to a team the test plays: every forwarded request is recorded and answered by `answer`. */
-function joined(answer: (request: TeamRequest) => TeamAnswer) {
+function joined(answer: (request: TeamRequest) => TeamAnswer, teamUrl = TEAM_URL) {
   const sent: TeamRequest[] = [];
   const host: HostPort = { ...hostClient(env.HOST), team: { forward: async (request) => (sent.push(request), answer(request)) } };
-  return { service: serviceWith({ config: { teamUrl: TEAM_URL }, host }), sent };
+  return { service: serviceWith({ config: { teamUrl }, host }), sent };
+}
+
+/** A team answer as raw bytes, with the headers given (the team's head unless told otherwise). */
+const rawAnswer = (status: number, body: string, headers: Record<string, string>): TeamAnswer => ({
+  reachable: true,
+  status,
+  headers: { 'x-request-id': crypto.randomUUID(), 'x-lpa-team-head': HEAD, ...headers },
+  body: new TextEncoder().encode(body),
+});
+
+/** What the machine witnessed of the team at `teamUrl`, once the answers' background work has ended. */
+async function witnessedOf(service: ReturnType<typeof joined>['service']) {
+  await service.idle();
+  const status = await call('/api/v1/team', { fetcher: service });
+  expect(status.status).toBe(200);
+  return status.json.witness as { heads: number; newest: { seq: number; hash: string } | null };
 }
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): TeamAnswer => ({
@@ -83,5 +99,71 @@ describe('a machine joined to a team', () => {
       expect((await call(path, { fetcher: service })).status, path).toBe(200);
     }
     expect(sent).toHaveLength(0);
+  });
+});
+
+describe('a team answer this machine does not pass on as the team API', () => {
+  it.each([
+    ['an HTML page (a proxy, or a login page in front of the team)', 200, { 'content-type': 'text/html' }, '<html>sign in</html>', 'content type "text/html"'],
+    ['a redirect without a body or a type', 302, {}, '', 'content type ""'],
+    ['JSON by its type, not by its body', 200, { 'content-type': 'application/json' }, '{"items": [', 'a body that is not JSON'],
+    ['an error status with a text body', 500, { 'content-type': 'text/plain' }, 'Internal Server Error', 'content type "text/plain"'],
+  ])('%s: 502 team.bad_answer, with its head neither witnessed nor passed on', async (_, status, headers, body, reason) => {
+    const { service } = joined(() => rawAnswer(status, body, headers), `${TEAM_URL}-bad-${status}-${reason.length}`);
+    const res = await call('/api/v1/profiles', { fetcher: service });
+    expect(res.status).toBe(502);
+    expect(res.json.error).toMatchObject({ code: 'team.bad_answer', details: { status } });
+    expect(res.json.error.details.reason).toContain(reason);
+    expect(res.headers.get('x-lpa-team-head')).toBeNull();
+    expect(await witnessedOf(service)).toMatchObject({ heads: 0, newest: null });
+  });
+
+  it("records an audited write whose answer was not the team's in the local chain as team.bad_answer", async () => {
+    const { service } = joined(() => rawAnswer(200, '<html></html>', { 'content-type': 'text/html' }), `${TEAM_URL}-bad-write`);
+    const res = await call('/api/v1/automation/globals/fwd_bad_answer', { method: 'PUT', body: { value: 'v', expected_revision: 0 }, fetcher: service });
+    expect(res.status).toBe(502);
+    const entries = await sql<{ result: string; error_code: string }>(
+      `SELECT result, error_code FROM audit_log WHERE action = 'globals.write' AND request_id = ?`, res.headers.get('x-request-id')!,
+    );
+    expect(entries).toEqual([{ result: 'error', error_code: 'team.bad_answer' }]);
+  });
+
+  it('answers 502 team.bad_answer when the host took an answer too large to pass on', async () => {
+    const { service } = joined(() => ({ reachable: false, answered: true, reason: "the team's answer is larger than 24 MiB" }));
+    const res = await call('/api/v1/audit/export?format=jsonl', { fetcher: service });
+    expect(res.status).toBe(502);
+    expect(res.json.error).toMatchObject({ code: 'team.bad_answer', details: { status: null, reason: "the team's answer is larger than 24 MiB" } });
+    expect(res.headers.get('retry-after')).toBeNull();
+  });
+
+  it.each([
+    ['not a head at all', 'garbage'],
+    ['a hash that is not hex', `7,${'zz'.repeat(32)}`],
+    ['a third field', `7,${'ab'.repeat(32)},1`],
+    ['a seq past 15 digits', `1234567890123456,${'ab'.repeat(32)}`],
+    ['a negative seq', `-7,${'ab'.repeat(32)}`],
+  ])('passes the answer on but neither witnesses nor passes on a malformed head: %s', async (_, head) => {
+    const { service } = joined(() => json(200, { items: [], next_cursor: null, total: 0 }, { 'x-lpa-team-head': head }), `${TEAM_URL}-head-${head.length}-${head.slice(0, 3)}`);
+    const res = await call('/api/v1/profiles', { fetcher: service });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ items: [], next_cursor: null, total: 0 });
+    expect(res.headers.get('x-lpa-team-head')).toBeNull();
+    expect(await witnessedOf(service)).toMatchObject({ heads: 0, newest: null });
+  });
+
+  it('witnesses and passes on a well-formed head, and only for the team link it came from', async () => {
+    const { service } = joined(() => json(200, { items: [], next_cursor: null, total: 0 }), `${TEAM_URL}-good-head`);
+    expect((await call('/api/v1/profiles', { fetcher: service })).headers.get('x-lpa-team-head')).toBe(HEAD);
+    expect(await witnessedOf(service)).toMatchObject({ heads: 1, newest: { seq: 41, hash: 'ab'.repeat(32) } });
+    const other = joined(() => json(200, {}), `${TEAM_URL}-another`).service;
+    expect(await witnessedOf(other)).toMatchObject({ heads: 0, newest: null });
+  });
+
+  it.each([204, 205, 304])('answers a team status %i without a body, though the host port carried one (never a 500)', async (status) => {
+    const { service } = joined(() => rawAnswer(status, '{}', { 'content-type': 'application/json' }), `${TEAM_URL}-null-${status}`);
+    const res = await call('/api/v1/profiles', { fetcher: service });
+    expect(res.status).toBe(status);
+    expect(res.text).toBe('');
+    expect(res.headers.get('x-lpa-team-head')).toBe(HEAD);
   });
 });

@@ -65,7 +65,7 @@ export const team = {
       'Bounded work: pages of `GET /api/v1/audit/hashes`, at most 100 of them.',
     scopes: ['audit:read'],
     response: TeamVerification,
-    errors: ['team.not_joined', 'team.unreachable', 'team.refused'],
+    errors: ['team.not_joined', 'team.unreachable', 'team.refused', 'team.bad_answer'],
   }),
   export: defineContract({
     method: 'GET',

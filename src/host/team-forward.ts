@@ -1,5 +1,12 @@
 import { z } from 'zod';
+import { ApiError } from '../shared/errors/api-error';
 import { Base64Bytes } from '../shared/schemas/base64';
+
+/**
+ * The largest team answer a machine takes: the largest any team route gives is an audit export,
+ * 16 MiB of file as base64 in its JSON (about 21.4 MiB). A larger answer is not the team's API.
+ */
+export const TEAM_ANSWER_MAX_BYTES = 24 * 1024 * 1024;
 
 /**
  * The headers a forwarded request may carry to the team besides what the host adds (the team token,
@@ -21,7 +28,10 @@ export const TeamRequest = z.object({
 });
 export type TeamRequest = z.output<typeof TeamRequest>;
 
-/** The team's answer, or why there was none (unreachable, timed out): the local service answers 503 then. */
+/**
+ * The team's answer, or why there was none: unreachable or timed out (the local service answers 503),
+ * or `answered` but too large to take (502 `team.bad_answer`).
+ */
 export const TeamAnswer = z.discriminatedUnion('reachable', [
   z.object({
     reachable: z.literal(true),
@@ -29,6 +39,14 @@ export const TeamAnswer = z.discriminatedUnion('reachable', [
     headers: z.partialRecord(z.enum(ANSWER_HEADERS), z.string()),
     body: Base64Bytes,
   }),
-  z.object({ reachable: z.literal(false), reason: z.string() }),
+  z.object({ reachable: z.literal(false), reason: z.string(), answered: z.literal(true).optional() }),
 ]);
 export type TeamAnswer = z.output<typeof TeamAnswer>;
+export type TeamReply = Extract<TeamAnswer, { reachable: true }>;
+
+/** The team's answer, or the local error for its absence: 503 `team.unreachable` (retry later), or 502 `team.bad_answer`. */
+export function reached(answer: TeamAnswer): TeamReply {
+  if (answer.reachable) return answer;
+  if (answer.answered) throw new ApiError('team.bad_answer', { status: null, reason: answer.reason });
+  throw new ApiError('team.unreachable', { reason: answer.reason }, undefined, { 'retry-after': '5' });
+}

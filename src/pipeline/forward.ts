@@ -1,10 +1,14 @@
 import type { RequestContext } from '../../handlers/context';
-import { parseTeamHead } from '../../storage/client';
+import { parseTeamHead, type TeamHead } from '../../storage/client';
 import type { Route } from '../../handlers/implement';
+import { reached, type TeamReply } from '../host/team-forward';
 import { CLIENT_HEADER } from '../shared/client-header';
 import { ApiError } from '../shared/errors/api-error';
 import { auditContext } from './audit-failure';
 import { baseHeaders } from './respond';
+
+/** Statuses whose answer has no body (a Response with one would not even be built). */
+const NULL_BODY = new Set([101, 204, 205, 304]);
 
 /**
  * A `home: 'team'` route of a machine that joined a team (docs/teams.md#a-machine-in-a-team): once
@@ -12,7 +16,8 @@ import { baseHeaders } from './respond';
  * to the team as an ordinary API request through the host (which holds the team token), and the
  * team's answer comes back with its status, body and error envelope as the team gave them. The local
  * request id rides along, so that the team's chain and this machine's name one request; an audited
- * route is also recorded in the local chain, with the team's answer.
+ * route is also recorded in the local chain, with the team's answer. An answer that is not the team
+ * API's (not JSON) is 502 `team.bad_answer`, and its head is neither witnessed nor passed on.
  */
 export async function forwardToTeam(request: Request, url: URL, route: Route, body: unknown, ctx: RequestContext, origin: string | null): Promise<Response> {
   const headers: Record<string, string> = { 'x-lpa-request-id': ctx.requestId };
@@ -20,23 +25,42 @@ export async function forwardToTeam(request: Request, url: URL, route: Route, bo
   const client = request.headers.get(CLIENT_HEADER);
   if (client !== null) headers[CLIENT_HEADER] = client.slice(0, 64);
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const answer = await ctx.host.team.forward({
+  const answer = reached(await ctx.host.team.forward({
     method: request.method as 'GET',
     target: `${url.pathname}${url.search}`,
     headers,
     body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
-  });
-  if (!answer.reachable) throw new ApiError('team.unreachable', { reason: answer.reason }, undefined, { 'retry-after': '5' });
-  witness(ctx, answer.headers['x-lpa-team-head']);
+  }));
+  const bodyless = NULL_BODY.has(answer.status) || request.method === 'HEAD';
+  const json = bodyless ? null : teamJson(answer);
+  // A malformed head is the team's garbage: not kept, not passed on, not recorded.
+  const head = parseTeamHead(answer.headers['x-lpa-team-head']);
+  if (head) witness(ctx, ctx.config.teamUrl!, head);
   if (route.audit) {
     const ok = answer.status < 400;
-    const details = { team: { status: answer.status, request_id: answer.headers['x-request-id'] ?? null, head: answer.headers['x-lpa-team-head'] ?? null } };
-    await ctx.store.system.record(auditContext(ctx, route.audit), ok ? 'ok' : 'error', { details }, ok ? null : errorCodeOf(answer.body));
+    const details = { team: { status: answer.status, request_id: answer.headers['x-request-id'] ?? null, head: head && `${head.seq},${head.hash}` } };
+    await ctx.store.system.record(auditContext(ctx, route.audit), ok ? 'ok' : 'error', { details }, ok ? null : errorCodeOf(json));
   }
   const responseHeaders = new Headers(baseHeaders(ctx.requestId, origin));
-  for (const [name, value] of Object.entries(answer.headers)) if (name !== 'x-request-id') responseHeaders.set(name, value);
-  const payload = answer.status === 204 || request.method === 'HEAD' ? null : (answer.body as Uint8Array<ArrayBuffer>);
-  return new Response(payload, { status: answer.status, headers: responseHeaders });
+  for (const [name, value] of Object.entries(answer.headers)) if (name !== 'x-request-id' && name !== 'x-lpa-team-head') responseHeaders.set(name, value);
+  if (head) responseHeaders.set('x-lpa-team-head', `${head.seq},${head.hash}`);
+  return new Response(bodyless ? null : (answer.body as Uint8Array<ArrayBuffer>), { status: answer.status, headers: responseHeaders });
+}
+
+/**
+ * The answer's JSON; 502 `team.bad_answer` when it is not the team API's: every team route answers
+ * JSON (an error envelope too), so anything else (a proxy's or a login page's HTML, a redirect, a
+ * body garbled) is not passed on as if the team had said it.
+ */
+function teamJson(answer: TeamReply): unknown {
+  const type = answer.headers['content-type'] ?? '';
+  const refuse = (reason: string) => new ApiError('team.bad_answer', { status: answer.status, reason });
+  if (!/^application\/json\s*(;|$)/i.test(type)) throw refuse(`the team answered ${answer.status} with content type ${JSON.stringify(type.slice(0, 100))}, not JSON`);
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(answer.body));
+  } catch {
+    throw refuse(`the team answered ${answer.status} with a body that is not JSON`);
+  }
 }
 
 /**
@@ -44,17 +68,12 @@ export async function forwardToTeam(request: Request, url: URL, route: Route, bo
  * store writes it only when it differs from the last one, and a failure costs the witness one head,
  * never the request.
  */
-function witness(ctx: RequestContext, header: string | undefined): void {
-  const head = parseTeamHead(header);
-  if (head) ctx.waitUntil(ctx.store.witness.see(head).catch((error: unknown) => console.error('could not keep the team head', error)));
+function witness(ctx: RequestContext, team: string, head: TeamHead): void {
+  ctx.waitUntil(ctx.store.witness.see(team, head).catch((error: unknown) => console.error('could not keep the team head', error)));
 }
 
 /** The error code of the team's envelope, for the local entry; `team.error` when the body is not one. */
-function errorCodeOf(body: Uint8Array): string {
-  try {
-    const code = (JSON.parse(new TextDecoder().decode(body)) as { error?: { code?: unknown } }).error?.code;
-    return typeof code === 'string' ? code.slice(0, 64) : 'team.error';
-  } catch {
-    return 'team.error';
-  }
+function errorCodeOf(json: unknown): string {
+  const code = (json as { error?: { code?: unknown } } | null)?.error?.code;
+  return typeof code === 'string' ? code.slice(0, 64) : 'team.error';
 }

@@ -7,6 +7,7 @@ import { auditProofsMigration } from './005-audit-proofs';
 import { auditKeyStartMigration } from './006-audit-key-start';
 import { membersMigration } from './007-members';
 import { teamWitnessMigration } from './008-team-witness';
+import { witnessPerTeamMigration } from './009-witness-per-team';
 
 /**
  * Every schema change, in order, one file each in storage/migrations/. A migration is never edited
@@ -14,5 +15,5 @@ import { teamWitnessMigration } from './008-team-witness';
  */
 export const MIGRATIONS = migrationList([
   foundationMigration, auditMigration, automationMigration, profilesMigration, auditProofsMigration, auditKeyStartMigration,
-  membersMigration, teamWitnessMigration,
+  membersMigration, teamWitnessMigration, witnessPerTeamMigration,
 ]);

@@ -3,7 +3,9 @@
  * services joined to one `npm run start:team`, writes through both, then the attack the witness is
  * there for: the team's SQLite file rewritten while the team service is stopped, an entry's details
  * changed and the chain re-hashed from it, so that the team's own verify passes. `lpa team verify`
- * on each machine names the fork at the first rewritten seq that machine saw.
+ * on each machine names the fork at the first rewritten seq that machine saw; then the team's rows
+ * from that seq on cut from the file, and verify names the roll-back. The other findings, and their
+ * exact fields, are made by a team the test plays (team-link-edges.test.ts).
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,17 +46,7 @@ const verify = (machine: number) => lpaRunner(() => machines[machine]!)(['team',
  * `seq` with other details and every hash from there recomputed, so that the chain is whole again.
  */
 function rewriteTeamChain(dataRoot: string, seq: number): void {
-  const folder = join(dataRoot, 'state/v3/do/lpa-team-TeamObject');
-  const files = readdirSync(folder).filter((name) => name.endsWith('.sqlite'));
-  const file = files.find((name) => {
-    const db = new DatabaseSync(join(folder, name));
-    try {
-      return db.prepare('SELECT count(*) AS n FROM sqlite_master WHERE name = ?').get('audit_log')!.n === 1;
-    } finally {
-      db.close();
-    }
-  });
-  const db = new DatabaseSync(join(folder, file!));
+  const db = teamDatabase(dataRoot);
   const rows = db.prepare('SELECT * FROM audit_log WHERE seq >= ? ORDER BY seq').all(seq) as unknown as (AuditRow & { hash: string })[];
   let prev = (db.prepare('SELECT hash FROM audit_log WHERE seq = ?').get(seq - 1) as { hash: string }).hash;
   const update = db.prepare('UPDATE audit_log SET details = ?, hash = ? WHERE seq = ?');
@@ -67,6 +59,21 @@ function rewriteTeamChain(dataRoot: string, seq: number): void {
   }
   db.exec('COMMIT');
   db.close();
+}
+
+/** The team object's SQLite file, opened as whoever holds it would (the team service stopped). */
+function teamDatabase(dataRoot: string): DatabaseSync {
+  const folder = join(dataRoot, 'state/v3/do/lpa-team-TeamObject');
+  const files = readdirSync(folder).filter((name) => name.endsWith('.sqlite'));
+  const file = files.find((name) => {
+    const db = new DatabaseSync(join(folder, name));
+    try {
+      return db.prepare('SELECT count(*) AS n FROM sqlite_master WHERE name = ?').get('audit_log')!.n === 1;
+    } finally {
+      db.close();
+    }
+  });
+  return new DatabaseSync(join(folder, file!));
 }
 
 beforeAll(async () => {
@@ -122,5 +129,29 @@ describe('lpa team verify', () => {
       expect(human.stdout).toContain(`FORK at seq ${expected}`);
     }
     expect(witnessed[1]!.filter((seq) => seq >= rewritten)[0]).not.toBe(rewritten); // machine 1 never saw the rewritten entry itself
+  }, 120_000);
+
+  it("names the roll-back when the team's rows from a witnessed seq on are cut: its head is before what the machines saw", async () => {
+    const cut = witnessed[0]![1]!; // the seq rewritten above, which machine 0 saw
+    await team.stop();
+    const db = teamDatabase(team.dataRoot);
+    db.prepare('DELETE FROM audit_log WHERE seq >= ?').run(cut);
+    db.close();
+    team = await startTeamService(team.dataRoot, { port: team.port });
+
+    for (const machine of [0, 1]) {
+      const run = await verify(machine);
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      const answer = JSON.parse(run.stdout);
+      expect(answer).toMatchObject({ ok: false, finding: 'rolled_back', team_hash: null, checked: 0 });
+      // The team goes on writing after its restart, so its head may have grown back past cut - 1, not past what was seen.
+      expect(answer.team_head.seq).toBeGreaterThanOrEqual(cut - 1);
+      expect(answer.team_head.seq).toBeLessThan(Math.max(...witnessed[machine]!));
+      const expected = Math.min(...witnessed[machine]!.filter((seq) => seq > answer.team_head.seq));
+      expect(answer.fork_at).toBe(expected);
+      const human = await lpaRunner(() => machines[machine]!)(['team', 'verify']);
+      expect(human.code).toBe(1);
+      expect(human.stdout).toContain(`ROLLED BACK at seq ${expected}`);
+    }
   }, 120_000);
 });

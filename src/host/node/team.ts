@@ -1,4 +1,4 @@
-import { ANSWER_HEADERS, type TeamAnswer } from '../team-forward';
+import { ANSWER_HEADERS, TEAM_ANSWER_MAX_BYTES, type TeamAnswer } from '../team-forward';
 import { HostRefusal, type HostPort } from '../port';
 
 /** How this machine reaches its team (src/runtimes/launcher/team-settings.ts). */
@@ -14,8 +14,13 @@ export interface TeamLink {
   machineId: string;
 }
 
-/** Past this, the team counts as unreachable: the local client gets 503 `team.unreachable` well within its own timeouts. */
+/**
+ * Past this without the answer's head, or with its body stopped as long, the team counts as
+ * unreachable: the local client gets 503 `team.unreachable` well within its own timeouts.
+ */
 export const TEAM_TIMEOUT_MS = 5_000;
+/** The whole answer ends within this: a body that keeps trickling does not hold the client longer. */
+export const TEAM_ANSWER_MS = 30_000;
 
 /**
  * The host's side of a joined machine: each forwarded request is an ordinary HTTPS request to the
@@ -34,10 +39,22 @@ export function nodeTeam(link: TeamLink | null): HostPort['team'] {
         headers.set('cf-access-client-id', link.accessClientId);
         headers.set('cf-access-client-secret', link.accessClientSecret);
       }
-      const signal = AbortSignal.timeout(TEAM_TIMEOUT_MS);
+      // Two bounds: no 5 s without progress (the head, then each piece of the body), and 30 s in all.
+      const stalled = new AbortController();
+      let timer = setTimeout(() => stalled.abort(), TEAM_TIMEOUT_MS);
+      const progressed = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => stalled.abort(), TEAM_TIMEOUT_MS);
+      };
+      const whole = AbortSignal.timeout(TEAM_ANSWER_MS);
+      let headed = false;
       try {
+        const signal = AbortSignal.any([stalled.signal, whole]);
         const response = await fetch(`${link.url}${request.target}`, { method: request.method, headers, body: request.body === null ? undefined : Buffer.from(request.body), signal, redirect: 'manual' });
-        const body = new Uint8Array(await response.arrayBuffer());
+        headed = true;
+        progressed();
+        const body = await boundedBody(response, progressed);
+        if (body === null) return { reachable: false, answered: true, reason: `the team's answer is larger than ${TEAM_ANSWER_MAX_BYTES / 1024 / 1024} MiB` } satisfies TeamAnswer;
         const answerHeaders: Partial<Record<(typeof ANSWER_HEADERS)[number], string>> = {};
         for (const name of ANSWER_HEADERS) {
           const value = response.headers.get(name);
@@ -45,9 +62,45 @@ export function nodeTeam(link: TeamLink | null): HostPort['team'] {
         }
         return { reachable: true, status: response.status, headers: answerHeaders, body } satisfies TeamAnswer;
       } catch (error) {
-        const reason = signal.aborted ? `no answer within ${TEAM_TIMEOUT_MS} ms` : String((error as Error).cause ?? error);
+        const reason = whole.aborted
+          ? `the team's answer did not end within ${TEAM_ANSWER_MS} ms`
+          : stalled.signal.aborted
+            ? headed ? `the team's answer stopped for ${TEAM_TIMEOUT_MS} ms` : `no answer within ${TEAM_TIMEOUT_MS} ms`
+            : String((error as Error).cause ?? error);
         return { reachable: false, reason: reason.slice(0, 300) } satisfies TeamAnswer;
+      } finally {
+        clearTimeout(timer);
       }
     },
   };
+}
+
+/** The answer's body, read piece by piece (each one `progressed`); null once it passes TEAM_ANSWER_MAX_BYTES, and the rest is not read. */
+async function boundedBody(response: Response, progressed: () => void): Promise<Uint8Array | null> {
+  if (Number(response.headers.get('content-length') ?? 0) > TEAM_ANSWER_MAX_BYTES) {
+    await response.body?.cancel();
+    return null;
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    progressed();
+    size += value.byteLength;
+    if (size > TEAM_ANSWER_MAX_BYTES) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
 }

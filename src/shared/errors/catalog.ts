@@ -84,6 +84,11 @@ export const ERROR_CATALOG = {
     message: 'The team this machine joined did not answer; local routes still work. Retry later.',
     details: z.object({ reason: z.string().max(300) }),
   },
+  'team.bad_answer': {
+    status: 502,
+    message: "The team's answer is not one this machine passes on: not the team API's JSON, or larger than 24 MiB. Nothing of it was kept.",
+    details: z.object({ status: z.int().nullable(), reason: z.string().max(300) }),
+  },
   'team.not_joined': { status: 409, message: 'This machine has joined no team (`lpa team join`).', details: z.object({}) },
   'team.refused': {
     status: 502,
