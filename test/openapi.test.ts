@@ -27,6 +27,7 @@ describe('GET /api/v1/openapi.json', () => {
       const team = route.home === 'team';
       expect(op.responses[String(route.status ?? 200)].headers['X-LPA-Team-Head'] !== undefined, `${route.method} ${route.path}`).toBe(team);
       if (team) expect(op.responses['503'].description, `${route.method} ${route.path}`).toContain('`team.unreachable`');
+      if (team) expect(op.responses['502'].description, `${route.method} ${route.path}`).toContain('`team.bad_answer`');
     }
     const operations = Object.values(doc.paths as Record<string, object>).flatMap((p) => Object.keys(p));
     expect(operations).toHaveLength(CONTRACTS.length);

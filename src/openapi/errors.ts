@@ -14,9 +14,10 @@ export function routeErrorCodes(route: Contract): ErrorCode[] {
   if (route.body) {
     for (const code of ['request.malformed_json', 'request.unsupported_media_type', 'request.too_large', 'request.body_timeout'] as const) codes.add(code);
   }
-  // A machine in a team sends a team route on to the team and answers this when the team does not
-  // (docs/teams.md#offline); solo, it never does, but the document is one for both.
-  if (route.home === 'team') codes.add('team.unreachable');
+  // A machine in a team sends a team route on to the team and answers these when the team does not,
+  // or answers what is not the team API's JSON (docs/teams.md#offline); solo, it never does, but the
+  // document is one for both.
+  if (route.home === 'team') for (const code of ['team.unreachable', 'team.bad_answer'] as const) codes.add(code);
   for (const code of route.errors ?? []) codes.add(code);
   return [...codes];
 }
