@@ -2,6 +2,7 @@ import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
 import { ApiError } from '../src/shared/errors/api-error';
 import { fromBase64, toBase64 } from '../src/shared/base64';
+import { concatBytes } from '../src/shared/bytes';
 
 export type VaultState = 'unlocked' | 'locked' | 'missing';
 
@@ -39,7 +40,7 @@ export class Vault {
     const cipher = createCipheriv(GCM, this.requireKey(), nonce, { authTagLength: TAG_BYTES }).setAAD(utf8ToBytes(aad));
     // workerd's final() fails after an update with no bytes; an empty value is sealed with no update.
     const body = data.length === 0 ? [] : [cipher.update(data)];
-    return PREFIX + toBase64(concat([nonce, ...body, cipher.final(), cipher.getAuthTag()]));
+    return PREFIX + toBase64(concatBytes([nonce, ...body, cipher.final(), cipher.getAuthTag()]));
   }
 
   /** Throws when the ciphertext was altered, is cut short, or belongs to another key or `aad`. */
@@ -51,7 +52,7 @@ export class Vault {
     const decipher = createDecipheriv(GCM, key, raw.subarray(0, NONCE_BYTES), { authTagLength: TAG_BYTES })
       .setAAD(utf8ToBytes(aad))
       .setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-    return concat([decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
+    return concatBytes([decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
   }
 
   open(sealed: string, aad: string): string {
@@ -62,14 +63,4 @@ export class Vault {
     if (!this.key) throw new ApiError('vault.locked', { state: this.state, reason: this.reason });
     return this.key;
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

@@ -1,3 +1,4 @@
+import { concatBytes } from '../shared/bytes';
 import { ApiError } from '../shared/errors/api-error';
 
 /**
@@ -123,13 +124,7 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array> 
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return concatBytes(chunks, total);
 }
 
 /** Reads and discards what is left of a body, within DRAIN_LIMIT and DRAIN_MS; never throws. */

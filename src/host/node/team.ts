@@ -1,3 +1,4 @@
+import { concatBytes } from '../../shared/bytes';
 import { ANSWER_HEADERS, TEAM_ANSWER_MAX_BYTES, type TeamAnswer } from '../team-forward';
 import { HostRefusal, type HostPort } from '../port';
 
@@ -96,11 +97,5 @@ async function boundedBody(response: Response, progressed: () => void): Promise<
     }
     chunks.push(value);
   }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return body;
+  return concatBytes(chunks, size);
 }

@@ -7,6 +7,8 @@
  * server behind judges it. The bytes are never changed, so a misreading here can only leave a head
  * untimed, never alter a request.
  */
+import { concatBytes } from '../../shared/bytes';
+
 /** A request head not whole this long after its first byte (or the accept) closes the connection. */
 export const HEADER_TIMEOUT_MS = 15_000;
 
@@ -70,7 +72,7 @@ export class RequestHeads {
   }
 
   private headDone(): void {
-    const text = new TextDecoder('latin1').decode(concat(this.head, this.headBytes));
+    const text = new TextDecoder('latin1').decode(concatBytes(this.head, this.headBytes));
     this.head = [];
     this.headBytes = 0;
     this.heard++;
@@ -115,14 +117,4 @@ export class HeadClock {
   stop(): void {
     clearTimeout(this.timer);
   }
-}
-
-function concat(pieces: Uint8Array[], length: number): Uint8Array {
-  const all = new Uint8Array(length);
-  let at = 0;
-  for (const piece of pieces) {
-    all.set(piece, at);
-    at += piece.length;
-  }
-  return all;
 }
