@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --quick] [--only verify]`: figures of the service as `npm start` runs it, each next to a
  * reference measured in the same run on this machine, printed and written to bench/RESULTS.md.
- * `npm run bench -- --teams [--quick] [--seconds S]`: the team service instead (./teams.ts).
+ * `npm run bench -- --teams [--quick] [--seconds S] [--cells NxM,…]`: the team service instead (./teams.ts).
  * `npm run bench -- --team-edge [--quick] [--seconds S]`: a machine joined to a team against the team itself (./team-edge.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { bunScript, nodeHello, sqliteCommits, workerdHello, type Server } from '
 import { printTable, writeResults, type Row } from './report';
 import { EXPORT_ACTIONS, SEED_ENTITY } from './seed-plan';
 import { benchTeamEdge } from './team-edge';
-import { benchTeams } from './teams';
+import { benchTeams, parseCells } from './teams';
 
 const quick = process.argv.includes('--quick');
 /** `--only verify`: just the verify figures, on a store seeded with the plan's audit entries (and few profiles). */
@@ -27,6 +27,9 @@ const teamEdge = process.argv.includes('--team-edge');
 /** `--seconds S` (with --teams or --team-edge): each run's length, to try it out quickly. */
 const seconds = process.argv.includes('--seconds') ? Number(process.argv[process.argv.indexOf('--seconds') + 1]) : null;
 if (seconds !== null && !(seconds > 0 && (teams || teamEdge))) throw new Error('--seconds takes a number of seconds above 0, and only with --teams or --team-edge');
+/** `--cells 8x10,1x50` (with --teams): only these cells, printed and not written to bench/RESULTS.md. */
+const cells = parseCells(process.argv.includes('--cells') ? (process.argv[process.argv.indexOf('--cells') + 1] ?? '') : null);
+if (cells !== null && !teams) throw new Error('--cells goes with --teams');
 const PLAN = quick
   ? { loadSeconds: 3, sqliteSeconds: 2, samples: 30, sampleSeconds: 5, profilesSmall: 1_000, profilesLarge: 10_000, audit: 100_000, exportPart: 2_500, limitMinutes: 5 }
   : { loadSeconds: 10, sqliteSeconds: 5, samples: 100, sampleSeconds: 20, profilesSmall: 1_000, profilesLarge: 100_000, audit: 1_000_000, exportPart: 25_000, limitMinutes: 20 };
@@ -402,7 +405,7 @@ async function cleanup(): Promise<void> {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 }
 
-(teams ? benchTeams({ quick, seconds }) : teamEdge ? benchTeamEdge({ quick, seconds }) : main())
+(teams ? benchTeams({ quick, seconds, cells }) : teamEdge ? benchTeamEdge({ quick, seconds }) : main())
   .catch((error: unknown) => {
     console.error(error);
     process.exitCode = 1;

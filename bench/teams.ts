@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- --teams [--quick] [--seconds S]`: the team service as `npm run start:team` runs
- * it, under audited writes from N teams × M clients each, printed and written to its section of
+ * `npm run bench -- --teams [--quick] [--seconds S] [--cells NxM,…]`: the team service as `npm run start:team` runs
+ * it, under audited writes from N teams × M clients each, printed and (without --cells) written to its section of
  * bench/RESULTS.md (docs/benchmarks.md#the-team-service-under-load). After every cell each team's chain is
  * verified and must count exactly the writes the team acknowledged, plus what creating it wrote and
  * one entry per start of its object.
@@ -184,7 +184,15 @@ function verdicts(cells: Cell[]): { line: string; pass: boolean }[] {
   ];
 }
 
-export async function benchTeams({ quick, seconds }: { quick: boolean; seconds: number | null }): Promise<void> {
+/** `--cells 8x10,1x50`: the grid's cells to run (each `teams x clients`), or every cell for null. */
+export function parseCells(spec: string | null): { teams: number; clients: number }[] | null {
+  if (spec === null) return null;
+  const cells = spec.split(',').map((cell) => /^([1-9]\d*)x([1-9]\d*)$/.exec(cell.trim()));
+  if (cells.some((m) => m === null)) throw new Error(`--cells takes teams x clients pairs such as 8x10,1x50, not ${JSON.stringify(spec)}`);
+  return cells.map((m) => ({ teams: Number(m![1]), clients: Number(m![2]) }));
+}
+
+export async function benchTeams({ quick, seconds, cells: only }: { quick: boolean; seconds: number | null; cells: { teams: number; clients: number }[] | null }): Promise<void> {
   const cellSeconds = seconds ?? (quick ? 3 : 15);
   const dataRoot = mkdtempSync(join(tmpdir(), 'lpa-bench-teams-'));
   const held: Held = { current: null as unknown as RunningTeamService, notes: [], keepLog: false };
@@ -198,17 +206,16 @@ export async function benchTeams({ quick, seconds }: { quick: boolean; seconds: 
     log('starting npm run start:team');
     held.current = await startTeamService(dataRoot);
     const creating = performance.now();
-    const teams = await makeTeams(held.current, Math.max(...TEAMS));
+    const grid = only ?? TEAMS.flatMap((teams) => CLIENTS.map((clients) => ({ teams, clients })));
+    const teams = await makeTeams(held.current, Math.max(...grid.map((c) => c.teams)));
     notes.push(`Creating ${teams.length} teams and an admin token in each (${CREATING_AT_ONCE} at a time) took ${((performance.now() - creating) / 1000).toFixed(1)} s (not a target).`);
-    for (const teamCount of TEAMS) {
-      for (const clients of CLIENTS) {
-        const cell = await runCell(held, teams.slice(0, teamCount), clients, cellSeconds);
-        cells.push(cell);
-        if (Number.isFinite(cell.cpuPerWrite)) notes.push(`${cell.teams} × ${cell.clients}, service CPU per write by process: ${cell.cpuPerWriteByProcess.map(([name, ms]) => `${name} ${ms.toFixed(2)} ms`).join(', ')}.`);
-        for (const sample of cell.figures.samples) notes.push(`${cell.teams} × ${cell.clients}, failed writes: ${sample}`);
-        const [first, ...more] = cell.badChains;
-        if (first) notes.push(`${cell.teams} × ${cell.clients}, chains: ${first}${more.length ? `; and ${more.length} more teams` : ''}`);
-      }
+    for (const { teams: teamCount, clients } of grid) {
+      const cell = await runCell(held, teams.slice(0, teamCount), clients, cellSeconds);
+      cells.push(cell);
+      if (Number.isFinite(cell.cpuPerWrite)) notes.push(`${cell.teams} × ${cell.clients}, service CPU per write by process: ${cell.cpuPerWriteByProcess.map(([name, ms]) => `${name} ${ms.toFixed(2)} ms`).join(', ')}.`);
+      for (const sample of cell.figures.samples) notes.push(`${cell.teams} × ${cell.clients}, failed writes: ${sample}`);
+      const [first, ...more] = cell.badChains;
+      if (first) notes.push(`${cell.teams} × ${cell.clients}, chains: ${first}${more.length ? `; and ${more.length} more teams` : ''}`);
     }
   } catch (error) {
     held.keepLog = true;
@@ -225,6 +232,8 @@ export async function benchTeams({ quick, seconds }: { quick: boolean; seconds: 
   const lines = verdicts(cells);
   for (const { line } of lines) console.log(line);
   for (const note of notes) console.log(`- ${note}`);
+  // A run of some cells would overwrite the full grid with a part of it: it is printed only.
+  if (only !== null) return;
   writeSection(new URL('RESULTS.md', import.meta.url).pathname, 'teams', [
     `Written by \`npm run bench -- --teams${quick ? ' --quick' : ''}${seconds === null ? '' : ` --seconds ${seconds}`}\`: ${cellSeconds} s per cell after a ${WARMUP_SECONDS} s warm-up, audited writes (\`PUT …/automation/globals/{name}\` with \`expected_revision\`), every client on a keep-alive connection of its own.`,
     '',

@@ -58,19 +58,37 @@ export function storeClient(invoke: Invoke, { storeKey, failure }: ClientOptions
     if (reply.ok) return reply.value;
     throw reply.audited ? new AuditedFailure(reply.error.code, reply.error.details, reply.error.message) : ApiError.fromWire(reply.error);
   };
-  const client: Record<string, Record<string, unknown>> = {};
-  for (const [family, methods] of Object.entries(STORE_SURFACE)) {
-    const calls: Record<string, unknown> = (client[family] = {});
-    for (const method of methods) {
-      const call = (args: unknown[], as?: 'json') => ({ family, method, args, failure, as }) as StoreCall;
+  const family = (name: StoreFamily): Record<string, unknown> => {
+    const calls: Record<string, unknown> = {};
+    for (const method of STORE_SURFACE[name]) {
+      const call = (args: unknown[], as?: 'json') => ({ family: name, method, args, failure, as }) as StoreCall;
       calls[method] = Object.assign((...args: unknown[]) => send(call(args)), {
         json: async (...args: unknown[]) => new JsonBody((await send(call(args, 'json'))) as string),
       });
     }
+    if (name === 'tokens') calls.check = fromSharedCache(calls.check as StoreClient['tokens']['check'], storeKey);
+    return calls;
+  };
+  return new LazyFamilies(family) as unknown as StoreClient;
+}
+
+/**
+ * A client's families, each made on its first use: an audited request gets a client of its own
+ * (its failure's audit entry rides along) and calls one or two of the families, so making every
+ * method of every family for it was most of what a team write allocated (docs/benchmarks.md).
+ */
+class LazyFamilies {
+  readonly #made = new Map<StoreFamily, Record<string, unknown>>();
+  constructor(private readonly make: (family: StoreFamily) => Record<string, unknown>) {}
+
+  family(name: StoreFamily): Record<string, unknown> {
+    let calls = this.#made.get(name);
+    if (calls === undefined) this.#made.set(name, (calls = this.make(name)));
+    return calls;
   }
-  const typed = client as unknown as StoreClient;
-  typed.tokens.check = fromSharedCache(typed.tokens.check, storeKey);
-  return typed;
+}
+for (const name of Object.keys(STORE_SURFACE) as StoreFamily[]) {
+  Object.defineProperty(LazyFamilies.prototype, name, { get(this: LazyFamilies) { return this.family(name); } });
 }
 
 /**

@@ -53,7 +53,11 @@ export interface Connection {
 }
 
 export interface App {
-  (request: Request, connection: Connection): Promise<Response>;
+  /**
+   * `url`: where the request is served, when that is not `request.url` (a team's pipeline serves the
+   * path its routes are declared with); it saves copying the request to rewrite its URL.
+   */
+  (request: Request, connection: Connection, url?: URL): Promise<Response>;
   /** Writes the `api` log lines still buffered; a clean stop calls it before the runtime exits. */
   flushLogs(): Promise<void>;
 }
@@ -75,7 +79,7 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
   const storeFacts = startupFacts(store);
 
   /** `seen.url` is the request's URL once the Host guard has passed it, parsed once for the answer and the log line. */
-  async function answer(request: Request, ctx: RequestContext, seen: { url: URL | null }): Promise<Response> {
+  async function answer(request: Request, ctx: RequestContext, seen: { url: URL | null }, servedAt: URL | undefined): Promise<Response> {
     const { clientIp } = ctx;
     let origin: string | null = null;
     let route: Route | undefined;
@@ -83,7 +87,7 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
     try {
       assertAllowedHost(request, deps.config.allowedHosts);
       // A request target that is no path (`OPTIONS *`, `GET *`) makes no URL under workerd: no route has it.
-      const url = (seen.url = parsedUrl(request));
+      const url = (seen.url = servedAt ?? parsedUrl(request));
       if (url === null) throw new ApiError('route.not_found', { method: request.method, path: requestTarget(request.url) });
       path = url.pathname;
       origin = checkOrigin(request, deps.config.allowedOrigins);
@@ -135,7 +139,7 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
     client_ip: ctx.clientIp,
   });
 
-  const serve = async (request: Request, { clientIp, waitUntil }: Connection): Promise<Response> => {
+  const serve = async (request: Request, { clientIp, waitUntil }: Connection, servedAt?: URL): Promise<Response> => {
     const startedAt = now();
     const ctx: RequestContext = {
       requestId: crypto.randomUUID(),
@@ -149,7 +153,7 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
       waitUntil,
     };
     const seen: { url: URL | null } = { url: null };
-    const response = await answer(request, ctx, seen);
+    const response = await answer(request, ctx, seen, servedAt);
     await discardUnreadBody(request);
     const trusted = ctx.principal !== null || throttle.isKnown(ctx.clientIp, now());
     logAccess(apiLog, apiLogGate, trusted, ctx, request, seen.url ?? parsedUrl(request), secretsOf(request), response, startedAt, now());

@@ -138,7 +138,7 @@ export function teamService(parts: TeamServiceParts): (request: Request, connect
     // The team's pipeline sees the path its routes are declared with; the team is in which pipeline it is.
     url.pathname = match[2]!;
     const { serve, seen } = appFor(teamId.data);
-    const response = await serve(new Request(url, request), connection);
+    const response = await serve(request, connection, url);
     // The newest head of the team's chain this isolate has seen (at or after this request's own
     // entries): what a joined machine keeps as a witness of the team's history (docs/teams.md#audit-across-machines).
     if (seen.head) response.headers.set(TEAM_HEAD_HEADER, `${seen.head.seq},${seen.head.hash}`);
