@@ -2,9 +2,11 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { hostClient, type HostPort } from '../src/host/port';
 import type { TeamAnswer, TeamRequest } from '../src/host/team-forward';
+import type { Invoke } from '../storage/client';
 import { call, tokenWith } from './support/api';
 import { sql } from './support/store';
 import { serviceWith } from './support/service';
+import { storeOverRpc } from './support/store';
 
 const TEAM_URL = 'https://lpa.example.com/teams/acme';
 const HEAD = `41,${'ab'.repeat(32)}`;
@@ -157,6 +159,41 @@ describe('a team answer this machine does not pass on as the team API', () => {
     expect(await witnessedOf(service)).toMatchObject({ heads: 1, newest: { seq: 41, hash: 'ab'.repeat(32) } });
     const other = joined(() => json(200, {}), `${TEAM_URL}-another`).service;
     expect(await witnessedOf(other)).toMatchObject({ heads: 0, newest: null });
+  });
+
+  it('asks the store to keep a head only when it is not the one it last kept; a head it failed to keep is asked again', async () => {
+    const rpc = storeOverRpc();
+    const seen: string[] = [];
+    let failNext = true;
+    const store: Invoke = async (call) => {
+      if (call.family === 'witness' && call.method === 'see') {
+        seen.push((call.args[1] as { seq: number }).seq.toString());
+        if (failNext) {
+          failNext = false;
+          throw new Error('the store is away');
+        }
+      }
+      return rpc(call);
+    };
+    let head = HEAD;
+    const sent: TeamRequest[] = [];
+    const host: HostPort = { ...hostClient(env.HOST), team: { forward: async (request) => (sent.push(request), json(200, { items: [], next_cursor: null, total: 0 }, { 'x-lpa-team-head': head })) } };
+    const service = serviceWith({ config: { teamUrl: `${TEAM_URL}-kept-heads` }, store, host });
+    const read = async () => {
+      expect((await call('/api/v1/profiles', { fetcher: service })).headers.get('x-lpa-team-head')).toBe(head);
+      await service.idle();
+    };
+    await read(); // the store fails: nothing kept
+    await read(); // asked again, kept
+    await read();
+    await read();
+    expect(seen).toEqual(['41', '41']);
+    head = `42,${'cd'.repeat(32)}`;
+    await read();
+    await read();
+    expect(seen).toEqual(['41', '41', '42']);
+    expect(sent).toHaveLength(6);
+    expect(await witnessedOf(service)).toMatchObject({ heads: 2, newest: { seq: 42, hash: 'cd'.repeat(32) } });
   });
 
   it.each([204, 205, 304])('answers a team status %i without a body, though the host port carried one (never a 500)', async (status) => {

@@ -64,12 +64,27 @@ function teamJson(answer: TeamReply): unknown {
 }
 
 /**
+ * The last head each store kept, as `<team> <seq>,<hash>`, keyed by the app's store client (one per
+ * store in an isolate): a read's answer names the same head as the one before, and the store would
+ * write nothing for it (storage/witness/witness.ts), so it is not asked.
+ */
+const keptHeads = new WeakMap<RequestContext['store'], string>();
+
+/**
  * Keeps the head the team answered with (docs/teams.md#audit-across-machines), after the answer: the
  * store writes it only when it differs from the last one, and a failure costs the witness one head,
- * never the request.
+ * never the request (the next answer with it asks again).
  */
 function witness(ctx: RequestContext, team: string, head: TeamHead): void {
-  ctx.waitUntil(ctx.store.witness.see(team, head).catch((error: unknown) => console.error('could not keep the team head', error)));
+  const { store } = ctx;
+  const key = `${team} ${head.seq},${head.hash}`;
+  if (keptHeads.get(store) === key) return;
+  ctx.waitUntil(
+    store.witness.see(team, head).then(
+      () => void keptHeads.set(store, key),
+      (error: unknown) => console.error('could not keep the team head', error),
+    ),
+  );
 }
 
 /** The error code of the team's envelope, for the local entry; `team.error` when the body is not one. */
