@@ -64,9 +64,11 @@ function teamJson(answer: TeamReply): unknown {
 }
 
 /**
- * The last head each store kept, as `<team> <seq>,<hash>`, keyed by the app's store client (one per
- * store in an isolate): a read's answer names the same head as the one before, and the store would
- * write nothing for it (storage/witness/witness.ts), so it is not asked.
+ * The last head each store kept, as `<team> <seq>,<hash>`, keyed by the store client: the app's one
+ * client of its store serves every read, whose answer mostly names the same head as the one before,
+ * and the store would write nothing for it (storage/witness/witness.ts), so it is not asked. An
+ * audited request has a client of its own (its failure's audit rides along), so its head is always
+ * sent, and the store's own check of the last head applies.
  */
 const keptHeads = new WeakMap<RequestContext['store'], string>();
 

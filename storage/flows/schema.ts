@@ -10,7 +10,7 @@ const Label = z.string().min(1).max(120);
 export const Step = z.record(z.string(), z.unknown());
 export type Step = z.output<typeof Step>;
 
-const FlowValueInput = z
+export const FlowValueInput = z
   // A value has no bound of its own in the spec: the body limit is its bound, stated so that the document shows one.
   .object({ name: Label, value: z.string().max(DEFAULT_BODY_LIMIT).nullable().optional(), protected: z.boolean().optional() })
   .strict();

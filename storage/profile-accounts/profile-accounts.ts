@@ -6,6 +6,7 @@ import type { Profiles } from '../profiles/profiles';
 import type { Profile } from '../profiles/schema';
 import { first } from '../sql/sql';
 import type { PlatformAccountInput, PlatformAccountPatch, PlatformAccount, PlatformPassword, TotpCode } from './schema';
+import type { ItemOf } from '../transfer/schema';
 
 /** The most platform accounts one profile holds; they are listed unpaged. */
 export const MAX_ACCOUNTS_PER_PROFILE = 500;
@@ -26,7 +27,7 @@ interface AccountRow {
 type SecretField = 'password' | 'totp_secret';
 
 /** An account as `lpa team push` carries it: every column, the secrets in plaintext. */
-export type PlainAccount = Omit<AccountRow, 'profile_no'> & { profile_id: string };
+export type PlainAccount = Omit<ItemOf<'accounts'>, 'kind'>;
 
 /** The associated data of a sealed secret: a ciphertext opens only in its own account and field. */
 const aad = (accountId: string, field: SecretField) => `profile_account:${accountId}:${field}`;

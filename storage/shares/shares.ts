@@ -10,10 +10,11 @@ import type { BundledFlow } from '../flows/schema';
 import { first } from '../sql/sql';
 import { Vault } from '../vault';
 import type { ShareImportRequest, ShareImportResult, NewShare, PreviewItem, ShareRedeemPreview, Share, ShareBundle, ShareWithCode } from './schema';
+import type { ItemOf } from '../transfer/schema';
 import { encodeShareCode, parseShareCode, SHARE_KEY_BYTES } from './share-code';
 
 /** A share as `lpa team push` carries it: every column, and the bundle still sealed under the share's key. */
-export type SealedShare = Share & { created_at: number; include_secrets: boolean; key_check: string; bundle: string };
+export type SealedShare = Omit<ItemOf<'shares'>, 'kind'>;
 
 type ShareRow = Share & { created_at: number; include_secrets: number; key_check: string; revoked_at: number | null };
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { DEFAULT_BODY_LIMIT } from '../../src/shared/body-limit';
 import { Id, uniqueItems } from '../../src/shared/schemas/ids';
 import { queryInt } from '../../src/shared/schemas/query';
 import { AuditCheckpoint } from '../audit/schema';
-import { NewFlow } from '../flows/schema';
+import { FlowValueInput, NewFlow } from '../flows/schema';
 import { GlobalName, GlobalWrite } from '../globals/schema';
 import { PlatformAccountInput } from '../profile-accounts/schema';
 import { ProfileFields } from '../profiles/schema';
+import { NewShare } from '../shares/schema';
 
 /** What `lpa team push` copies, in the order it copies them: a profile before its accounts, a flow before the flows that need it. */
 export const TRANSFER_KINDS = ['profiles', 'accounts', 'globals', 'flows', 'shares'] as const;
@@ -32,15 +32,13 @@ const GlobalItem = z
   .object({ kind: z.literal('globals'), id: GlobalName, revision: z.int().min(1).max(Number.MAX_SAFE_INTEGER), value: GlobalWrite.shape.value, updated_at: Time })
   .strict();
 
-const FlowValue = z.object({ name: z.string().min(1).max(120), value: z.string().max(DEFAULT_BODY_LIMIT).nullable(), protected: z.boolean() }).strict();
-
-/** A flow with its protected values in plaintext (sealed again by the receiving store). */
+/** A flow with its protected values in plaintext (sealed again by the receiving store), every field of each value given. */
 const FlowItem = z
   .object({
     kind: z.literal('flows'),
     id: Id,
     ...NewFlow.required().shape,
-    values: uniqueItems(z.array(FlowValue).max(1000), 'Value names must be unique', (v) => v.name),
+    values: uniqueItems(z.array(FlowValueInput.required()).max(1000), 'Value names must be unique', (v) => v.name),
     created_at: Time,
     updated_at: Time,
   })
@@ -54,11 +52,11 @@ const ShareItem = z
   .object({
     kind: z.literal('shares'),
     id: z.uuid(),
-    name: z.string().min(1).max(120),
+    name: NewShare.shape.name,
     created_at: Time,
     expires_at: Time,
-    max_uses: z.int().min(1).max(1000),
-    uses: z.int().min(0).max(1000),
+    max_uses: NewShare.shape.max_uses,
+    uses: z.int().min(0).max(NewShare.shape.max_uses.maxValue!),
     size: z.int().min(0),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     include_secrets: z.boolean(),
