@@ -1,4 +1,5 @@
 import { ERROR_CATALOG, type ErrorCode } from '../shared/errors/catalog';
+import { TEAM_HEAD_VALUE } from '../shared/schemas/team';
 import { codeEnvelope } from '../shared/errors/envelope';
 import type { Contract } from '../contracts/define';
 import { byStatus, routeErrorCodes } from './errors';
@@ -27,15 +28,15 @@ const RETRY_AFTER = {
 };
 
 const TEAM_RETRY_AFTER = {
+  ...RETRY_AFTER,
   description: 'With `team.unreachable`: seconds after which the request may be sent again (nothing was queued).',
-  schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 60 },
 };
 
 const TEAM_HEAD = {
   description:
     "On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine " +
     'keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`).',
-  schema: { type: 'string', pattern: '^[0-9]{1,15},[0-9a-f]{64}$', maxLength: 80 },
+  schema: { type: 'string', pattern: TEAM_HEAD_VALUE.source, maxLength: 80 },
 };
 
 /** The headers any answer of a route may carry: a team route's answer may be the team's. */

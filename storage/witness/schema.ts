@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TEAM_HEAD_VALUE } from '../../src/shared/schemas/team';
 import { AuditCheckpoint } from '../audit/schema';
 
 /** How many distinct team heads a machine keeps: the newest, by seq. */
@@ -10,10 +11,9 @@ export type TeamHead = z.output<typeof TeamHead>;
 
 /** The header's value as a head; null when it is not one (a team that sent none, or garbage). */
 export function parseTeamHead(header: string | null | undefined): TeamHead | null {
-  const [seq, hash, extra] = (header ?? '').split(',');
-  if (extra !== undefined || !seq || !/^[0-9]{1,15}$/.test(seq)) return null;
-  const parsed = TeamHead.safeParse({ seq: Number(seq), hash });
-  return parsed.success ? parsed.data : null;
+  if (!header || !TEAM_HEAD_VALUE.test(header)) return null;
+  const [seq, hash] = header.split(',') as [string, string];
+  return { seq: Number(seq), hash };
 }
 
 /** The team's newest signed checkpoint this machine fetched, with the public key it pinned the first time. */

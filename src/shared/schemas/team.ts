@@ -9,3 +9,6 @@ export const TeamId = z
   .regex(new RegExp(`^${TEAM_ID_PATTERN}$`), 'A team id is 3 to 63 of a-z, 0-9 and -')
   .meta({ description: 'The team id: 3 to 63 lower-case letters, digits and hyphens.' });
 export type TeamId = z.output<typeof TeamId>;
+
+/** `X-LPA-Team-Head`'s value, `<seq>,<hash>`: what a machine parses (storage/witness) and what the OpenAPI document states. */
+export const TEAM_HEAD_VALUE = /^[0-9]{1,15},[0-9a-f]{64}$/;
