@@ -1,7 +1,7 @@
-import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
 import { ApiError } from '../src/shared/errors/api-error';
 import { fromBase64, toBase64 } from '../src/shared/base64';
+import { utf8Bytes } from '../src/shared/unicode';
 import { concatBytes } from '../src/shared/bytes';
 
 export type VaultState = 'unlocked' | 'locked' | 'missing';
@@ -35,9 +35,9 @@ export class Vault {
 
   seal(plaintext: string | Uint8Array, aad: string): string {
     const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
-    const data = typeof plaintext === 'string' ? utf8ToBytes(plaintext) : plaintext;
+    const data = typeof plaintext === 'string' ? utf8Bytes(plaintext) : plaintext;
     // node:crypto is native everywhere the store runs: sealing a global took ~90 µs in pure JS under workerd.
-    const cipher = createCipheriv(GCM, this.requireKey(), nonce, { authTagLength: TAG_BYTES }).setAAD(utf8ToBytes(aad));
+    const cipher = createCipheriv(GCM, this.requireKey(), nonce, { authTagLength: TAG_BYTES }).setAAD(utf8Bytes(aad));
     // workerd's final() fails after an update with no bytes; an empty value is sealed with no update.
     const body = data.length === 0 ? [] : [cipher.update(data)];
     return PREFIX + toBase64(concatBytes([nonce, ...body, cipher.final(), cipher.getAuthTag()]));
@@ -50,7 +50,7 @@ export class Vault {
     const raw = fromBase64(sealed.slice(PREFIX.length));
     if (raw.length < NONCE_BYTES + TAG_BYTES) throw new Error('sealed value too short');
     const decipher = createDecipheriv(GCM, key, raw.subarray(0, NONCE_BYTES), { authTagLength: TAG_BYTES })
-      .setAAD(utf8ToBytes(aad))
+      .setAAD(utf8Bytes(aad))
       .setAuthTag(raw.subarray(raw.length - TAG_BYTES));
     return concatBytes([decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
   }

@@ -1,5 +1,6 @@
 import { concatBytes } from '../shared/bytes';
 import { ApiError } from '../shared/errors/api-error';
+import { utf8Text } from '../shared/unicode';
 
 /**
  * Deepest nesting of arrays and objects a JSON body may have. Real bodies (flow steps included) stay
@@ -41,7 +42,7 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   const bytes = await withinBodyTimeout(readAtMost(request, limit));
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    text = utf8Text(bytes);
   } catch {
     throw new ApiError('request.malformed_json');
   }
@@ -98,7 +99,6 @@ async function read(reader: ReadableStreamDefaultReader<Uint8Array>) {
 }
 
 async function readAtMost(request: Request, limit: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array();
   if (request.headers.has('content-length') && !request.headers.has('transfer-encoding')) {
     // The declared length (already within the limit) frames the body: one native read instead of a
     // reader's promise per chunk, which cost most of a small write's body handling under workerd.
@@ -111,6 +111,7 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array> 
     if (bytes.byteLength > limit) throw new ApiError('request.too_large', { limit_bytes: limit });
     return bytes;
   }
+  if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -150,7 +151,7 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<v
 
 /** Drains the body of a request that was answered without reading it (see DRAIN_LIMIT). */
 export async function discardUnreadBody(request: Request): Promise<void> {
-  if (!request.body || request.bodyUsed) return;
+  if (request.bodyUsed || !request.body) return;
   if (Number(request.headers.get('content-length') ?? '0') > DRAIN_LIMIT) return;
   let reader: ReadableStreamDefaultReader<Uint8Array>;
   try {

@@ -1,5 +1,5 @@
-import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { ApiError } from '../../src/shared/errors/api-error';
+import { utf8Bytes } from '../../src/shared/unicode';
 import type { AuditContext } from '../audit/entry';
 import { deleteChunks, getChunks, putChunks } from '../chunks';
 import type { StoreContext } from '../context';
@@ -55,7 +55,7 @@ export class Globals {
         const next: GlobalSummary = {
           name,
           revision: (row?.revision ?? 0) + 1,
-          bytes: utf8ToBytes(value).length,
+          bytes: utf8Bytes(value).length,
           updated_at: this.ctx.now(),
         };
         this.put(next, value);

@@ -1,5 +1,5 @@
-import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { ApiError } from '../../src/shared/errors/api-error';
+import { utf8Bytes } from '../../src/shared/unicode';
 import type { Audit } from '../audit/audit';
 import { canonical } from '../audit/chain';
 import type { AuditContext } from '../audit/entry';
@@ -90,7 +90,7 @@ export class Transfer {
           const { name, ...global } = found;
           return { kind: 'globals', id: name, ...global };
         },
-        insert: ({ id, revision, value, updated_at }) => globals.put({ name: id, revision, bytes: utf8ToBytes(value).length, updated_at }, value),
+        insert: ({ id, revision, value, updated_at }) => globals.put({ name: id, revision, bytes: utf8Bytes(value).length, updated_at }, value),
       },
       flows: {
         slice: (offset, limit) => flowSlice(ctx, offset, limit).map((row) => ({ kind: 'flows', ...plainFlow(ctx, row) })),

@@ -20,7 +20,7 @@ export interface TeamWorkerEnv extends TeamVars, TeamObjectEnv {
   AUTH_LIMIT: RateLimit;
 }
 
-const teamObject = (env: TeamWorkerEnv, teamId: TeamId) => env.TEAMS.get(env.TEAMS.idFromName(teamStoreKey(teamId)));
+const teamObject = (env: TeamWorkerEnv, teamId: TeamId) => env.TEAMS.getByName(teamStoreKey(teamId));
 
 let service: ReturnType<typeof teamService> | undefined;
 
