@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { environmentOf, type ProcessVars } from '../shared/environment';
-import { TEAM_FILE, TeamLinkError, teamLinkSettings } from '../shared/team-link';
+import { readTeamLink, TEAM_FILE } from '../shared/team-link';
 import { ApiCallError, ApiClient } from './client';
 import { dataRootOf } from './data-root';
 
@@ -25,16 +25,13 @@ export function readSecret(path: string): string {
  */
 export function teamClient(vars: ProcessVars): ApiClient {
   const file = join(dataRootOf(vars), TEAM_FILE);
-  let settings;
-  try {
-    settings = teamLinkSettings(environmentOf(vars), { path: file, text: existsSync(file) ? readFileSync(file, 'utf8') : null });
-  } catch (error) {
-    if (error instanceof TeamLinkError) throw new ApiCallError(0, 'cli.team_link_invalid', error.message);
-    throw error;
-  }
-  if (!settings) throw new ApiCallError(0, 'cli.team_not_joined', `this machine has joined no team: \`lpa team join\` (${file}) or LPA_TEAM_URL with LPA_TEAM_TOKEN_FILE`);
-  const secret = settings.accessClientSecret ?? (settings.accessClientSecretFile ? readSecret(resolve(settings.accessClientSecretFile)) : null);
+  const link = readTeamLink(environmentOf(vars), file, {
+    teamFile: (path) => (existsSync(path) ? readFileSync(path, 'utf8') : null),
+    secret: (path) => readSecret(resolve(path)),
+    invalid: (message) => new ApiCallError(0, 'cli.team_link_invalid', message),
+  });
+  if (!link) throw new ApiCallError(0, 'cli.team_not_joined', `this machine has joined no team: \`lpa team join\` (${file}) or LPA_TEAM_URL with LPA_TEAM_TOKEN_FILE`);
   const access: Record<string, string> =
-    settings.accessClientId && secret ? { 'cf-access-client-id': settings.accessClientId, 'cf-access-client-secret': secret } : {};
-  return new ApiClient(settings.url, readSecret(resolve(settings.tokenFile)), 'cli', access);
+    link.accessClientId && link.accessClientSecret ? { 'cf-access-client-id': link.accessClientId, 'cf-access-client-secret': link.accessClientSecret } : {};
+  return new ApiClient(link.url, link.token, 'cli', access);
 }

@@ -28,7 +28,7 @@ export const TeamFile = z
 export type TeamFile = z.output<typeof TeamFile>;
 
 /** Where a machine's link to its team is set: the files that hold its secrets, not the secrets. */
-export interface TeamLinkSettings {
+interface TeamLinkSettings {
   url: string;
   tokenFile: string;
   accessClientId: string | null;
@@ -37,40 +37,69 @@ export interface TeamLinkSettings {
   accessClientSecretFile: string | null;
 }
 
-/** A team link that is set but is not one; its message says which setting is wrong. */
-export class TeamLinkError extends Error {}
-
 /**
- * The team this machine joined, or null when it is solo: LPA_TEAM_URL with LPA_TEAM_TOKEN_FILE (and
- * the Access service token, when Access asks for one) win over `team.json`, whose text (null when
- * there is no such file) the caller read. Read by the launcher, which forwards with it, and by
- * `lpa team push`, which calls the team itself.
+ * Where the link is set: LPA_TEAM_URL with LPA_TEAM_TOKEN_FILE (and the Access service token, when
+ * Access asks for one) win over `team.json`, whose text (null when there is no such file) was read.
  */
-export function teamLinkSettings(env: Environment, teamFile: { path: string; text: string | null }): TeamLinkSettings | null {
+function teamLinkSettings(env: Environment, teamFile: { path: string; text: string | null }, invalid: TeamLinkReader['invalid']): TeamLinkSettings | null {
   let link: TeamFile;
   if (env.LPA_TEAM_URL) {
-    if (!env.LPA_TEAM_TOKEN_FILE) throw new TeamLinkError("LPA_TEAM_URL needs LPA_TEAM_TOKEN_FILE: the file that holds this machine's team token");
+    if (!env.LPA_TEAM_TOKEN_FILE) throw invalid("LPA_TEAM_URL needs LPA_TEAM_TOKEN_FILE: the file that holds this machine's team token");
     link = { url: env.LPA_TEAM_URL, token_file: env.LPA_TEAM_TOKEN_FILE };
   } else if (teamFile.text !== null) {
     let json: unknown;
     try {
       json = JSON.parse(teamFile.text);
     } catch {
-      throw new TeamLinkError(`${teamFile.path} is not a team link: not JSON`);
+      throw invalid(`${teamFile.path} is not a team link: not JSON`);
     }
     const parsed = TeamFile.safeParse(json);
-    if (!parsed.success) throw new TeamLinkError(`${teamFile.path} is not a team link: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    if (!parsed.success) throw invalid(`${teamFile.path} is not a team link: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     link = parsed.data;
   } else {
     return null;
   }
   const url = TeamUrl.safeParse(link.url);
-  if (!url.success) throw new TeamLinkError(`LPA_TEAM_URL: "${link.url}" is not https://<host>/teams/<team_id>`);
+  if (!url.success) throw invalid(`LPA_TEAM_URL: "${link.url}" is not https://<host>/teams/<team_id>`);
   return {
     url: url.data,
     tokenFile: link.token_file,
     accessClientId: env.LPA_TEAM_ACCESS_CLIENT_ID || link.access_client_id || null,
     accessClientSecret: env.LPA_TEAM_ACCESS_CLIENT_SECRET || null,
     accessClientSecretFile: env.LPA_TEAM_ACCESS_CLIENT_SECRET ? null : (link.access_client_secret_file ?? null),
+  };
+}
+
+/** How a caller reads the files a team link names, and the error it fails with (the launcher's, the CLI's). */
+export interface TeamLinkReader {
+  /** `team.json`'s text, or null when there is no such file. */
+  teamFile(path: string): string | null;
+  /** The text of a secret's file (the team token, the Access client secret), trimmed. */
+  secret(path: string, what: string): string;
+  /** The error for a link that is set but is not one; the message says which setting is wrong. */
+  invalid(message: string): Error;
+}
+
+/** A machine's link to its team, its secrets read. */
+export interface TeamLinkSecrets {
+  /** `https://…/teams/<team_id>`. */
+  url: string;
+  token: string;
+  accessClientId: string | null;
+  accessClientSecret: string | null;
+}
+
+/**
+ * The team this machine joined, or null when it is solo, with its secrets read from their files.
+ * Read by the launcher, which forwards with it, and by `lpa team push`, which calls the team itself.
+ */
+export function readTeamLink(env: Environment, teamFilePath: string, files: TeamLinkReader): TeamLinkSecrets | null {
+  const settings = teamLinkSettings(env, { path: teamFilePath, text: files.teamFile(teamFilePath) }, files.invalid);
+  if (!settings) return null;
+  return {
+    url: settings.url,
+    token: files.secret(settings.tokenFile, 'the team token'),
+    accessClientId: settings.accessClientId,
+    accessClientSecret: settings.accessClientSecret ?? (settings.accessClientSecretFile ? files.secret(settings.accessClientSecretFile, 'the Access client secret') : null),
   };
 }

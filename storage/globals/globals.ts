@@ -9,12 +9,7 @@ import type { GlobalDelete, GlobalSummary, GlobalValue, GlobalWrite } from './sc
 type GlobalRow = GlobalSummary & { deleted: number };
 
 /** A global as `lpa team push` carries it: its revision and its value in plaintext. */
-export interface PlainGlobal {
-  name: string;
-  revision: number;
-  value: string;
-  updated_at: number;
-}
+export type PlainGlobal = Pick<GlobalSummary, 'name' | 'revision' | 'updated_at'> & Pick<GlobalValue, 'value'>;
 
 const owner = (name: string) => `global:${name}`;
 const aad = (name: string) => `global:${name}:value`;

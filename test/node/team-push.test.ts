@@ -120,6 +120,12 @@ describe('lpa team push', () => {
     expect(JSON.parse(answer.stderr).error.code).toBe('cli.team_not_joined');
   });
 
+  it('refuses a team link that is set but is not one, naming the setting', async () => {
+    const answer = await lpa(['team', 'push', '--json'], { LPA_TEAM_URL: teamUrl });
+    expect(answer.code).toBe(1);
+    expect(JSON.parse(answer.stderr).error).toMatchObject({ code: 'cli.team_link_invalid', message: expect.stringMatching(/LPA_TEAM_URL needs LPA_TEAM_TOKEN_FILE/) });
+  });
+
   it("copies the solo store into the empty team (linked by `lpa team join`, the service not restarted)", async () => {
     const joined = await lpa(['team', 'join', teamUrl, '--token-file', pushTokenFile]);
     expect(joined.code, joined.stderr).toBe(0);

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TeamLink } from '../../host/node/team';
 import type { Environment } from '../../shared/environment';
-import { TEAM_FILE, TeamLinkError, teamLinkSettings, type TeamLinkSettings } from '../../shared/team-link';
+import { readTeamLink, TEAM_FILE } from '../../shared/team-link';
 import { LaunchError } from './launch-error';
 
 const MACHINE_FILE = 'machine-id';
@@ -23,25 +23,12 @@ function machineId(dataRoot: string): string {
   return readFileSync(path, 'utf8').trim();
 }
 
-/**
- * The team this machine joined, or null when it is solo (src/shared/team-link.ts `teamLinkSettings`),
- * with its secrets read from their files and this machine's id.
- */
+/** The team this machine joined (src/shared/team-link.ts `readTeamLink`) with this machine's id, or null when it is solo. */
 export function teamLink(env: Environment, dataRoot: string): TeamLink | null {
-  const file = join(dataRoot, TEAM_FILE);
-  let settings: TeamLinkSettings | null;
-  try {
-    settings = teamLinkSettings(env, { path: file, text: existsSync(file) ? readSecret(file, 'the team link') : null });
-  } catch (error) {
-    if (error instanceof TeamLinkError) throw new LaunchError(error.message);
-    throw error;
-  }
-  if (!settings) return null;
-  return {
-    url: settings.url,
-    token: readSecret(resolve(settings.tokenFile), 'the team token'),
-    accessClientId: settings.accessClientId,
-    accessClientSecret: settings.accessClientSecret ?? (settings.accessClientSecretFile ? readSecret(resolve(settings.accessClientSecretFile), 'the Access client secret') : null),
-    machineId: machineId(dataRoot),
-  };
+  const link = readTeamLink(env, join(dataRoot, TEAM_FILE), {
+    teamFile: (path) => (existsSync(path) ? readSecret(path, 'the team link') : null),
+    secret: (path, what) => readSecret(resolve(path), what),
+    invalid: (message) => new LaunchError(message),
+  });
+  return link && { ...link, machineId: machineId(dataRoot) };
 }
