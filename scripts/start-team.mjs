@@ -7,6 +7,11 @@
  * with everything kept under LPA_TEAM_DATA_ROOT (`state/`, the layout `wrangler dev --persist-to`
  * keeps), so that a restart finds every team as it was.
  *
+ * The teams' objects are spread over LPA_TEAM_PROCESSES such Miniflares, each its own workerd (one
+ * thread each, as each object has its own on Cloudflare), behind a front on LPA_TEAM_PORT that sends
+ * every team's requests to the process its object was placed in (./team-front.mjs,
+ * ./team-placement.mjs). With one process, Miniflare listens on LPA_TEAM_PORT itself.
+ *
  * Not `wrangler dev` itself: it puts a proxy (a second workerd) and its own Node process in front of
  * the Worker and attaches a DevTools inspector to relay its logs, which cost three quarters of the CPU
  * of every write (docs/benchmarks.md#the-team-service-under-load); nothing of them is deployed.
@@ -15,10 +20,12 @@
  * 0600) and read from there afterwards: LPA_KEY_WRAP_KEY (`key-wrap.key`; losing it loses every
  * team's keys) and LPA_OPERATOR_TOKEN (`operator-token`; only its path is printed). They reach the
  * Worker as bindings, in memory only. LPA_TEAM_LOG_LEVEL takes Wrangler's `--log-level` values;
- * LPA_TEAM_INSPECTOR_PORT opens DevTools' inspector on the Worker (for a CPU profile).
+ * LPA_TEAM_INSPECTOR_PORT opens DevTools' inspector on the Worker (for a CPU profile), the next
+ * ports on the other processes.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, matchesGlob, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +34,8 @@ import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangle
 import { buildConsole, consoleIsStale } from './build-console.mjs';
 import { LOCAL_ACCESS_ISSUER, serveLocalAccess } from './local-access.mjs';
 import { writeSha256Wasm } from './sha256-wasm.mjs';
+import { openTeamFront } from './team-front.mjs';
+import { readPlacement, teamPlacement } from './team-placement.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.LPA_TEAM_PORT || 8720);
@@ -51,6 +60,31 @@ if (inspectorPort !== null && !(Number.isInteger(inspectorPort) && inspectorPort
 }
 const dataRoot = resolve(process.env.LPA_TEAM_DATA_ROOT || './data-team');
 mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
+
+/**
+ * How many workerd processes hold the teams' objects (each team's in one of them, ./team-placement.mjs):
+ * fixed when the data root is first used and kept in it, since a team's object stays in the process
+ * it was created in. A data root made when there was a single one keeps one.
+ */
+const MAX_PROCESSES = 16;
+/** One per core, as Cloudflare runs objects on threads of their own: one thread for every team was the p99's bound (docs/benchmarks.md). */
+const DEFAULT_PROCESSES = Math.min(availableParallelism(), 4);
+function processCount() {
+  const asked = process.env.LPA_TEAM_PROCESSES;
+  if (asked !== undefined && !(/^\d+$/.test(asked) && Number(asked) >= 1 && Number(asked) <= MAX_PROCESSES)) {
+    console.error(`LPA_TEAM_PROCESSES must be a whole number from 1 to ${MAX_PROCESSES}, not ${JSON.stringify(asked)}`);
+    process.exit(2);
+  }
+  const kept = readPlacement(dataRoot)?.processes ?? (existsSync(join(dataRoot, 'state')) ? 1 : null);
+  if (kept !== null && asked !== undefined && Number(asked) !== kept) {
+    console.error(`${dataRoot} keeps its teams in ${kept} workerd process(es); LPA_TEAM_PROCESSES=${asked} would not find them. Unset it, or use another LPA_TEAM_DATA_ROOT.`);
+    process.exit(2);
+  }
+  return kept ?? (asked !== undefined ? Number(asked) : DEFAULT_PROCESSES);
+}
+const processes = processCount();
+// Written before any process keeps state, so that the data root never holds teams without saying how many processes hold them.
+const placement = processes === 1 ? null : teamPlacement(dataRoot, processes);
 
 /** A secret from the environment, or the one in the data root's file (made there first when absent). */
 function secret(name, file, make) {
@@ -89,6 +123,7 @@ console.log(JSON.stringify({
   operator_token: operator.from === 'environment' ? 'from LPA_OPERATOR_TOKEN' : `in ${operator.from}`,
   key_wrap_key: wrapKey.from === 'environment' ? 'from LPA_KEY_WRAP_KEY' : `in ${wrapKey.from}`,
   hostnames,
+  processes,
   access: access.LPA_ACCESS_ISSUER === LOCAL_ACCESS_ISSUER ? 'local stand-in: node scripts/local-access.mjs assertion <email>' : access.LPA_ACCESS_ISSUER,
 }));
 
@@ -115,11 +150,13 @@ const modules = readdirSync(bundle)
   .map((file) => ({ type: moduleType(file), path: join(bundle, file) }))
   .filter((module) => module.type !== undefined)
   .sort((a, b) => (a.type === 'ESModule' ? -1 : b.type === 'ESModule' ? 1 : 0));
-const mf = new Miniflare(
+/** The i-th process: its own workerd, its own state under the data root (the first one's where a single one kept it). */
+const startProcess = (i) => new Miniflare(
   convertV4MiniflareOptions({
     host: '127.0.0.1',
-    port,
-    ...(inspectorPort === null ? {} : { inspectorPort }),
+    // Behind the front, on a port of its own; a single process is the front itself.
+    port: processes === 1 ? port : 0,
+    ...(inspectorPort === null ? {} : { inspectorPort: inspectorPort + i }),
     // Miniflare would fetch a sample `request.cf` from the internet: the service needs none.
     cf: false,
     log: new Log(MINIFLARE_LEVELS[logLevel]),
@@ -133,7 +170,7 @@ const mf = new Miniflare(
       else process.stdout.write(`${message}\n`);
     },
     // The layout `wrangler dev --persist-to <data root>/state` keeps: <state>/v3/do/lpa-team-TeamObject, …/r2, …/ratelimit.
-    resourcePersistencePath: join(dataRoot, 'state', 'v3'),
+    resourcePersistencePath: join(dataRoot, i === 0 ? 'state' : `state-${i}`, 'v3'),
     workers: [
       {
         ...workerOptions,
@@ -147,7 +184,9 @@ const mf = new Miniflare(
     ],
   }),
 );
-await mf.ready;
+const workerds = Array.from({ length: processes }, (_, i) => startProcess(i));
+const urls = await Promise.all(workerds.map((mf) => mf.ready));
+const front = processes === 1 ? null : await openTeamFront({ port, upstreams: urls.map((url) => Number(url.port)), placement });
 
-const stop = () => mf.dispose().finally(() => process.exit(0));
+const stop = () => Promise.allSettled([front?.close(), ...workerds.map((mf) => mf.dispose())]).finally(() => process.exit(0));
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, stop);

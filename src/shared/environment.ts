@@ -60,7 +60,16 @@ export const ENVIRONMENT = {
   LPA_ACCESS_AUD: { default: 'unset: the local stand-in', meaning: "The Access application's AUD tag.", readBy: ['team'] },
   LPA_ACCESS_ISSUER: { default: 'unset: the local stand-in', meaning: 'The Access issuer, `https://<team>.cloudflareaccess.com`.', readBy: ['team'] },
   LPA_TEAM_LOG_LEVEL: { default: 'log', meaning: "The log level of `npm run start:team`, in Wrangler's `--log-level` values (none, error, warn, info, log, debug; `warn` hides the per-request lines).", readBy: ['team'] },
-  LPA_TEAM_INSPECTOR_PORT: { default: 'unset: no inspector', meaning: "A port of 127.0.0.1 where `npm run start:team` opens DevTools' inspector on the Worker and its objects (to profile them).", readBy: ['team'] },
+  LPA_TEAM_INSPECTOR_PORT: {
+    default: 'unset: no inspector',
+    meaning: "A port of 127.0.0.1 where `npm run start:team` opens DevTools' inspector on the Worker and its objects (to profile them); the next ports for its other workerd processes.",
+    readBy: ['team'],
+  },
+  LPA_TEAM_PROCESSES: {
+    default: 'the number of cores, at most 4; kept in the data root from its first start',
+    meaning: 'How many workerd processes `npm run start:team` spreads the teams\' objects over, behind one front on LPA_TEAM_PORT (1 to 16; docs/teams.md#run-it-locally).',
+    readBy: ['team'],
+  },
   LPA_TEAM_URL: {
     default: 'unset: solo, unless `lpa team join` wrote `<data root>/team.json`',
     meaning: 'The team this machine works in, `https://<host>/teams/<team_id>`: its profiles, accounts, automation data and audit trail are the team\'s (docs/teams.md#a-machine-in-a-team).',

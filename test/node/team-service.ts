@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { localAssertion } from '../../scripts/local-access.mjs';
 import { freePort } from './service';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Wrangler and Miniflare need Node 22: the pinned `node` package has it, whatever Node runs the tests. */
-const NODE_22 = join(ROOT, 'node_modules/node/bin/node');
+export const NODE_22 = join(ROOT, 'node_modules/node/bin/node');
 /** Wrangler bundles the Worker before Miniflare listens: seconds, more on a loaded machine. */
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 15_000;

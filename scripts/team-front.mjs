@@ -1,0 +1,98 @@
+/**
+ * The front of `npm run start:team` when the teams' objects are spread over several workerd
+ * processes (docs/teams.md#run-it-locally): one HTTP listener that sends each team's requests to the
+ * process that holds the team's Durable Object (./team-placement.mjs), as Cloudflare's network sends
+ * them to wherever the object runs. The operator's `POST /v1/teams` goes where the team it names is
+ * placed; everything else (`GET /status`, a team no process has) goes to the first process, which
+ * answers it as a single one would.
+ *
+ * It sets `CF-Connecting-IP` to the address the client connected from, replacing any the client
+ * sent, as Cloudflare's edge does: the Worker keys its throttles and logs on it.
+ */
+import { Agent, createServer, request } from 'node:http';
+
+/** `/teams/{team_id}/…`: the team is the path's second segment, as the Worker reads it. */
+const TEAM_PATH = /^\/teams\/([^/?#]*)/;
+/** The operator's creation names its team in the body: this much of it is read to route it. */
+const CREATE_PATH = '/v1/teams';
+const CREATE_HEAD_LIMIT = 64 * 1024;
+
+/** The team a creation names, or null when its body does not say (the first process then answers what is wrong). */
+function createdTeam(body) {
+  try {
+    const teamId = JSON.parse(body.toString('utf8'))?.team_id;
+    return typeof teamId === 'string' ? teamId : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The address as the Worker expects it: IPv4 without Node's `::ffff:` prefix. */
+const clientAddress = (socket) => (socket.remoteAddress ?? 'unknown').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+
+/**
+ * Listens on 127.0.0.1:`port` and forwards every request to one of `upstreams` (the ports of the
+ * workerd processes, on 127.0.0.1), bodies streamed both ways; `placement` says which holds a team.
+ * Resolves once it listens.
+ */
+export async function openTeamFront({ port, upstreams, placement }) {
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+
+  /** Sends the request on, `head` (what was read of its body already) first; `answered` gets the status, or null when none came. */
+  const forward = (client, answer, index, head = null, answered = () => {}) => {
+    const headers = { ...client.headers, 'cf-connecting-ip': clientAddress(client.socket) };
+    const upstream = request({ host: '127.0.0.1', port: upstreams[index], method: client.method, path: client.url, headers, agent }, (reply) => {
+      answered(reply.statusCode);
+      answer.writeHead(reply.statusCode, reply.statusMessage, reply.rawHeaders);
+      reply.pipe(answer);
+      reply.on('error', () => answer.destroy());
+    });
+    // A process that went away: the client sees its connection end, as it would with the process itself.
+    upstream.on('error', () => {
+      answered(null);
+      answer.destroy();
+    });
+    answer.on('close', () => {
+      if (!answer.writableFinished) upstream.destroy();
+    });
+    if (head) upstream.write(head);
+    client.pipe(upstream);
+  };
+
+  /** A creation: the first bytes of its body name the team, and go on ahead of the rest. */
+  const create = (client, answer) => {
+    const chunks = [];
+    let length = 0;
+    const route = () => {
+      client.off('data', read).off('end', route).pause();
+      const head = Buffer.concat(chunks, length);
+      const teamId = createdTeam(head);
+      if (teamId === null) return forward(client, answer, 0, head);
+      const home = placement.home(teamId);
+      if (home !== null) return forward(client, answer, home, head);
+      forward(client, answer, placement.place(teamId), head, (status) => placement.settle(teamId, status === null || status === 201 || status >= 500));
+    };
+    const read = (chunk) => {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length >= CREATE_HEAD_LIMIT) route();
+    };
+    client.on('data', read).on('end', route);
+  };
+
+  const server = createServer({ noDelay: true }, (client, answer) => {
+    const path = client.url ?? '/';
+    if (client.method === 'POST' && path === CREATE_PATH) return create(client, answer);
+    const team = TEAM_PATH.exec(path);
+    forward(client, answer, (team && placement.home(team[1])) ?? 0);
+  });
+  await new Promise((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+  return {
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        agent.destroy();
+      }),
+  };
+}

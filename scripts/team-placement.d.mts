@@ -1,0 +1,15 @@
+/** Types of scripts/team-placement.mjs for the TypeScript that imports it (its tests). */
+export const PLACEMENT_FILE: string;
+export interface Placement {
+  processes: number;
+  teams: Record<string, number>;
+}
+export function readPlacement(dataRoot: string): Placement | null;
+export function teamPlacement(
+  dataRoot: string,
+  processes: number,
+): {
+  home(teamId: string): number | null;
+  place(teamId: string): number;
+  settle(teamId: string, kept: boolean): void;
+};
