@@ -154,7 +154,7 @@ const modules = readdirSync(bundle)
 const startProcess = (i) => new Miniflare(
   convertV4MiniflareOptions({
     host: '127.0.0.1',
-    // Behind the front, on a port of its own; a single process is the front itself.
+    // A single process listens on the service's port itself; behind the front, Miniflare's own port is unused.
     port: processes === 1 ? port : 0,
     ...(inspectorPort === null ? {} : { inspectorPort: inspectorPort + i }),
     // Miniflare would fetch a sample `request.cf` from the internet: the service needs none.
@@ -180,13 +180,20 @@ const startProcess = (i) => new Miniflare(
         modules,
         modulesRoot: bundle,
         bindings: { ...workerOptions.bindings, ...vars },
+        // Behind the front, which sets CF-Connecting-IP as Cloudflare's edge does, requests reach the
+        // Worker straight from workerd's socket, without Miniflare's entry Worker: a second isolate on the
+        // same thread that handled every request again and paused for its own collections.
+        ...(processes === 1 ? {} : { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] }),
       },
     ],
   }),
 );
 const workerds = Array.from({ length: processes }, (_, i) => startProcess(i));
-const urls = await Promise.all(workerds.map((mf) => mf.ready));
-const front = processes === 1 ? null : await openTeamFront({ port, upstreams: urls.map((url) => Number(url.port)), placement });
+await Promise.all(workerds.map((mf) => mf.ready));
+const front =
+  processes === 1
+    ? null
+    : await openTeamFront({ port, upstreams: await Promise.all(workerds.map(async (mf) => Number((await mf.unsafeGetDirectURL(config.name)).port))), placement });
 
 const stop = () => Promise.allSettled([front?.close(), ...workerds.map((mf) => mf.dispose())]).finally(() => process.exit(0));
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, stop);
