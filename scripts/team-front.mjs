@@ -16,6 +16,13 @@ const TEAM_PATH = /^\/teams\/([^/?#]*)/;
 /** The operator's creation names its team in the body: this much of it is read to route it. */
 const CREATE_PATH = '/v1/teams';
 const CREATE_HEAD_LIMIT = 64 * 1024;
+/**
+ * A creation whose body has not ended by then goes to the first process with what arrived, where the
+ * Worker's own body timeout (15 s, src/pipeline/body.ts) answers it: the front never waits for ever.
+ */
+const CREATE_HEAD_WAIT_MS = 5_000;
+/** Connections to the processes idle this long are closed by the front first, so that none is reused as a process closes it. */
+const IDLE_UPSTREAM_MS = 4_000;
 
 /** The team a creation names, or null when its body does not say (the first process then answers what is wrong). */
 function createdTeam(body) {
@@ -36,7 +43,7 @@ const clientAddress = (socket) => (socket.remoteAddress ?? 'unknown').replace(/^
  * Resolves once it listens.
  */
 export async function openTeamFront({ port, upstreams, placement }) {
-  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, timeout: IDLE_UPSTREAM_MS });
 
   /** Sends the request on, `head` (what was read of its body already) first; `answered` gets the status, or null when none came. */
   const forward = (client, answer, index, head = null, answered = () => {}) => {
@@ -64,6 +71,7 @@ export async function openTeamFront({ port, upstreams, placement }) {
     const chunks = [];
     let length = 0;
     const route = () => {
+      clearTimeout(waited);
       client.off('data', read).off('end', route).pause();
       const head = Buffer.concat(chunks, length);
       const teamId = createdTeam(head);
@@ -77,7 +85,8 @@ export async function openTeamFront({ port, upstreams, placement }) {
       length += chunk.length;
       if (length >= CREATE_HEAD_LIMIT) route();
     };
-    client.on('data', read).on('end', route);
+    const waited = setTimeout(route, CREATE_HEAD_WAIT_MS);
+    client.on('data', read).on('end', route).on('close', () => clearTimeout(waited));
   };
 
   const server = createServer({ noDelay: true }, (client, answer) => {

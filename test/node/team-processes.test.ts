@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw } from './service';
@@ -90,6 +91,19 @@ describe('npm run start:team over two workerd processes', () => {
     await expect.poll(logged, { timeout: 5_000 }).toBeDefined();
     expect(JSON.parse(logged()!).fields.ip).toBe('127.0.0.2');
   });
+
+  it("answers a creation whose body never ends as the Worker does (408), not by waiting for ever", async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(service.port, '127.0.0.1', () => {
+        socket.write(`POST /v1/teams HTTP/1.1\r\nhost: 127.0.0.1:${service.port}\r\nauthorization: Bearer ${service.operatorToken}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"team_id":`);
+      });
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('utf8'))).on('end', () => resolve(text)).on('error', reject);
+      setTimeout(() => resolve(text), 40_000);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain('request.body_timeout');
+  }, 60_000);
 
   it('keeps the number of processes its data root was made with', async () => {
     await service.stop();
