@@ -21,6 +21,8 @@ const CREATE_HEAD_LIMIT = 64 * 1024;
  * Worker's own body timeout (15 s, src/pipeline/body.ts) answers it: the front never waits for ever.
  */
 const CREATE_HEAD_WAIT_MS = 5_000;
+/** Request heads as large as workerd takes on its own (Node's default, 16 KiB, would refuse a 20 KiB one with 431). */
+const MAX_HEADER_BYTES = 256 * 1024;
 /** Connections to the processes idle this long are closed by the front first, so that none is reused as a process closes it. */
 const IDLE_UPSTREAM_MS = 4_000;
 
@@ -89,7 +91,7 @@ export async function openTeamFront({ port, upstreams, placement }) {
     client.on('data', read).on('end', route).on('close', () => clearTimeout(waited));
   };
 
-  const server = createServer({ noDelay: true }, (client, answer) => {
+  const server = createServer({ noDelay: true, maxHeaderSize: MAX_HEADER_BYTES }, (client, answer) => {
     const path = client.url ?? '/';
     if (client.method === 'POST' && path === CREATE_PATH) return create(client, answer);
     const team = TEAM_PATH.exec(path);

@@ -92,6 +92,11 @@ describe('npm run start:team over two workerd processes', () => {
     expect(JSON.parse(logged()!).fields.ip).toBe('127.0.0.2');
   });
 
+  it('passes on a request head as large as workerd takes on its own', async () => {
+    const answer = await raw(service.port, '/teams/spread-a/api/v1/profiles', { headers: { authorization: `Bearer ${tokens.get('spread-a')}`, 'x-large': 'a'.repeat(100_000) } });
+    expect(answer.status).toBe(200);
+  });
+
   it("answers a creation whose body never ends as the Worker does (408), not by waiting for ever", async () => {
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(service.port, '127.0.0.1', () => {
