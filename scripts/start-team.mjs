@@ -35,7 +35,7 @@ import { buildConsole, consoleIsStale } from './build-console.mjs';
 import { LOCAL_ACCESS_ISSUER, serveLocalAccess } from './local-access.mjs';
 import { writeSha256Wasm } from './sha256-wasm.mjs';
 import { openTeamFront } from './team-front.mjs';
-import { readPlacement, teamPlacement } from './team-placement.mjs';
+import { PLACEMENT_FILE, readPlacement, teamPlacement } from './team-placement.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.LPA_TEAM_PORT || 8720);
@@ -75,7 +75,18 @@ function processCount() {
     console.error(`LPA_TEAM_PROCESSES must be a whole number from 1 to ${MAX_PROCESSES}, not ${JSON.stringify(asked)}`);
     process.exit(2);
   }
-  const kept = readPlacement(dataRoot)?.processes ?? (existsSync(join(dataRoot, 'state')) ? 1 : null);
+  let placed;
+  try {
+    placed = readPlacement(dataRoot);
+  } catch (error) {
+    console.error(`${join(dataRoot, PLACEMENT_FILE)} cannot be read (${error.message}): it says which process holds each team, so the service does not start without it.`);
+    process.exit(2);
+  }
+  if (placed !== null && !(Number.isInteger(placed?.processes) && placed.processes >= 1 && placed.processes <= MAX_PROCESSES)) {
+    console.error(`${join(dataRoot, PLACEMENT_FILE)} names no number of processes from 1 to ${MAX_PROCESSES}: the service does not start without it.`);
+    process.exit(2);
+  }
+  const kept = placed?.processes ?? (existsSync(join(dataRoot, 'state')) ? 1 : null);
   if (kept !== null && asked !== undefined && Number(asked) !== kept) {
     console.error(`${dataRoot} keeps its teams in ${kept} workerd process(es); LPA_TEAM_PROCESSES=${asked} would not find them. Unset it, or use another LPA_TEAM_DATA_ROOT.`);
     process.exit(2);

@@ -4,7 +4,7 @@
  * each team goes and stays, what a client cannot choose, and a data root that keeps its layout.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -116,6 +116,10 @@ describe('npm run start:team over two workerd processes', () => {
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/keeps its teams in 2 workerd process\(es\); LPA_TEAM_PROCESSES=3 would not find them/);
     expect(refusal(service.dataRoot, '0').stderr).toMatch(/LPA_TEAM_PROCESSES must be a whole number from 1 to 16/);
+    // A placement that cannot be read stops the start: without it no team would be found.
+    const broken = mkdtempSync(join(tmpdir(), 'lpa-team-broken-'));
+    writeFileSync(join(broken, 'placement.json'), '{"processes":');
+    expect(refusal(broken, '2')).toMatchObject({ status: 2, stderr: expect.stringMatching(/placement\.json cannot be read/) });
   }, START_MS);
 });
 
