@@ -65,7 +65,7 @@ module.exports = {
       'console',
       'The web console runs in the browser and talks to the API over HTTP: the scope names and the types of the zod schemas, nothing else.',
       '^src/console/',
-      ['^src/shared/scopes[.]ts$', '^src/shared/logs/(excerpt|streams)[.]ts$', '^src/host/files-schema[.]ts$', STORAGE_SCHEMAS],
+      ['^src/shared/scopes[.]ts$', '^src/shared/logs/(excerpt|streams)[.]ts$', '^src/shared/schemas/synchronizer[.]ts$', '^src/host/files-schema[.]ts$', STORAGE_SCHEMAS],
     ),
     layer(
       'cli',

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { segment, type Api } from '../api';
-import type { AutomationFileListing, FlowSummary, Items, ShareRedeemPreview, Share, ShareWithCode } from '../api-types';
+import type { AutomationFileContent, AutomationFileListing, FlowSummary, Items, ShareRedeemPreview, Share, ShareWithCode, SynchronizerStatus } from '../api-types';
 import { ConfirmDelete } from '../components/confirm-delete';
 import { Choices, Form, Submit } from '../components/form';
 import { ActionNote, ErrorNote } from '../components/notes';
@@ -194,7 +194,7 @@ function Files({ api }: { api: Api }) {
                       class="quiet"
                       onClick={() =>
                         void action.run(async () => {
-                          const content = await api.get<{ base64: string }>('/api/v1/automation/files/content', { name: f.name });
+                          const content = await api.get<AutomationFileContent>('/api/v1/automation/files/content', { name: f.name });
                           saveFile(f.name, base64ToBytes(content.base64));
                         })
                       }
@@ -224,7 +224,7 @@ function Files({ api }: { api: Api }) {
 }
 
 function Synchronizer({ api }: { api: Api }) {
-  const status = useLoad(() => api.get<{ running: boolean; source_id: string | null; follower_ids: string[]; mode: string }>('/api/v1/automation/synchronizer'), 'sync');
+  const status = useLoad(() => api.get<SynchronizerStatus>('/api/v1/automation/synchronizer'), 'sync');
   return (
     <FactsSection
       title="Synchronizer"

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { segment, type Api } from '../api';
-import type { LogExcerpt, LogFileList } from '../api-types';
+import type { LogExcerpt, LogFileList, LogRetention } from '../api-types';
 import { Form, Select } from '../components/form';
 import { ActionNote } from '../components/notes';
 import { FactsSection, Section, Show } from '../components/section';
@@ -12,7 +12,7 @@ import { useLoad } from '../use-load';
 
 export function LogsPage({ api }: { api: Api }) {
   const files = useLoad(() => api.get<LogFileList>('/api/v1/system/logs'), 'logs');
-  const retention = useLoad(() => api.get<{ retention_days: number; kernel_retention_days: number }>('/api/v1/settings/logs'), 'retention');
+  const retention = useLoad(() => api.get<LogRetention>('/api/v1/settings/logs'), 'retention');
   const [stream, setStream] = useState('');
   const [open, setOpen] = useState<{ stream: string; file: string } | null>(null);
   return (
