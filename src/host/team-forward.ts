@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../shared/errors/api-error';
 import { Base64Bytes } from '../shared/schemas/base64';
+import { TEAM_HEAD_HEADER } from '../shared/schemas/team';
 
 /**
  * The largest team answer a machine takes: the largest any team route gives is an audit export,
@@ -16,7 +17,7 @@ export const TEAM_ANSWER_MAX_BYTES = 24 * 1024 * 1024;
 export const FORWARDED_HEADERS = ['content-type', 'x-lpa-client', 'x-lpa-local-token', 'x-lpa-request-id'] as const;
 
 /** The headers of the team's answer that reach the local client. */
-export const ANSWER_HEADERS = ['content-type', 'x-request-id', 'x-lpa-team-head', 'retry-after', 'content-disposition'] as const;
+export const ANSWER_HEADERS = ['content-type', 'x-request-id', TEAM_HEAD_HEADER, 'retry-after', 'content-disposition'] as const;
 
 /** One API request to the team, as the local pipeline hands it to the host (docs/teams.md#a-machine-in-a-team). */
 export const TeamRequest = z.object({

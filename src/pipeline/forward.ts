@@ -4,6 +4,8 @@ import type { Route } from '../../handlers/implement';
 import { reached, type TeamReply } from '../host/team-forward';
 import { CLIENT_HEADER } from '../shared/client-header';
 import { ApiError } from '../shared/errors/api-error';
+import { TEAM_HEAD_HEADER, teamHeadValue } from '../shared/schemas/team';
+import { utf8Bytes, utf8Text } from '../shared/unicode';
 import { auditContext } from './audit-failure';
 import { baseHeaders } from './respond';
 
@@ -29,21 +31,21 @@ export async function forwardToTeam(request: Request, url: URL, route: Route, bo
     method: request.method as 'GET',
     target: `${url.pathname}${url.search}`,
     headers,
-    body: body === undefined ? null : new TextEncoder().encode(JSON.stringify(body)),
+    body: body === undefined ? null : utf8Bytes(JSON.stringify(body)),
   }));
   const bodyless = NULL_BODY.has(answer.status) || request.method === 'HEAD';
   const json = bodyless ? null : teamJson(answer);
   // A malformed head is the team's garbage: not kept, not passed on, not recorded.
-  const head = parseTeamHead(answer.headers['x-lpa-team-head']);
+  const head = parseTeamHead(answer.headers[TEAM_HEAD_HEADER]);
   if (head) witness(ctx, ctx.config.teamUrl!, head);
   if (route.audit) {
     const ok = answer.status < 400;
-    const details = { team: { status: answer.status, request_id: answer.headers['x-request-id'] ?? null, head: head && `${head.seq},${head.hash}` } };
+    const details = { team: { status: answer.status, request_id: answer.headers['x-request-id'] ?? null, head: head && teamHeadValue(head) } };
     await ctx.store.system.record(auditContext(ctx, route.audit), ok ? 'ok' : 'error', { details }, ok ? null : errorCodeOf(json));
   }
   const responseHeaders = new Headers(baseHeaders(ctx.requestId, origin));
-  for (const [name, value] of Object.entries(answer.headers)) if (name !== 'x-request-id' && name !== 'x-lpa-team-head') responseHeaders.set(name, value);
-  if (head) responseHeaders.set('x-lpa-team-head', `${head.seq},${head.hash}`);
+  for (const [name, value] of Object.entries(answer.headers)) if (name !== 'x-request-id' && name !== TEAM_HEAD_HEADER) responseHeaders.set(name, value);
+  if (head) responseHeaders.set(TEAM_HEAD_HEADER, teamHeadValue(head));
   return new Response(bodyless ? null : (answer.body as Uint8Array<ArrayBuffer>), { status: answer.status, headers: responseHeaders });
 }
 
@@ -57,7 +59,7 @@ function teamJson(answer: TeamReply): unknown {
   const refuse = (reason: string) => new ApiError('team.bad_answer', { status: answer.status, reason });
   if (!/^application\/json\s*(;|$)/i.test(type)) throw refuse(`the team answered ${answer.status} with content type ${JSON.stringify(type.slice(0, 100))}, not JSON`);
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(answer.body));
+    return JSON.parse(utf8Text(answer.body));
   } catch {
     throw refuse(`the team answered ${answer.status} with a body that is not JSON`);
   }
@@ -79,7 +81,7 @@ const keptHeads = new WeakMap<RequestContext['store'], string>();
  */
 function witness(ctx: RequestContext, team: string, head: TeamHead): void {
   const { store } = ctx;
-  const key = `${team} ${head.seq},${head.hash}`;
+  const key = `${team} ${teamHeadValue(head)}`;
   if (keptHeads.get(store) === key) return;
   ctx.waitUntil(
     store.witness.see(team, head).then(

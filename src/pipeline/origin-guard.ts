@@ -1,8 +1,9 @@
 import { ApiError } from '../shared/errors/api-error';
+import { TEAM_HEAD_HEADER } from '../shared/schemas/team';
 
 const ALLOWED_HEADERS = 'authorization, content-type';
-/** What a page may read of an answer; `x-lpa-team-head` is on the answers a team gave (docs/teams.md#both-chains). */
-const EXPOSED_HEADERS = 'x-request-id, retry-after, x-lpa-team-head';
+/** What a page may read of an answer; the team head is on the answers a team gave (docs/teams.md#both-chains). */
+const EXPOSED_HEADERS = `x-request-id, retry-after, ${TEAM_HEAD_HEADER}`;
 
 /** What a browser sends as `Sec-Fetch-Site` for a request that another site's page started. */
 const FOREIGN_SITES = new Set(['cross-site', 'same-site']);

@@ -15,6 +15,7 @@ import type { Config } from '../shared/config';
 import { sha256Hex, timingSafeEqual } from '../shared/crypto';
 import { ApiError } from '../shared/errors/api-error';
 import { toApiError } from '../shared/errors/envelope';
+import { TEAM_HEAD_HEADER, teamHeadValue } from '../shared/schemas/team';
 import type { AccessVerifier } from './access-jwt';
 import { teamAuthenticator } from './identity';
 import { TEAM_ROUTES } from './routes';
@@ -49,9 +50,6 @@ interface TeamApp {
   serve: App;
   seen: { head: ChainTip | null };
 }
-
-/** The header that carries the team chain's head, `<seq>,<hash>`, on every answer of a team. */
-export const TEAM_HEAD_HEADER = 'x-lpa-team-head';
 
 /** `/teams/{team_id}/api/v1/…`: the team, and the path its routes are declared with. */
 const TEAM_PATH = /^\/teams\/([^/]*)(\/api\/v1(?:\/.*)?)$/;
@@ -141,7 +139,7 @@ export function teamService(parts: TeamServiceParts): (request: Request, connect
     const response = await serve(request, connection, url);
     // The newest head of the team's chain this isolate has seen (at or after this request's own
     // entries): what a joined machine keeps as a witness of the team's history (docs/teams.md#audit-across-machines).
-    if (seen.head) response.headers.set(TEAM_HEAD_HEADER, `${seen.head.seq},${seen.head.hash}`);
+    if (seen.head) response.headers.set(TEAM_HEAD_HEADER, teamHeadValue(seen.head));
     return response;
   }
 

@@ -1,3 +1,4 @@
+import { teamHeadValue } from '../../src/shared/schemas/team';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
 import { WITNESS_LIMIT, type PinnedCheckpoint, type TeamHead, type WitnessPage, type WitnessSummary } from './schema';
@@ -17,7 +18,7 @@ export class Witness {
   constructor(private readonly ctx: StoreContext) {}
 
   see(team: string, head: TeamHead): void {
-    const key = `${team} ${head.seq},${head.hash}`;
+    const key = `${team} ${teamHeadValue(head)}`;
     if (key === this.last) return;
     this.last = key;
     this.ctx.db.transaction(() => {
