@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { team } from '../src/contracts/team';
-import { reached } from '../src/host/team-forward';
+import { reached, teamErrorCode } from '../src/host/team-forward';
 import { ApiError } from '../src/shared/errors/api-error';
 import type { RequestContext } from './context';
 import { implement } from './implement';
@@ -29,7 +29,7 @@ function teamReader(ctx: RequestContext): TeamGet {
     const answer = reached(await ctx.host.team.forward({ method: 'GET', target, headers: { 'x-lpa-request-id': ctx.requestId }, body: null }));
     const json = jsonOf(answer.body);
     const parsed = schema.safeParse(json);
-    if (answer.status !== 200 || !parsed.success) throw new ApiError('team.refused', { status: answer.status, code: errorCodeOf(json) });
+    if (answer.status !== 200 || !parsed.success) throw new ApiError('team.refused', { status: answer.status, code: teamErrorCode(json, 'team.bad_answer') });
     return parsed.data;
   };
 }
@@ -40,10 +40,4 @@ function jsonOf(body: Uint8Array): unknown {
   } catch {
     return null;
   }
-}
-
-/** The code of the team's error envelope; `team.bad_answer` for a body that is none (or a 200 out of shape). */
-function errorCodeOf(json: unknown): string {
-  const code = (json as { error?: { code?: unknown } } | null)?.error?.code;
-  return typeof code === 'string' ? code.slice(0, 64) : 'team.bad_answer';
 }

@@ -51,3 +51,9 @@ export function reached(answer: TeamAnswer): TeamReply {
   if (answer.answered) throw new ApiError('team.bad_answer', { status: null, reason: answer.reason });
   throw new ApiError('team.unreachable', { reason: answer.reason }, undefined, { 'retry-after': '5' });
 }
+
+/** The code of a team's error envelope (at most 64 characters), or `fallback` when the body is none. */
+export function teamErrorCode(json: unknown, fallback: string): string {
+  const code = (json as { error?: { code?: unknown } } | null)?.error?.code;
+  return typeof code === 'string' ? code.slice(0, 64) : fallback;
+}

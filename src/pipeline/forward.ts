@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../handlers/context';
 import { parseTeamHead, type TeamHead } from '../../storage/client';
 import type { Route } from '../../handlers/implement';
-import { reached, type TeamReply } from '../host/team-forward';
+import { reached, teamErrorCode, type TeamReply } from '../host/team-forward';
 import { CLIENT_HEADER } from '../shared/client-header';
 import { ApiError } from '../shared/errors/api-error';
 import { TEAM_HEAD_HEADER, teamHeadValue } from '../shared/schemas/team';
@@ -41,7 +41,7 @@ export async function forwardToTeam(request: Request, url: URL, route: Route, bo
   if (route.audit) {
     const ok = answer.status < 400;
     const details = { team: { status: answer.status, request_id: answer.headers['x-request-id'] ?? null, head: head && teamHeadValue(head) } };
-    await ctx.store.system.record(auditContext(ctx, route.audit), ok ? 'ok' : 'error', { details }, ok ? null : errorCodeOf(json));
+    await ctx.store.system.record(auditContext(ctx, route.audit), ok ? 'ok' : 'error', { details }, ok ? null : teamErrorCode(json, 'team.error'));
   }
   const responseHeaders = new Headers(baseHeaders(ctx.requestId, origin));
   for (const [name, value] of Object.entries(answer.headers)) if (name !== 'x-request-id' && name !== TEAM_HEAD_HEADER) responseHeaders.set(name, value);
@@ -89,10 +89,4 @@ function witness(ctx: RequestContext, team: string, head: TeamHead): void {
       (error: unknown) => console.error('could not keep the team head', error),
     ),
   );
-}
-
-/** The error code of the team's envelope, for the local entry; `team.error` when the body is not one. */
-function errorCodeOf(json: unknown): string {
-  const code = (json as { error?: { code?: unknown } } | null)?.error?.code;
-  return typeof code === 'string' ? code.slice(0, 64) : 'team.error';
 }
