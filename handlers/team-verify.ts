@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { StoreClient } from '../storage/client';
-import { AuditCheckpoint, AuditHashes, AuditPublicKey } from '../storage/audit/schema';
 import { keyId, publicKeyFromPem, signatureValid } from '../storage/audit/signing';
 import type { PinnedCheckpoint } from '../storage/witness/schema';
+import { audit } from '../src/contracts/audit';
 import type { TeamVerification } from '../src/contracts/team';
 
-/** Reads one of the team's routes, as this machine, and parses its answer with `schema`. */
-export type TeamGet = <S extends z.ZodType>(target: string, schema: S) => Promise<z.output<S>>;
+/** Reads one of the team's GET routes as this machine: its declaration gives the path and the answer's schema. */
+export type TeamGet = <R extends z.ZodType>(route: { path: string; response?: R }, query?: Record<string, number>) => Promise<z.output<R>>;
 
 /** The team pages a verify may ask for: the bound of its work, whatever the witness holds. */
 export const VERIFY_PAGE_LIMIT = 100;
@@ -23,8 +23,8 @@ const noFinding = { finding: null, fork_at: null, witnessed_hash: null, team_has
  * finding keeps nothing.
  */
 export async function verifyTeam(store: StoreClient, team: string, teamGet: TeamGet, now: number): Promise<TeamVerification> {
-  const key = await teamGet('/api/v1/audit/public-key', AuditPublicKey);
-  const checkpoint = await teamGet('/api/v1/audit/checkpoint', AuditCheckpoint);
+  const key = await teamGet(audit.publicKey);
+  const checkpoint = await teamGet(audit.checkpoint);
   const pinned = await store.witness.checkpoint(team);
   const teamHead = { seq: checkpoint.seq, hash: checkpoint.hash };
   const result = (rest: Partial<TeamVerification> & Pick<TeamVerification, 'ok' | 'finding'>): TeamVerification => ({
@@ -66,7 +66,7 @@ interface Compared {
  * the team's retention (unchecked); one missing in between, or with another hash, is the fork.
  */
 async function compare(store: StoreClient, team: string, teamGet: TeamGet): Promise<Compared> {
-  const oldest = (await teamGet('/api/v1/audit/hashes?after_seq=0&limit=1', AuditHashes)).items[0]?.seq ?? Infinity;
+  const oldest = (await teamGet(audit.hashes, { after_seq: 0, limit: 1 })).items[0]?.seq ?? Infinity;
   let hashes = new Map<number, string>();
   let covered = -1;
   let pages = 0;
@@ -86,7 +86,7 @@ async function compare(store: StoreClient, team: string, teamGet: TeamGet): Prom
           continue;
         }
         pages += 1;
-        const answer = await teamGet(`/api/v1/audit/hashes?after_seq=${head.seq - 1}&limit=${PAGE}`, AuditHashes);
+        const answer = await teamGet(audit.hashes, { after_seq: head.seq - 1, limit: PAGE });
         hashes = new Map(answer.items.map((item) => [item.seq, item.hash]));
         covered = answer.next_after_seq ?? Infinity;
       }
