@@ -96,7 +96,7 @@ describe('writing globals', () => {
   });
 
   it('accepts a name of 64 characters and one starting with _', async () => {
-    const long = 'N' + 'x'.repeat(63);
+    const long = `N${'x'.repeat(63)}`;
     expect((await put(long, { value: 'x', expected_revision: 0 })).json).toMatchObject({ name: long, revision: 1 });
     expect((await put('_under', { value: 'x', expected_revision: 0 })).status).toBe(200);
   });

@@ -58,8 +58,8 @@ describe('lpa --help', () => {
 
   it('names membership and profile-accounts, and still answers to their former names account and accounts', async () => {
     const help = (await lpa(['--help'])).stdout;
-    expect(help).toMatch(/^  membership\|account /m);
-    expect(help).toMatch(/^  profile-accounts\|accounts /m);
+    expect(help).toMatch(/^ {2}membership\|account /m);
+    expect(help).toMatch(/^ {2}profile-accounts\|accounts /m);
   });
 
   it('prints the package version with --version and -V', async () => {
@@ -184,7 +184,7 @@ describe('errors', () => {
   it('name the field of a 400 in text, and are the envelope as JSON on stderr with --json (stdout empty, the same exit code)', async () => {
     const text = await lpa(['profiles', 'create', '--name', '']);
     expect(text).toMatchObject({ code: 4, stdout: '' });
-    expect(text.stderr).toMatch(/^error: request\.invalid \(HTTP 400\): .*\n  body\.name: .+\n$/);
+    expect(text.stderr).toMatch(/^error: request\.invalid \(HTTP 400\): .*\n {2}body\.name: .+\n$/);
     const json = await lpa(['profiles', 'create', '--name', '', '--json']);
     expect(json).toMatchObject({ code: 4, stdout: '' });
     expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'request.invalid', details: { issues: [expect.objectContaining({ in: 'body', path: ['name'] })] } } });

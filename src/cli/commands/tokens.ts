@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { action, intBetween, withJson, type JsonOption } from '../args';
 import { tokens as tokenRoutes } from '../../contracts/tokens';
 import { keyValues, show, table } from '../output';

@@ -22,7 +22,7 @@ export function nodeKeys(dataRoot: string): HostPort['keys'] {
       const path = join(dataRoot, `${name}.key`);
       try {
         // 'wx': never replace a key that exists, even if two starts race.
-        if (create) writeFileSync(path, randomBytes(32).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
+        if (create) writeFileSync(path, `${randomBytes(32).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }

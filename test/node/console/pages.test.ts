@@ -46,7 +46,7 @@ describe.skipIf(noChromium)('the console: every page', { timeout: 120_000 }, () 
       }
       expect(focused).toBe(name);
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.evaluate(() => (document.activeElement?.tagName ?? '') + ' ' + (document.activeElement?.textContent ?? ''))).toBe(`H1 ${name}`);
+      await expect.poll(() => page.evaluate(() => `${document.activeElement?.tagName ?? ''} ${document.activeElement?.textContent ?? ''}`)).toBe(`H1 ${name}`);
     }
     await page.getByRole('button', { name: 'Sign out' }).focus();
     await page.keyboard.press('Enter');

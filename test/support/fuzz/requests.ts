@@ -34,7 +34,7 @@ interface Parameter {
 const BAD_JSON = [
   '', ' ', '{', '}', '{"a":', '[1,2', 'nul', 'undefined', 'NaN', '{"a":1,}', "{'a':1}", '\uFEFF{}', '{"a":1}{"b":2}', '{"a":1} x',
   '"\\ud800"', '"\\u0000"', '1e999', '-', '{"a":"\\x"}', '[]', 'null', 'true', '0', '"text"', '['.repeat(5_000) + ']'.repeat(5_000),
-  '{"a":'.repeat(2_000) + '1' + '}'.repeat(2_000),
+  `${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}`,
 ];
 /** Bytes that are not UTF-8: overlong, surrogate, truncated and stray continuation bytes. */
 const BAD_UTF8 = [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0x80], [0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xfe, 0x22, 0x7d]].map(

@@ -45,7 +45,7 @@ const NASTY_TEXT = [
 ];
 
 /** Strings that are base64 to a careless eye: bad padding, bad alphabet, white space, url-safe. */
-const BAD_BASE64 = ['A', 'AA', 'AAA', 'A===', '====', '=AAA', 'QUJD=', 'QUJ=D', 'QU JD', 'QUJD\n', '-_-_', 'QUJD!', '\u0000QUJD', 'AAAA'.repeat(3) + '='];
+const BAD_BASE64 = ['A', 'AA', 'AAA', 'A===', '====', '=AAA', 'QUJD=', 'QUJ=D', 'QU JD', 'QUJD\n', '-_-_', 'QUJD!', '\u0000QUJD', `${'AAAA'.repeat(3)}=`];
 
 export const nastyString = (): fc.Arbitrary<string> =>
   fc.oneof(
