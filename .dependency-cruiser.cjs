@@ -24,48 +24,78 @@ const layer = (name, comment, folder, allowed) => ({
 
 module.exports = {
   forbidden: [
-    layer('shared', 'src/shared (errors, schemas, log formats, config, small helpers) imports nothing else of ours.', SHARED, []),
-    layer('host-port', 'The host port (src/host) declares what LPA needs of the machine; its Node side implements it.', '^src/host/', [SHARED]),
+    layer(
+      'shared',
+      'src/shared (errors, schemas, log formats, config, small helpers) imports nothing else of ours.',
+      SHARED,
+      [],
+    ),
+    layer(
+      'host-port',
+      'The host port (src/host) declares what LPA needs of the machine; its Node side implements it.',
+      '^src/host/',
+      [SHARED],
+    ),
     layer('sql', 'storage/sql is the bottom layer.', '^storage/sql/', [SHARED]),
-    layer('storage', 'Everything that runs inside the Durable Object: families, migrations, SQL, group commit, jobs, start-up.', '^storage/', [
-      SHARED,
-      HOST_PORT,
-    ]),
-    layer('contracts', 'Route contracts: what each route takes and answers, declared once; zod schemas and audit action names only.', '^src/contracts/', [
-      SHARED,
-      STORAGE_SCHEMAS,
-      '^storage/audit/(actions|filters)[.]ts$',
-      '^src/host/files-schema[.]ts$',
-    ]),
-    layer('handlers', 'Handlers implement the route contracts over the store client, the host port and the shared foundation.', '^handlers/', [
-      '^src/contracts/',
-      '^src/openapi/document[.]ts$',
+    layer(
+      'storage',
+      'Everything that runs inside the Durable Object: families, migrations, SQL, group commit, jobs, start-up.',
       '^storage/',
-      HOST_PORT,
-      SHARED,
-    ]),
-    layer('teams', 'The team service: its front (operator, team routing), one pipeline per team over the same routes, roles, Cloudflare Access identity, key wrapping (the vault\'s sealing serves the key-encryption key), a team\'s host port. Like src/runtimes it composes the layers; it reaches the store only through its client.', '^src/teams/', [
-      SHARED,
-      HOST_PORT,
-      STORAGE_SCHEMAS,
-      '^storage/(client|vault)[.]ts$',
-      '^handlers/',
+      [SHARED, HOST_PORT],
+    ),
+    layer(
+      'contracts',
+      'Route contracts: what each route takes and answers, declared once; zod schemas and audit action names only.',
       '^src/contracts/',
-      '^src/pipeline/',
-    ]),
-    layer('openapi', 'The OpenAPI document, derived from the route contracts.', '^src/openapi/', ['^src/contracts/', SHARED]),
-    layer('pipeline', 'The request pipeline: guards, authentication, routing, validation, the answer (and the console\'s built files); it runs the routes it is given, and reaches the store only through its client.', '^src/pipeline/', [
-      '^handlers/(context|implement)[.]ts$',
-      '^storage/client[.]ts$',
-      HOST_PORT,
+      [SHARED, STORAGE_SCHEMAS, '^storage/audit/(actions|filters)[.]ts$', '^src/host/files-schema[.]ts$'],
+    ),
+    layer(
+      'handlers',
+      'Handlers implement the route contracts over the store client, the host port and the shared foundation.',
+      '^handlers/',
+      ['^src/contracts/', '^src/openapi/document[.]ts$', '^storage/', HOST_PORT, SHARED],
+    ),
+    layer(
+      'teams',
+      "The team service: its front (operator, team routing), one pipeline per team over the same routes, roles, Cloudflare Access identity, key wrapping (the vault's sealing serves the key-encryption key), a team's host port. Like src/runtimes it composes the layers; it reaches the store only through its client.",
+      '^src/teams/',
+      [
+        SHARED,
+        HOST_PORT,
+        STORAGE_SCHEMAS,
+        '^storage/(client|vault)[.]ts$',
+        '^handlers/',
+        '^src/contracts/',
+        '^src/pipeline/',
+      ],
+    ),
+    layer('openapi', 'The OpenAPI document, derived from the route contracts.', '^src/openapi/', [
+      '^src/contracts/',
       SHARED,
-      '^src/console/(asset|assets[.]generated)[.]ts$',
     ]),
+    layer(
+      'pipeline',
+      "The request pipeline: guards, authentication, routing, validation, the answer (and the console's built files); it runs the routes it is given, and reaches the store only through its client.",
+      '^src/pipeline/',
+      [
+        '^handlers/(context|implement)[.]ts$',
+        '^storage/client[.]ts$',
+        HOST_PORT,
+        SHARED,
+        '^src/console/(asset|assets[.]generated)[.]ts$',
+      ],
+    ),
     layer(
       'console',
       'The web console runs in the browser and talks to the API over HTTP: the scope names and the types of the zod schemas, nothing else.',
       '^src/console/',
-      ['^src/shared/scopes[.]ts$', '^src/shared/logs/(excerpt|streams)[.]ts$', '^src/shared/schemas/synchronizer[.]ts$', '^src/host/files-schema[.]ts$', STORAGE_SCHEMAS],
+      [
+        '^src/shared/scopes[.]ts$',
+        '^src/shared/logs/(excerpt|streams)[.]ts$',
+        '^src/shared/schemas/synchronizer[.]ts$',
+        '^src/host/files-schema[.]ts$',
+        STORAGE_SCHEMAS,
+      ],
     ),
     layer(
       'cli',

@@ -34,7 +34,10 @@ const access = await startAccessFixture();
 function binding(handler: (request: Request) => Promise<Response>) {
   return async (request: Request) => {
     const response = await handler(request);
-    return new MiniflareResponse(await response.arrayBuffer(), { status: response.status, headers: Object.fromEntries(response.headers) });
+    return new MiniflareResponse(await response.arrayBuffer(), {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+    });
   };
 }
 
@@ -119,7 +122,14 @@ export default defineConfig({
       },
       {
         // Tests in Node that run the service as `npm start` does and talk to it over HTTP.
-        test: { name: 'service', include: ['test/node/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 30_000, globalSetup: ['test/node/run-folder.ts'] },
+        test: {
+          name: 'service',
+          include: ['test/node/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          globalSetup: ['test/node/run-folder.ts'],
+        },
       },
     ],
   },

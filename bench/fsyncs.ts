@@ -35,7 +35,15 @@ function syncCalls(summary: string): number {
 export async function countingFsyncs<T>(pid: number, load: () => Promise<T>): Promise<{ fsyncs: number; result: T }> {
   const dir = mkdtempSync(join(tmpdir(), 'lpa-strace-'));
   const out = join(dir, 'summary');
-  const args = ['-f', '-c', '-e', 'trace=fsync,fdatasync', '-o', out, ...processTree(pid).flatMap((p) => ['-p', String(p)])];
+  const args = [
+    '-f',
+    '-c',
+    '-e',
+    'trace=fsync,fdatasync',
+    '-o',
+    out,
+    ...processTree(pid).flatMap((p) => ['-p', String(p)]),
+  ];
   const strace = spawn('strace', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   strace.stderr.on('data', (c: Buffer) => (errors += c.toString()));

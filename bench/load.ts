@@ -11,7 +11,12 @@ export interface LoadFigures {
 }
 
 function figures(result: autocannon.Result): LoadFigures {
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed: result.errors + result.timeouts + result.non2xx };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failed: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 /** Unmeasured load before every measured run: JIT, connection pools and caches warm up first. */
@@ -19,11 +24,19 @@ const WARMUP_SECONDS = 1;
 
 /** One measured autocannon run after a warm-up at the same connections (an option its types lack). */
 function run(options: autocannon.Options): Promise<autocannon.Result> {
-  return autocannon({ ...options, warmup: { connections: options.connections, duration: WARMUP_SECONDS } } as autocannon.Options);
+  return autocannon({
+    ...options,
+    warmup: { connections: options.connections, duration: WARMUP_SECONDS },
+  } as autocannon.Options);
 }
 
 /** GET `url` at `connections` for `seconds`. */
-export async function readLoad(url: string, headers: Record<string, string>, connections: number, seconds: number): Promise<LoadFigures> {
+export async function readLoad(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+): Promise<LoadFigures> {
   return figures(await run({ url, headers, connections, duration: seconds }));
 }
 
@@ -43,7 +56,13 @@ interface Holding {
  * back with the revision the answer carries, so every write chains on the one before it (a lost or
  * reordered write would show up as a 409 and count as failed).
  */
-async function writeRun(base: string, token: string, prefix: string, connections: number, seconds: number): Promise<{ result: autocannon.Result; globals: Global[] }> {
+async function writeRun(
+  base: string,
+  token: string,
+  prefix: string,
+  connections: number,
+  seconds: number,
+): Promise<{ result: autocannon.Result; globals: Global[] }> {
   const globals: Global[] = [];
   // A request that times out (its connection is dropped) keeps its global, so the pool grows
   // rather than ever giving one global to two requests in flight.
@@ -103,7 +122,10 @@ export async function writeLoad(
 ): Promise<{ figures: LoadFigures; globals: Global[]; fsyncsPerWrite: number | null }> {
   const warm = await writeRun(base, token, `${prefix}_warm`, connections, WARMUP_SECONDS);
   const measured = await writeRun(base, token, prefix, connections, seconds);
-  const counted = fsyncsOf === null ? null : await countingFsyncs(fsyncsOf, () => writeRun(base, token, `${prefix}_strace`, connections, seconds));
+  const counted =
+    fsyncsOf === null
+      ? null
+      : await countingFsyncs(fsyncsOf, () => writeRun(base, token, `${prefix}_strace`, connections, seconds));
   return {
     figures: figures(measured.result),
     globals: [...warm.globals, ...measured.globals, ...(counted?.result.globals ?? [])],
@@ -112,7 +134,11 @@ export async function writeLoad(
 }
 
 /** Median and 99th percentile of `count` sequential runs of `fn` (ms) after a few unmeasured ones, stopping early after `seconds`. */
-export async function sample(fn: () => Promise<void>, count: number, seconds: number): Promise<{ p50: number; p99: number; n: number }> {
+export async function sample(
+  fn: () => Promise<void>,
+  count: number,
+  seconds: number,
+): Promise<{ p50: number; p99: number; n: number }> {
   for (let i = 0; i < 5; i++) await fn();
   const times: number[] = [];
   const deadline = performance.now() + seconds * 1000;
@@ -132,7 +158,10 @@ export function percentiles(times: number[]): { p50: number; p99: number; n: num
 }
 
 /** Latencies of `fn`, called one after another until `running` settles: what other clients see meanwhile. */
-export async function sampleWhile<T>(running: Promise<T>, fn: () => Promise<void>): Promise<{ p50: number; p99: number; n: number }> {
+export async function sampleWhile<T>(
+  running: Promise<T>,
+  fn: () => Promise<void>,
+): Promise<{ p50: number; p99: number; n: number }> {
   let settled = false;
   void running.finally(() => (settled = true)).catch(() => undefined);
   const times: number[] = [];

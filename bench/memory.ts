@@ -12,7 +12,9 @@ function parentOf(pid: number): number | null {
 
 function rssBytes(pid: number): number {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
     return line ? Number(line.split(/\s+/)[1]) * 1024 : 0;
   } catch {
     return 0;
@@ -29,7 +31,9 @@ function command(pid: number): string {
 
 /** Resident memory of a process and all its descendants (Linux /proc), in total and per process. */
 export function treeRss(root: number): { bytes: number; processes: { command: string; bytes: number }[] } {
-  const pids = readdirSync('/proc').filter((d) => /^[0-9]+$/.test(d)).map(Number);
+  const pids = readdirSync('/proc')
+    .filter((d) => /^[0-9]+$/.test(d))
+    .map(Number);
   const children = new Map<number, number[]>();
   for (const pid of pids) {
     const parent = parentOf(pid);

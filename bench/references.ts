@@ -85,10 +85,14 @@ const config :Workerd.Config = (
 const hello :Workerd.Worker = (
   modules = [(name = "hello.js", esModule = ${JSON.stringify(HELLO_WORKERS[kind])})],
   compatibilityDate = ${JSON.stringify(COMPATIBILITY_DATE)},
-${store ? `  bindings = [(name = "STORE", durableObjectNamespace = "Store")],
+${
+  store
+    ? `  bindings = [(name = "STORE", durableObjectNamespace = "Store")],
   durableObjectNamespaces = [(className = "Store", uniqueKey = "hello-store", enableSql = true, preventEviction = true)],
   durableObjectStorage = (localDisk = "disk"),
-` : ''});
+`
+    : ''
+});
 `,
   );
   return ready(startWorkerd(workerdBinary, config), port, () => rmSync(dir, { recursive: true, force: true }));
@@ -96,12 +100,19 @@ ${store ? `  bindings = [(name = "STORE", durableObjectNamespace = "Store")],
 
 /** Runs a Bun script of bench/bun and parses the JSON line it prints. */
 export async function bunScript<T>(script: string, args: string[], timeoutMs: number): Promise<T> {
-  const { stdout } = await promisify(execFile)(BUN, [join('bench', 'bun', script), ...args], { timeout: timeoutMs, maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(BUN, [join('bench', 'bun', script), ...args], {
+    timeout: timeoutMs,
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(stdout.trim().split('\n').pop()!) as T;
 }
 
 /** WAL commits with synchronous=FULL per second in `dir` (the data root's disk); see bench/bun/sqlite-commits.ts. */
 export async function sqliteCommits(dir: string, seconds: number, kind: 'row' | 'audited'): Promise<number> {
-  const result = await bunScript<{ per_second: number }>('sqlite-commits.ts', [dir, String(seconds), kind], seconds * 1000 + 30_000);
+  const result = await bunScript<{ per_second: number }>(
+    'sqlite-commits.ts',
+    [dir, String(seconds), kind],
+    seconds * 1000 + 30_000,
+  );
   return result.per_second;
 }

@@ -17,7 +17,15 @@ export interface Row {
 const ANALYSIS_MARK = '<!-- analysis: kept across runs -->';
 const COLUMNS = ['Section', 'Figure', 'Value', 'Reference (same run)', 'Ratio', 'Target', 'Met'] as const;
 
-const cells = (row: Row) => [row.section, row.figure, row.value, row.reference, row.ratio, row.target, row.met === null ? '' : row.met ? 'yes' : '**no**'];
+const cells = (row: Row) => [
+  row.section,
+  row.figure,
+  row.value,
+  row.reference,
+  row.ratio,
+  row.target,
+  row.met === null ? '' : row.met ? 'yes' : '**no**',
+];
 
 export function printTable(rows: Row[]): void {
   printGrid(COLUMNS, rows.map(cells));
@@ -34,7 +42,11 @@ export function printGrid(columns: readonly string[], rows: string[][]): void {
 }
 
 export function markdownTable(columns: readonly string[], rows: string[][]): string[] {
-  return [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+  return [
+    `| ${columns.join(' | ')} |`,
+    `|${columns.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ];
 }
 
 /** Where and when a run ran; `generator` is what made the load. */
@@ -45,7 +57,9 @@ export function machine(generator = 'the load generator (autocannon, in the benc
     `- Date: ${new Date().toISOString()}`,
     `- Commit: ${git('rev-parse', '--short', 'HEAD')}${dirty}`,
     `- Machine: ${cpus().length} CPUs (nproc), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${cpus()[0]?.model ?? 'unknown CPU'}`,
-    `- Load average at the end of the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (the machine is shared; other work competes for the CPUs)`,
+    `- Load average at the end of the run: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} (the machine is shared; other work competes for the CPUs)`,
     `- Node ${process.version}; ${generator} runs on the same machine as the servers.`,
   ].join('\n');
 }
@@ -84,6 +98,9 @@ export function writeSection(file: string, name: string, lines: string[]): void 
   const block = [begin, ...lines, end].join('\n');
   const from = text.indexOf(begin);
   const to = text.indexOf(end);
-  const next = from >= 0 && to > from ? `${text.slice(0, from)}${block}${text.slice(to + end.length)}` : `${text.replace(/\n*$/, '\n\n')}${block}\n`;
+  const next =
+    from >= 0 && to > from
+      ? `${text.slice(0, from)}${block}${text.slice(to + end.length)}`
+      : `${text.replace(/\n*$/, '\n\n')}${block}\n`;
   writeFileSync(file, next);
 }

@@ -26,13 +26,36 @@ const teams = process.argv.includes('--teams');
 const teamEdge = process.argv.includes('--team-edge');
 /** `--seconds S` (with --teams or --team-edge): each run's length, to try it out quickly. */
 const seconds = process.argv.includes('--seconds') ? Number(process.argv[process.argv.indexOf('--seconds') + 1]) : null;
-if (seconds !== null && !(seconds > 0 && (teams || teamEdge))) throw new Error('--seconds takes a number of seconds above 0, and only with --teams or --team-edge');
+if (seconds !== null && !(seconds > 0 && (teams || teamEdge)))
+  throw new Error('--seconds takes a number of seconds above 0, and only with --teams or --team-edge');
 /** `--cells 8x10,1x50` (with --teams): only these cells, printed and not written to bench/RESULTS.md. */
-const cells = parseCells(process.argv.includes('--cells') ? (process.argv[process.argv.indexOf('--cells') + 1] ?? '') : null);
+const cells = parseCells(
+  process.argv.includes('--cells') ? (process.argv[process.argv.indexOf('--cells') + 1] ?? '') : null,
+);
 if (cells !== null && !teams) throw new Error('--cells goes with --teams');
 const PLAN = quick
-  ? { loadSeconds: 3, sqliteSeconds: 2, samples: 30, sampleSeconds: 5, profilesSmall: 1_000, profilesLarge: 10_000, audit: 100_000, exportPart: 2_500, limitMinutes: 5 }
-  : { loadSeconds: 10, sqliteSeconds: 5, samples: 100, sampleSeconds: 20, profilesSmall: 1_000, profilesLarge: 100_000, audit: 1_000_000, exportPart: 25_000, limitMinutes: 20 };
+  ? {
+      loadSeconds: 3,
+      sqliteSeconds: 2,
+      samples: 30,
+      sampleSeconds: 5,
+      profilesSmall: 1_000,
+      profilesLarge: 10_000,
+      audit: 100_000,
+      exportPart: 2_500,
+      limitMinutes: 5,
+    }
+  : {
+      loadSeconds: 10,
+      sqliteSeconds: 5,
+      samples: 100,
+      sampleSeconds: 20,
+      profilesSmall: 1_000,
+      profilesLarge: 100_000,
+      audit: 1_000_000,
+      exportPart: 25_000,
+      limitMinutes: 20,
+    };
 const CONNECTIONS = 50;
 const WRITE_SCOPES = ['runtime:control', 'secrets:read', 'rpa:write', 'profiles:read'];
 
@@ -81,12 +104,18 @@ function memory(figure: string, service: RunningService, targetMb: number | null
   });
 }
 
-async function referenceHello(name: string, start: () => Promise<Server>, connections = CONNECTIONS): Promise<LoadFigures> {
+async function referenceHello(
+  name: string,
+  start: () => Promise<Server>,
+  connections = CONNECTIONS,
+): Promise<LoadFigures> {
   const server = await track(start());
   try {
     log(`${name} at ${connections} connections`);
     const figures = await readLoad(`http://127.0.0.1:${server.port}/`, {}, connections, PLAN.loadSeconds);
-    row('Reference', `${name}, ${connections} conn`, rps(figures.rps), { reference: `p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}` });
+    row('Reference', `${name}, ${connections} conn`, rps(figures.rps), {
+      reference: `p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}`,
+    });
     failures(name, figures);
     return figures;
   } finally {
@@ -134,7 +163,12 @@ const READ_PROFILES = 100;
 async function bunReference(hello: Reference): Promise<void> {
   const service = await track(startService('bun', dataRoot()));
   try {
-    const scoped = (await ok<{ token: string }>(service, '/api/v1/tokens', { method: 'POST', body: { name: 'bench', scopes: WRITE_SCOPES } })).token;
+    const scoped = (
+      await ok<{ token: string }>(service, '/api/v1/tokens', {
+        method: 'POST',
+        body: { name: 'bench', scopes: WRITE_SCOPES },
+      })
+    ).token;
     await readRow(service, 'Reference (Bun)', '/status', null, 'no token', hello, null, null);
     await readRow(service, 'Reference (Bun)', '/api/v1/version', scoped, 'scoped token', hello, null, null);
   } finally {
@@ -152,26 +186,52 @@ async function requests(hello: Reference, helloRpc: Reference, helloWrite: Write
   await seed(root, READ_PROFILES, 0, 0);
   const service = await track(startService('workerd', root));
   try {
-    const scoped = (await ok<{ token: string }>(service, '/api/v1/tokens', { method: 'POST', body: { name: 'bench', scopes: WRITE_SCOPES } })).token;
+    const scoped = (
+      await ok<{ token: string }>(service, '/api/v1/tokens', {
+        method: 'POST',
+        body: { name: 'bench', scopes: WRITE_SCOPES },
+      })
+    ).token;
     await readRow(service, 'Read', '/status', null, 'no token', hello, 0.8, null);
     await readRow(service, 'Read', '/api/v1/version', scoped, 'scoped token', hello, 0.8, 50);
     await readRow(service, 'Read', '/api/v1/version', service.token, 'admin token', hello, null, null);
-    await readRow(service, 'Read', '/api/v1/profiles?limit=50', scoped, `scoped token, store-backed (${READ_PROFILES} profiles)`, helloRpc, 0.8, 50);
+    await readRow(
+      service,
+      'Read',
+      '/api/v1/profiles?limit=50',
+      scoped,
+      `scoped token, store-backed (${READ_PROFILES} profiles)`,
+      helloRpc,
+      0.8,
+      50,
+    );
 
     log('SQLite reference: single-row WAL commits, synchronous=FULL');
     const sqlite = await sqliteCommits(service.dataRoot, PLAN.sqliteSeconds, 'row');
     row('Reference', 'SQLite WAL single-row commits, synchronous=FULL, same disk', `${Math.round(sqlite)} commits/s`);
     const storeWrites = await sqliteCommits(service.dataRoot, PLAN.sqliteSeconds, 'audited');
-    row('Reference', 'Store.globals.write in process (Bun, WAL, synchronous=FULL), same disk', `${Math.round(storeWrites)} commits/s`, {
-      reference: 'single-row commits',
-      ratio: times(storeWrites / sqlite),
-    });
+    row(
+      'Reference',
+      'Store.globals.write in process (Bun, WAL, synchronous=FULL), same disk',
+      `${Math.round(storeWrites)} commits/s`,
+      {
+        reference: 'single-row commits',
+        ratio: times(storeWrites / sqlite),
+      },
+    );
     // Group commit at work: the fsyncs of the service per write it acknowledged (Linux, strace).
     const fsyncsOf = straceAvailable() ? service.process.pid! : null;
     for (const connections of [1, CONNECTIONS]) {
       log(`PUT globals at ${connections} connection(s)`);
       const prefix = `bench_c${connections}`;
-      const { figures, globals, fsyncsPerWrite } = await writeLoad(`http://127.0.0.1:${service.port}`, scoped, prefix, connections, PLAN.loadSeconds, fsyncsOf);
+      const { figures, globals, fsyncsPerWrite } = await writeLoad(
+        `http://127.0.0.1:${service.port}`,
+        scoped,
+        prefix,
+        connections,
+        PLAN.loadSeconds,
+        fsyncsOf,
+      );
       const ratio = figures.rps / sqlite;
       row('Audited write', `PUT global (revision check + audit), ${connections} conn`, rps(figures.rps), {
         reference: `SQLite ${Math.round(sqlite)} commits/s`,
@@ -180,7 +240,7 @@ async function requests(hello: Reference, helloRpc: Reference, helloWrite: Write
         met: connections === CONNECTIONS ? ratio >= 1 : null,
       });
       const runtime = helloWrite.get(connections)!;
-      row('Audited write', 'same, against the runtime\'s own write', rps(figures.rps), {
+      row('Audited write', "same, against the runtime's own write", rps(figures.rps), {
         reference: `${runtime.name} ${rps(runtime.figures.rps)}`,
         ratio: times(figures.rps / runtime.figures.rps),
       });
@@ -188,20 +248,33 @@ async function requests(hello: Reference, helloRpc: Reference, helloWrite: Write
         target: connections === CONNECTIONS ? 'p99 ≤ 100 ms' : '',
         met: connections === CONNECTIONS ? figures.p99 <= 100 : null,
       });
-      row('Audited write', `fsyncs per acknowledged write, ${connections} conn (strace, launcher + workerd)`, fsyncsPerWrite === null ? 'not measured' : fsyncsPerWrite.toFixed(3), {
-        reference: fsyncsOf === null ? 'strace is not installed' : 'fsync + fdatasync calls / 2xx answers',
-        target: connections === CONNECTIONS ? '≤ 0.20' : '',
-        met: connections === CONNECTIONS && fsyncsPerWrite !== null ? fsyncsPerWrite <= 0.2 : null,
-      });
+      row(
+        'Audited write',
+        `fsyncs per acknowledged write, ${connections} conn (strace, launcher + workerd)`,
+        fsyncsPerWrite === null ? 'not measured' : fsyncsPerWrite.toFixed(3),
+        {
+          reference: fsyncsOf === null ? 'strace is not installed' : 'fsync + fdatasync calls / 2xx answers',
+          target: connections === CONNECTIONS ? '≤ 0.20' : '',
+          met: connections === CONNECTIONS && fsyncsPerWrite !== null ? fsyncsPerWrite <= 0.2 : null,
+        },
+      );
       failures(`writes at ${connections} connection(s)`, figures);
       // Every acknowledged write is there: a global is at the revision of its last answer, or one
       // more when a write was still in flight as the run stopped (it commits; nobody reads its answer).
-      const stored = new Map((await ok<{ items: { name: string; revision: number }[] }>(service, '/api/v1/automation/globals', { token: scoped })).items.map((g) => [g.name, g.revision]));
+      const stored = new Map(
+        (
+          await ok<{ items: { name: string; revision: number }[] }>(service, '/api/v1/automation/globals', {
+            token: scoped,
+          })
+        ).items.map((g) => [g.name, g.revision]),
+      );
       const lost = globals.filter((g) => {
         const ahead = (stored.get(g.name) ?? 0) - g.revision;
         return ahead < 0 || ahead > 1;
       });
-      notes.push(`Writes at ${connections} connection(s): ${lost.length === 0 ? 'every acknowledged write is stored at its revision' : `${lost.length} globals are NOT at their acknowledged revision`}.`);
+      notes.push(
+        `Writes at ${connections} connection(s): ${lost.length === 0 ? 'every acknowledged write is stored at its revision' : `${lost.length} globals are NOT at their acknowledged revision`}.`,
+      );
     }
     memory('service RSS after the load', service, null);
   } finally {
@@ -214,7 +287,10 @@ async function cursorPage(service: RunningService, total: number): Promise<numbe
   let cursor: string | null = null;
   for (let seen = 0; seen < total / 2; ) {
     const limit = Math.min(1000, total / 2 - seen);
-    const page: { items: unknown[]; next_cursor: string | null } = await ok(service, `/api/v1/profiles?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page: { items: unknown[]; next_cursor: string | null } = await ok(
+      service,
+      `/api/v1/profiles?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     seen += page.items.length;
     cursor = page.next_cursor;
   }
@@ -223,9 +299,17 @@ async function cursorPage(service: RunningService, total: number): Promise<numbe
 }
 
 async function seed(root: string, profiles: number, audit: number, exportPart: number): Promise<void> {
-  log(`seeding ${profiles} profiles and ${audit} audit entries through the store's code (Bun on the store's SQLite file)`);
-  const result = await bunScript<{ seconds: number }>('seed.ts', [root, String(profiles), String(audit), String(exportPart)], PLAN.limitMinutes * 60_000);
-  notes.push(`Seeding ${profiles} profiles / ${audit} audit entries took ${result.seconds.toFixed(1)} s (not a target).`);
+  log(
+    `seeding ${profiles} profiles and ${audit} audit entries through the store's code (Bun on the store's SQLite file)`,
+  );
+  const result = await bunScript<{ seconds: number }>(
+    'seed.ts',
+    [root, String(profiles), String(audit), String(exportPart)],
+    PLAN.limitMinutes * 60_000,
+  );
+  notes.push(
+    `Seeding ${profiles} profiles / ${audit} audit entries took ${result.seconds.toFixed(1)} s (not a target).`,
+  );
 }
 
 /** Profiles and audit at scale: the store is seeded while the service is stopped. */
@@ -262,7 +346,11 @@ async function atScale(): Promise<void> {
     memory('service RSS at scale, after the profile pages', service, null);
 
     const audit = (query: string, target: number, figure: string) => async () => {
-      const { p50 } = await sample(async () => void (await ok(service, `/api/v1/audit?${query}`)), PLAN.samples, PLAN.sampleSeconds);
+      const { p50 } = await sample(
+        async () => void (await ok(service, `/api/v1/audit?${query}`)),
+        PLAN.samples,
+        PLAN.sampleSeconds,
+      );
       row('Audit', `${figure}, p50`, ms(p50), { target: `≤ ${target} ms`, met: p50 <= target });
     };
     log('audit pages');
@@ -276,13 +364,26 @@ async function atScale(): Promise<void> {
     log('audit export');
     const exportStarted = performance.now();
     let exported = 0;
-    for (const action of EXPORT_ACTIONS) exported += (await ok<{ count: number }>(service, `/api/v1/audit/export?format=jsonl&action=${action}`)).count;
-    row('Audit', `export of ${exported} entries (jsonl, ${EXPORT_ACTIONS.length} responses)`, `${((performance.now() - exportStarted) / 1000).toFixed(2)} s`);
+    for (const action of EXPORT_ACTIONS)
+      exported += (await ok<{ count: number }>(service, `/api/v1/audit/export?format=jsonl&action=${action}`)).count;
+    row(
+      'Audit',
+      `export of ${exported} entries (jsonl, ${EXPORT_ACTIONS.length} responses)`,
+      `${((performance.now() - exportStarted) / 1000).toFixed(2)} s`,
+    );
 
     log('8 concurrent audit exports');
     const concurrent = await concurrentExports(service, [...EXPORT_ACTIONS, ...EXPORT_ACTIONS]);
-    row('Audit', `8 concurrent exports (jsonl, ${concurrent.entries} entries in all; 429 answers retried after Retry-After: ${concurrent.busy})`, `${concurrent.seconds.toFixed(2)} s`);
-    row('Memory', 'service RSS, peak while the 8 concurrent exports ran (sampled every 100 ms)', mb(concurrent.peakRss));
+    row(
+      'Audit',
+      `8 concurrent exports (jsonl, ${concurrent.entries} entries in all; 429 answers retried after Retry-After: ${concurrent.busy})`,
+      `${concurrent.seconds.toFixed(2)} s`,
+    );
+    row(
+      'Memory',
+      'service RSS, peak while the 8 concurrent exports ran (sampled every 100 ms)',
+      mb(concurrent.peakRss),
+    );
 
     memory('service RSS at scale, after audit pages, verify, export and 8 concurrent exports', service, 250);
     const settings = await call<{ entries: number }>(service, '/api/v1/settings/audit');
@@ -303,12 +404,23 @@ async function verifyFigures(service: RunningService): Promise<void> {
   ]);
   const verify = await verifying;
   const verifySeconds = (performance.now() - verifyStarted) / 1000;
-  row('Audit', `verify (${verify.checked} entries, ok ${verify.ok})`, `${verifySeconds.toFixed(2)} s`, { target: '≤ 5 s', met: verifySeconds <= 5 && verify.ok });
-  for (const [what, figures] of [['GET /status', status], ['GET /api/v1/profiles?limit=50', read]] as const) {
-    row('Audit', `${what} while verify runs, p99 (${figures.n} requests, one at a time; p50 ${ms(figures.p50)})`, ms(figures.p99), {
-      target: '≤ 100 ms',
-      met: figures.p99 <= 100,
-    });
+  row('Audit', `verify (${verify.checked} entries, ok ${verify.ok})`, `${verifySeconds.toFixed(2)} s`, {
+    target: '≤ 5 s',
+    met: verifySeconds <= 5 && verify.ok,
+  });
+  for (const [what, figures] of [
+    ['GET /status', status],
+    ['GET /api/v1/profiles?limit=50', read],
+  ] as const) {
+    row(
+      'Audit',
+      `${what} while verify runs, p99 (${figures.n} requests, one at a time; p50 ${ms(figures.p50)})`,
+      ms(figures.p99),
+      {
+        target: '≤ 100 ms',
+        met: figures.p99 <= 100,
+      },
+    );
   }
 }
 
@@ -337,12 +449,16 @@ async function concurrentExports(service: RunningService, actions: readonly stri
   let busy = 0;
   const one = async (action: string): Promise<number> => {
     for (;;) {
-      const response = await fetch(`http://127.0.0.1:${service.port}/api/v1/audit/export?format=jsonl&action=${action}`, {
-        headers: { authorization: `Bearer ${service.token}` },
-      });
+      const response = await fetch(
+        `http://127.0.0.1:${service.port}/api/v1/audit/export?format=jsonl&action=${action}`,
+        {
+          headers: { authorization: `Bearer ${service.token}` },
+        },
+      );
       if (response.status !== 429) {
         const body = (await response.json()) as { count: number };
-        if (response.status !== 200) throw new Error(`export of ${action} answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+        if (response.status !== 200)
+          throw new Error(`export of ${action} answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
         return body.count;
       }
       busy += 1;
@@ -376,18 +492,28 @@ async function main(): Promise<void> {
     }
   };
   if (only === 'verify') await section('verify', verifyOnly);
-  else await section('reference and request', async () => {
-    await referenceHello('node:http hello', nodeHello);
-    const hello = { name: 'workerd hello', figures: await referenceHello('workerd hello', () => workerdHello('plain')) };
-    const helloRpc = { name: 'workerd hello + 1 RPC', figures: await referenceHello('workerd hello + 1 DO RPC (SQL read)', () => workerdHello('rpc')) };
-    await bunReference(hello);
-    const helloWrite: WriteReferences = new Map();
-    for (const connections of [1, CONNECTIONS]) {
-      const name = 'workerd hello + 1 DO RPC writing one row';
-      helloWrite.set(connections, { name, figures: await referenceHello(name, () => workerdHello('write'), connections) });
-    }
-    await requests(hello, helloRpc, helloWrite);
-  });
+  else
+    await section('reference and request', async () => {
+      await referenceHello('node:http hello', nodeHello);
+      const hello = {
+        name: 'workerd hello',
+        figures: await referenceHello('workerd hello', () => workerdHello('plain')),
+      };
+      const helloRpc = {
+        name: 'workerd hello + 1 RPC',
+        figures: await referenceHello('workerd hello + 1 DO RPC (SQL read)', () => workerdHello('rpc')),
+      };
+      await bunReference(hello);
+      const helloWrite: WriteReferences = new Map();
+      for (const connections of [1, CONNECTIONS]) {
+        const name = 'workerd hello + 1 DO RPC writing one row';
+        helloWrite.set(connections, {
+          name,
+          figures: await referenceHello(name, () => workerdHello('write'), connections),
+        });
+      }
+      await requests(hello, helloRpc, helloWrite);
+    });
   if (only === null) await section('at-scale', atScale);
   clearTimeout(limit);
   report();
@@ -397,7 +523,8 @@ function report(): void {
   printTable(rows);
   for (const note of notes) console.log(`- ${note}`);
   // A run of one section would overwrite the full table with a part of it: it is printed only.
-  if (only === null) writeResults(new URL('RESULTS.md', import.meta.url).pathname, quick ? 'quick' : 'full', rows, notes);
+  if (only === null)
+    writeResults(new URL('RESULTS.md', import.meta.url).pathname, quick ? 'quick' : 'full', rows, notes);
 }
 
 async function cleanup(): Promise<void> {

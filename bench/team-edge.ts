@@ -10,7 +10,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../test/node/service';
-import { adminTeamToken, createTeam, startTeamService, teamOk, type RunningTeamService } from '../test/node/team-service';
+import {
+  adminTeamToken,
+  createTeam,
+  startTeamService,
+  teamOk,
+  type RunningTeamService,
+} from '../test/node/team-service';
 import { readLoad, writeLoad, type LoadFigures } from './load';
 import { machine, markdownTable, printGrid, writeSection } from './report';
 
@@ -21,7 +27,15 @@ const PROFILES = 200;
 const PAGE = '/api/v1/profiles?limit=50';
 const READ_SCOPES = ['profiles:read'];
 const WRITE_SCOPES = ['runtime:control', 'secrets:read', 'rpa:write'];
-const COLUMNS = ['call', 'through the machine', 'p50 / p99', 'direct to the team', 'p50 / p99', 'machine / direct (req/s)', 'failed'];
+const COLUMNS = [
+  'call',
+  'through the machine',
+  'p50 / p99',
+  'direct to the team',
+  'p50 / p99',
+  'machine / direct (req/s)',
+  'failed',
+];
 
 const log = (message: string) => console.error(`[bench --team-edge] ${message}`);
 const ms = (v: number) => `${v.toFixed(1)} ms`;
@@ -53,7 +67,13 @@ function measuredRow({ call, machine: edge, direct }: Measured): string[] {
 
 /** A team token of `scopes`, made with the owner's admin team token. */
 async function teamToken(team: RunningTeamService, admin: string, name: string, scopes: string[]): Promise<string> {
-  return (await teamOk<{ token: string }>(team, `/teams/${TEAM}/api/v1/tokens`, { method: 'POST', token: admin, body: { name, scopes } })).token;
+  return (
+    await teamOk<{ token: string }>(team, `/teams/${TEAM}/api/v1/tokens`, {
+      method: 'POST',
+      token: admin,
+      body: { name, scopes },
+    })
+  ).token;
 }
 
 /** A local token of `scopes`, made with the machine's admin token. */
@@ -63,11 +83,17 @@ async function localToken(service: RunningService, name: string, scopes: string[
     headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name, scopes }),
   });
-  if (answer.status !== 201) throw new Error(`POST /api/v1/tokens on the machine answered ${answer.status}: ${await answer.text()}`);
+  if (answer.status !== 201)
+    throw new Error(`POST /api/v1/tokens on the machine answered ${answer.status}: ${await answer.text()}`);
   return ((await answer.json()) as { token: string }).token;
 }
 
-async function both(call: string, run: (side: Side, name: string) => Promise<LoadFigures>, edge: Side, direct: Side): Promise<Measured> {
+async function both(
+  call: string,
+  run: (side: Side, name: string) => Promise<LoadFigures>,
+  edge: Side,
+  direct: Side,
+): Promise<Measured> {
   log(`${call}: through the machine`);
   const machineFigures = await run(edge, 'machine');
   log(`${call}: direct to the team`);
@@ -87,20 +113,46 @@ export async function benchTeamEdge({ quick, seconds }: { quick: boolean; second
     const admin = (await adminTeamToken(team, TEAM, OWNER, 'bench owner')).token;
     const tokenFile = join(work, 'machine.token');
     writeFileSync(tokenFile, `${(await adminTeamToken(team, TEAM, OWNER, 'bench machine')).token}\n`, { mode: 0o600 });
-    for (let i = 0; i < PROFILES; i++) await teamOk(team, `/teams/${TEAM}/api/v1/profiles`, { method: 'POST', token: admin, body: { name: `edge ${i}` } }, 201);
+    for (let i = 0; i < PROFILES; i++)
+      await teamOk(
+        team,
+        `/teams/${TEAM}/api/v1/profiles`,
+        { method: 'POST', token: admin, body: { name: `edge ${i}` } },
+        201,
+      );
     log('starting npm start joined to it');
     const teamBase = `http://127.0.0.1:${team.port}/teams/${TEAM}`;
-    edge = await startService('workerd', join(work, 'machine'), { LPA_TEAM_URL: teamBase, LPA_TEAM_TOKEN_FILE: tokenFile });
+    edge = await startService('workerd', join(work, 'machine'), {
+      LPA_TEAM_URL: teamBase,
+      LPA_TEAM_TOKEN_FILE: tokenFile,
+    });
     const machineSide: Side = {
       base: `http://127.0.0.1:${edge.port}`,
       read: await localToken(edge, 'bench read', READ_SCOPES),
       write: await localToken(edge, 'bench write', WRITE_SCOPES),
     };
-    const directSide: Side = { base: teamBase, read: await teamToken(team, admin, 'bench read', READ_SCOPES), write: await teamToken(team, admin, 'bench write', WRITE_SCOPES) };
+    const directSide: Side = {
+      base: teamBase,
+      read: await teamToken(team, admin, 'bench read', READ_SCOPES),
+      write: await teamToken(team, admin, 'bench write', WRITE_SCOPES),
+    };
 
-    results.push(await both(`GET …/profiles?limit=50 (${CONNECTIONS} conn)`, (side) => readLoad(`${side.base}${PAGE}`, { authorization: `Bearer ${side.read}` }, CONNECTIONS, runSeconds), machineSide, directSide));
     results.push(
-      await both(`PUT …/automation/globals/{name}, audited (${CONNECTIONS} conn)`, async (side, name) => (await writeLoad(side.base, side.write, `edge_${name}`, CONNECTIONS, runSeconds, null)).figures, machineSide, directSide),
+      await both(
+        `GET …/profiles?limit=50 (${CONNECTIONS} conn)`,
+        (side) => readLoad(`${side.base}${PAGE}`, { authorization: `Bearer ${side.read}` }, CONNECTIONS, runSeconds),
+        machineSide,
+        directSide,
+      ),
+    );
+    results.push(
+      await both(
+        `PUT …/automation/globals/{name}, audited (${CONNECTIONS} conn)`,
+        async (side, name) =>
+          (await writeLoad(side.base, side.write, `edge_${name}`, CONNECTIONS, runSeconds, null)).figures,
+        machineSide,
+        directSide,
+      ),
     );
   } finally {
     await Promise.all([edge?.stop(), team?.stop()]);

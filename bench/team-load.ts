@@ -33,10 +33,28 @@ export interface WriteFigures {
 const TIMEOUT_MS = 30_000;
 const SAMPLES = 5;
 
-function put(agent: Agent, port: number, path: string, token: string, body: string): Promise<{ status: number; text: string }> {
+function put(
+  agent: Agent,
+  port: number,
+  path: string,
+  token: string,
+  body: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path, method: 'PUT', agent, timeout: TIMEOUT_MS, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'PUT',
+        agent,
+        timeout: TIMEOUT_MS,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -55,10 +73,21 @@ function put(agent: Agent, port: number, path: string, token: string, body: stri
  * `clientsPerTeam` clients for each team, writing for `seconds`; globals are named `{prefix}_{client}_{errors so far}`,
  * new ones (revision 0) in every run.
  */
-export async function teamWrites(port: number, teams: readonly TeamClient[], clientsPerTeam: number, seconds: number, prefix: string): Promise<WriteFigures> {
+export async function teamWrites(
+  port: number,
+  teams: readonly TeamClient[],
+  clientsPerTeam: number,
+  seconds: number,
+  prefix: string,
+): Promise<WriteFigures> {
   // Every client keeps its connection between requests: no free socket may be closed for being one too many.
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: teams.length * clientsPerTeam });
-  const figures: WriteFigures = { teams: teams.map(() => ({ acknowledged: 0, errors: 0 })), latencies: [], samples: [], seconds };
+  const figures: WriteFigures = {
+    teams: teams.map(() => ({ acknowledged: 0, errors: 0 })),
+    latencies: [],
+    samples: [],
+    seconds,
+  };
   const failures = new Map<string, number>();
   const value = JSON.stringify('x'.repeat(64));
   const started = performance.now();
@@ -75,7 +104,13 @@ export async function teamWrites(port: number, teams: readonly TeamClient[], cli
     fresh(0);
     while (performance.now() < deadline) {
       const sent = performance.now();
-      const answer = await put(agent, port, path, team.token, `{"value":${value},"expected_revision":${revision}}`).catch((error: Error) => ({ status: 0, text: error.message }));
+      const answer = await put(
+        agent,
+        port,
+        path,
+        team.token,
+        `{"value":${value},"expected_revision":${revision}}`,
+      ).catch((error: Error) => ({ status: 0, text: error.message }));
       figures.latencies.push(performance.now() - sent);
       if (answer.status === 200) {
         revision = (JSON.parse(answer.text) as { revision: number }).revision;
@@ -90,7 +125,11 @@ export async function teamWrites(port: number, teams: readonly TeamClient[], cli
   };
 
   try {
-    await Promise.all(teams.flatMap((team, t) => Array.from({ length: clientsPerTeam }, (_, c) => client(team, figures.teams[t]!, t * clientsPerTeam + c))));
+    await Promise.all(
+      teams.flatMap((team, t) =>
+        Array.from({ length: clientsPerTeam }, (_, c) => client(team, figures.teams[t]!, t * clientsPerTeam + c)),
+      ),
+    );
   } finally {
     agent.destroy();
   }

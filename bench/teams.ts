@@ -8,7 +8,13 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { adminTeamToken, createTeam, startTeamService, teamOk, type RunningTeamService } from '../test/node/team-service';
+import {
+  adminTeamToken,
+  createTeam,
+  startTeamService,
+  teamOk,
+  type RunningTeamService,
+} from '../test/node/team-service';
 import { cpuSince, treeCpu } from './cpu';
 import { percentiles } from './load';
 import { machine, markdownTable, printGrid, writeSection } from './report';
@@ -65,7 +71,8 @@ async function makeTeams(service: RunningTeamService, count: number): Promise<Te
   return inBatches(ids, CREATING_AT_ONCE, async (teamId) => {
     const owner = `owner@${teamId}.example`;
     const created = await createTeam(service, teamId, owner);
-    if (created.status !== 201) throw new Error(`creating ${teamId} answered ${created.status}: ${JSON.stringify(created.json)}`);
+    if (created.status !== 201)
+      throw new Error(`creating ${teamId} answered ${created.status}: ${JSON.stringify(created.json)}`);
     return { teamId, token: (await adminTeamToken(service, teamId, owner, 'bench')).token, acknowledged: 0, failed: 0 };
   });
 }
@@ -73,9 +80,15 @@ async function makeTeams(service: RunningTeamService, count: number): Promise<Te
 /** Why a team's chain is not what its acknowledged writes make it, or null when it is. */
 async function chainProblem(service: RunningTeamService, team: Team): Promise<string | null> {
   const api = `/teams/${team.teamId}/api/v1/audit`;
-  const verify = await teamOk<{ ok: boolean; checked: number; first_bad_seq: number | null }>(service, `${api}/verify`, { token: team.token });
+  const verify = await teamOk<{ ok: boolean; checked: number; first_bad_seq: number | null }>(
+    service,
+    `${api}/verify`,
+    { token: team.token },
+  );
   if (!verify.ok) return `${team.teamId}: verify fails at seq ${verify.first_bad_seq}`;
-  const starts = (await teamOk<{ items: unknown[] }>(service, `${api}?action=service.start&limit=1000`, { token: team.token })).items.length;
+  const starts = (
+    await teamOk<{ items: unknown[] }>(service, `${api}?action=service.start&limit=1000`, { token: team.token })
+  ).items.length;
   const expected = CREATION_ENTRIES + starts + team.acknowledged;
   if (verify.checked === expected) return null;
   return `${team.teamId}: ${verify.checked} entries, expected ${expected} (${team.acknowledged} acknowledged writes, ${starts} starts; ${team.failed} failed writes so far, which may have committed)`;
@@ -91,7 +104,10 @@ interface Held {
 
 /** Whether the service answers `GET /status` within 10 s. */
 const answers = (service: RunningTeamService) =>
-  fetch(`http://127.0.0.1:${service.port}/status`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.status === 200, () => false);
+  fetch(`http://127.0.0.1:${service.port}/status`, { signal: AbortSignal.timeout(10_000) }).then(
+    (r) => r.status === 200,
+    () => false,
+  );
 
 /** The last error line of the service's output (which may be long: it logs every request). */
 function lastError(logFile: string): string {
@@ -101,8 +117,17 @@ function lastError(logFile: string): string {
   const fd = openSync(logFile, 'r');
   readSync(fd, buffer, 0, length, size - length);
   closeSync(fd);
-  const lines = buffer.toString('utf8').replace(/\x1b\[[0-9;]*m/g, '').split('\n');
-  return lines.reverse().find((line) => /✘|\bERROR\b/.test(line) && !line.includes('"team_id"'))?.trim().slice(0, 200) ?? 'no error line in its output';
+  const lines = buffer
+    .toString('utf8')
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n');
+  return (
+    lines
+      .reverse()
+      .find((line) => /✘|\bERROR\b/.test(line) && !line.includes('"team_id"'))
+      ?.trim()
+      .slice(0, 200) ?? 'no error line in its output'
+  );
 }
 
 async function runCell(held: Held, teams: Team[], clients: number, seconds: number): Promise<Cell> {
@@ -124,14 +149,18 @@ async function runCell(held: Held, teams: Team[], clients: number, seconds: numb
   const written = figures.teams.map((f) => f.acknowledged);
   const perWrite = (seconds: number) => (seconds * 1000) / written.reduce((a, b) => a + b, 0);
   if (!(await answers(service))) {
-    held.notes.push(`${teams.length} × ${clients}: the service stopped answering (last error: ${lastError(service.logFile)}); restarted on the same data root to verify the chains; its output is kept in ${service.logFile}.`);
+    held.notes.push(
+      `${teams.length} × ${clients}: the service stopped answering (last error: ${lastError(service.logFile)}); restarted on the same data root to verify the chains; its output is kept in ${service.logFile}.`,
+    );
     held.keepLog = true;
     await service.stop();
     held.current = await startTeamService(service.dataRoot, { logFile: service.logFile });
   }
   // One team at a time: the slot that lets one verify run at once (handlers/audit.ts) is the
   // isolate's, so a second team's verify meanwhile would be refused with 429.
-  const badChains = (await inBatches(teams, 1, (team) => chainProblem(held.current, team))).filter((p): p is string => p !== null);
+  const badChains = (await inBatches(teams, 1, (team) => chainProblem(held.current, team))).filter(
+    (p): p is string => p !== null,
+  );
   return {
     teams: teams.length,
     clients,
@@ -141,7 +170,9 @@ async function runCell(held: Held, teams: Team[], clients: number, seconds: numb
     errors: warm.teams.reduce((n, f) => n + f.errors, 0) + figures.teams.reduce((n, f) => n + f.errors, 0),
     fairness: Math.max(...written) / Math.min(...written),
     cpuPerWrite: perWrite(cpuUsed.seconds),
-    cpuPerWriteByProcess: [...cpuUsed.byName].map(([name, seconds]): [string, number] => [name, perWrite(seconds)]).sort((a, b) => b[1] - a[1]),
+    cpuPerWriteByProcess: [...cpuUsed.byName]
+      .map(([name, seconds]): [string, number] => [name, perWrite(seconds)])
+      .sort((a, b) => b[1] - a[1]),
     badChains,
   };
 }
@@ -153,13 +184,18 @@ function cellRow(cell: Cell): string[] {
   const perTeam = cell.figures.teams.map((f) => perSecond(f.acknowledged, seconds));
   const total = perTeam.reduce((a, b) => a + b, 0);
   const fair = cell.fairness <= TARGETS.fairness;
-  const target = isTargetCell(cell) ? `0 errors, exact chains, fairness ≤ ${TARGETS.fairness}, p99 ≤ ${TARGETS.p99Ms} ms` : '0 errors, exact chains';
-  const met = cell.errors === 0 && cell.badChains.length === 0 && (!isTargetCell(cell) || (fair && cell.p99 <= TARGETS.p99Ms));
+  const target = isTargetCell(cell)
+    ? `0 errors, exact chains, fairness ≤ ${TARGETS.fairness}, p99 ≤ ${TARGETS.p99Ms} ms`
+    : '0 errors, exact chains';
+  const met =
+    cell.errors === 0 && cell.badChains.length === 0 && (!isTargetCell(cell) || (fair && cell.p99 <= TARGETS.p99Ms));
   return [
     `${cell.teams} × ${cell.clients}`,
     `${Math.round(total)}`,
     `${(total / cell.teams).toFixed(1)} (${Math.min(...perTeam).toFixed(1)}–${Math.max(...perTeam).toFixed(1)})`,
-    Number.isFinite(cell.fairness) ? `${cell.fairness.toFixed(2)}×${fair ? '' : ` (> ${TARGETS.fairness})`}` : 'a team wrote nothing',
+    Number.isFinite(cell.fairness)
+      ? `${cell.fairness.toFixed(2)}×${fair ? '' : ` (> ${TARGETS.fairness})`}`
+      : 'a team wrote nothing',
     ms(cell.p50),
     ms(cell.p99),
     Number.isFinite(cell.cpuPerWrite) ? ms(cell.cpuPerWrite) : 'no write',
@@ -170,17 +206,41 @@ function cellRow(cell: Cell): string[] {
   ];
 }
 
-const COLUMNS = ['Teams × clients', 'Writes/s, all teams', 'Per team writes/s: mean (min–max)', 'Fairness max/min', 'p50', 'p99', 'Service CPU per write', 'Errors', 'Chains after the cell', 'Target', 'Met'];
+const COLUMNS = [
+  'Teams × clients',
+  'Writes/s, all teams',
+  'Per team writes/s: mean (min–max)',
+  'Fairness max/min',
+  'p50',
+  'p99',
+  'Service CPU per write',
+  'Errors',
+  'Chains after the cell',
+  'Target',
+  'Met',
+];
 
 /** The targets, each PASS or FAIL. */
 function verdicts(cells: Cell[]): { line: string; pass: boolean }[] {
   const target = cells.find(isTargetCell);
   const verdict = (pass: boolean, what: string) => ({ pass, line: `${pass ? 'PASS' : 'FAIL'}: ${what}` });
   return [
-    verdict(cells.every((c) => c.errors === 0), `0 errors in every cell (${cells.reduce((n, c) => n + c.errors, 0)})`),
-    verdict(cells.every((c) => c.badChains.length === 0), 'after every cell, every team\'s chain verifies and holds exactly its acknowledged writes plus its creation and start entries'),
-    verdict(target !== undefined && target.fairness <= TARGETS.fairness, `fairness ≤ ${TARGETS.fairness} at ${TARGET_CELL.teams} × ${TARGET_CELL.clients} (${target?.fairness.toFixed(2) ?? 'not measured'})`),
-    verdict(target !== undefined && target.p99 <= TARGETS.p99Ms, `p99 ≤ ${TARGETS.p99Ms} ms at ${TARGET_CELL.teams} × ${TARGET_CELL.clients} (${target ? ms(target.p99) : 'not measured'})`),
+    verdict(
+      cells.every((c) => c.errors === 0),
+      `0 errors in every cell (${cells.reduce((n, c) => n + c.errors, 0)})`,
+    ),
+    verdict(
+      cells.every((c) => c.badChains.length === 0),
+      "after every cell, every team's chain verifies and holds exactly its acknowledged writes plus its creation and start entries",
+    ),
+    verdict(
+      target !== undefined && target.fairness <= TARGETS.fairness,
+      `fairness ≤ ${TARGETS.fairness} at ${TARGET_CELL.teams} × ${TARGET_CELL.clients} (${target?.fairness.toFixed(2) ?? 'not measured'})`,
+    ),
+    verdict(
+      target !== undefined && target.p99 <= TARGETS.p99Ms,
+      `p99 ≤ ${TARGETS.p99Ms} ms at ${TARGET_CELL.teams} × ${TARGET_CELL.clients} (${target ? ms(target.p99) : 'not measured'})`,
+    ),
   ];
 }
 
@@ -188,11 +248,20 @@ function verdicts(cells: Cell[]): { line: string; pass: boolean }[] {
 export function parseCells(spec: string | null): { teams: number; clients: number }[] | null {
   if (spec === null) return null;
   const cells = spec.split(',').map((cell) => /^([1-9]\d*)x([1-9]\d*)$/.exec(cell.trim()));
-  if (cells.some((m) => m === null)) throw new Error(`--cells takes teams x clients pairs such as 8x10,1x50, not ${JSON.stringify(spec)}`);
+  if (cells.some((m) => m === null))
+    throw new Error(`--cells takes teams x clients pairs such as 8x10,1x50, not ${JSON.stringify(spec)}`);
   return cells.map((m) => ({ teams: Number(m![1]), clients: Number(m![2]) }));
 }
 
-export async function benchTeams({ quick, seconds, cells: only }: { quick: boolean; seconds: number | null; cells: { teams: number; clients: number }[] | null }): Promise<void> {
+export async function benchTeams({
+  quick,
+  seconds,
+  cells: only,
+}: {
+  quick: boolean;
+  seconds: number | null;
+  cells: { teams: number; clients: number }[] | null;
+}): Promise<void> {
   const cellSeconds = seconds ?? (quick ? 3 : 15);
   const dataRoot = mkdtempSync(join(tmpdir(), 'lpa-bench-teams-'));
   const held: Held = { current: null as unknown as RunningTeamService, notes: [], keepLog: false };
@@ -208,14 +277,23 @@ export async function benchTeams({ quick, seconds, cells: only }: { quick: boole
     const creating = performance.now();
     const grid = only ?? TEAMS.flatMap((teams) => CLIENTS.map((clients) => ({ teams, clients })));
     const teams = await makeTeams(held.current, Math.max(...grid.map((c) => c.teams)));
-    notes.push(`Creating ${teams.length} teams and an admin token in each (${CREATING_AT_ONCE} at a time) took ${((performance.now() - creating) / 1000).toFixed(1)} s (not a target).`);
+    notes.push(
+      `Creating ${teams.length} teams and an admin token in each (${CREATING_AT_ONCE} at a time) took ${((performance.now() - creating) / 1000).toFixed(1)} s (not a target).`,
+    );
     for (const { teams: teamCount, clients } of grid) {
       const cell = await runCell(held, teams.slice(0, teamCount), clients, cellSeconds);
       cells.push(cell);
-      if (Number.isFinite(cell.cpuPerWrite)) notes.push(`${cell.teams} × ${cell.clients}, service CPU per write by process: ${cell.cpuPerWriteByProcess.map(([name, ms]) => `${name} ${ms.toFixed(2)} ms`).join(', ')}.`);
-      for (const sample of cell.figures.samples) notes.push(`${cell.teams} × ${cell.clients}, failed writes: ${sample}`);
+      if (Number.isFinite(cell.cpuPerWrite))
+        notes.push(
+          `${cell.teams} × ${cell.clients}, service CPU per write by process: ${cell.cpuPerWriteByProcess.map(([name, ms]) => `${name} ${ms.toFixed(2)} ms`).join(', ')}.`,
+        );
+      for (const sample of cell.figures.samples)
+        notes.push(`${cell.teams} × ${cell.clients}, failed writes: ${sample}`);
       const [first, ...more] = cell.badChains;
-      if (first) notes.push(`${cell.teams} × ${cell.clients}, chains: ${first}${more.length ? `; and ${more.length} more teams` : ''}`);
+      if (first)
+        notes.push(
+          `${cell.teams} × ${cell.clients}, chains: ${first}${more.length ? `; and ${more.length} more teams` : ''}`,
+        );
     }
   } catch (error) {
     held.keepLog = true;

@@ -45,18 +45,34 @@ interface Plan {
  * stop at the newest seq matching when the export began, so entries written meanwhile are not in it.
  */
 export async function exportAudit(
-  store: StoreClient, filters: AuditFilters, format: ExportFormat, now: number, idleMs = EXPORT_IDLE_MS,
+  store: StoreClient,
+  filters: AuditFilters,
+  format: ExportFormat,
+  now: number,
+  idleMs = EXPORT_IDLE_MS,
 ): Promise<JsonBody<AuditExport>> {
   const release = running.tryTake();
   if (!release) {
-    throw new ApiError('audit.export_busy', { max_concurrent: MAX_CONCURRENT_EXPORTS, retry_after_s: EXPORT_RETRY_AFTER_S }, undefined, {
-      'retry-after': String(EXPORT_RETRY_AFTER_S),
-    });
+    throw new ApiError(
+      'audit.export_busy',
+      { max_concurrent: MAX_CONCURRENT_EXPORTS, retry_after_s: EXPORT_RETRY_AFTER_S },
+      undefined,
+      {
+        'retry-after': String(EXPORT_RETRY_AFTER_S),
+      },
+    );
   }
   try {
     const plan = await measure(store, filters, format);
-    const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-    const envelope = JSON.stringify({ file_name: `lpa-audit-${stamp}.${format}`, count: plan.count, content_base64: '' } satisfies AuditExport);
+    const stamp = new Date(now)
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
+    const envelope = JSON.stringify({
+      file_name: `lpa-audit-${stamp}.${format}`,
+      count: plan.count,
+      content_base64: '',
+    } satisfies AuditExport);
     return new JsonBody(fileStream(store, filters, format, plan, envelope, { release, idleMs }));
   } catch (error) {
     release();
@@ -67,13 +83,27 @@ export async function exportAudit(
 async function measure(store: StoreClient, filters: AuditFilters, format: ExportFormat): Promise<Plan> {
   const extent = await store.audit.extent(filters);
   const tooLarge = () =>
-    new ApiError('audit.export_too_large', { count: extent.count, max_entries: MAX_EXPORT_ENTRIES, max_bytes: MAX_EXPORT_BYTES });
+    new ApiError('audit.export_too_large', {
+      count: extent.count,
+      max_entries: MAX_EXPORT_ENTRIES,
+      max_bytes: MAX_EXPORT_BYTES,
+    });
   if (extent.count > MAX_EXPORT_ENTRIES) throw tooLarge();
   // A JSONL file ends with the head the store signs over its first and last entry (storage/audit/export-head.ts).
   const tail = exportTail(format, format === 'jsonl' ? await store.audit.exportHead(filters, extent.last_seq) : null);
-  const plan: Plan = { count: 0, bytes: utf8Length(exportHeader(format)) + utf8Length(tail), last_seq: extent.last_seq, tail };
+  const plan: Plan = {
+    count: 0,
+    bytes: utf8Length(exportHeader(format)) + utf8Length(tail),
+    last_seq: extent.last_seq,
+    tail,
+  };
   for (let after: number | null = extent.count > 0 ? 0 : null; after !== null; ) {
-    const page = await store.audit.exportPageSize(filters, format, { after_seq: after, before_seq: extent.last_seq + 1 }, PAGE);
+    const page = await store.audit.exportPageSize(
+      filters,
+      format,
+      { after_seq: after, before_seq: extent.last_seq + 1 },
+      PAGE,
+    );
     plan.count += page.count;
     plan.bytes += page.bytes;
     if (plan.bytes > MAX_EXPORT_BYTES) throw tooLarge();
@@ -89,7 +119,12 @@ async function measure(store: StoreClient, filters: AuditFilters, format: Export
  * rather than send a file that differs from the count it announced.
  */
 function fileStream(
-  store: StoreClient, filters: AuditFilters, format: ExportFormat, plan: Plan, envelope: string, { release, idleMs }: { release: () => void; idleMs: number },
+  store: StoreClient,
+  filters: AuditFilters,
+  format: ExportFormat,
+  plan: Plan,
+  envelope: string,
+  { release, idleMs }: { release: () => void; idleMs: number },
 ) {
   const encoder = new TextEncoder();
   const content = new Base64Chunks();
@@ -131,7 +166,8 @@ function fileStream(
           if (after !== null) return waitForReader(controller);
         }
         const tail = file(plan.tail);
-        if (sent.count !== plan.count || sent.bytes !== plan.bytes) throw new Error('the audit log changed while it was exported');
+        if (sent.count !== plan.count || sent.bytes !== plan.bytes)
+          throw new Error('the audit log changed while it was exported');
         controller.enqueue(encoder.encode(tail + content.finish() + closing));
         controller.close();
         release();

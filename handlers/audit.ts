@@ -26,7 +26,9 @@ export const auditRoutes = implement(audit, {
   verify: async ({ ctx }) => {
     const release = verifying.tryTake((await ctx.storeFacts()).store_id);
     if (!release) {
-      throw new ApiError('audit.verify_busy', { retry_after_s: VERIFY_RETRY_AFTER_S }, undefined, { 'retry-after': String(VERIFY_RETRY_AFTER_S) });
+      throw new ApiError('audit.verify_busy', { retry_after_s: VERIFY_RETRY_AFTER_S }, undefined, {
+        'retry-after': String(VERIFY_RETRY_AFTER_S),
+      });
     }
     try {
       let step = await ctx.store.audit.verifySlice(null);

@@ -17,8 +17,14 @@ export const fileRoutes = implement(files, {
   list: ({ ctx }) => folderChecked(ctx.host.files.list()),
   write: async ({ ctx, body, audit }) => {
     const bytes = fromBase64(body.base64);
-    if ((await folderChecked(ctx.host.files.write(body.name, bytes))) === 'exists') throw new ApiError('files.exists', { name: body.name });
-    await ctx.store.system.record(audit, 'ok', { entity_type: 'file', entity_id: body.name, details: { size_bytes: bytes.length } }, null);
+    if ((await folderChecked(ctx.host.files.write(body.name, bytes))) === 'exists')
+      throw new ApiError('files.exists', { name: body.name });
+    await ctx.store.system.record(
+      audit,
+      'ok',
+      { entity_type: 'file', entity_id: body.name, details: { size_bytes: bytes.length } },
+      null,
+    );
     return { ok: true as const };
   },
   read: async ({ ctx, query }) => {

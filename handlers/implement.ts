@@ -19,13 +19,25 @@ type Answer<R> = Out<R> | JsonBody<Out<R>>;
 
 /** The handler a contract asks for: its input typed from the contract's schemas, its answer checked against its response schema. */
 export type Handler<C> =
-  C extends Contract<infer P extends Schema | undefined, infer Q extends Schema | undefined, infer B extends Schema | undefined, infer R extends Schema | undefined, infer A extends AuditAction | undefined>
+  C extends Contract<
+    infer P extends Schema | undefined,
+    infer Q extends Schema | undefined,
+    infer B extends Schema | undefined,
+    infer R extends Schema | undefined,
+    infer A extends AuditAction | undefined
+  >
     ? (input: HandlerInput<P, Q, B, A>) => Answer<R> | Promise<Answer<R>>
     : never;
 
 /** A route as the server runs it: its contract and its handler, which the pipeline calls with validated input only. */
 export interface Route extends Contract {
-  handler: (input: { params: unknown; query: unknown; body: unknown; ctx: RequestContext; audit: AuditContext | undefined }) => unknown;
+  handler: (input: {
+    params: unknown;
+    query: unknown;
+    body: unknown;
+    ctx: RequestContext;
+    audit: AuditContext | undefined;
+  }) => unknown;
 }
 
 /**

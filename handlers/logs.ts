@@ -7,7 +7,8 @@ export const logRoutes = implement(logs, {
   list: async ({ ctx }) => ({ items: await ctx.host.logs.list() }),
   tail: async ({ ctx, params }) => {
     const tail = await ctx.host.logs.tail(params.stream, params.file, EXCERPT_MAX_BYTES);
-    if (tail === null) throw new ApiError('resource.not_found', { resource: 'log_file', stream: params.stream, file: params.file });
+    if (tail === null)
+      throw new ApiError('resource.not_found', { resource: 'log_file', stream: params.stream, file: params.file });
     return { ...tail.entry, ...excerptOf(tail.bytes, tail.offset > 0) };
   },
 });

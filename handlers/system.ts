@@ -17,10 +17,13 @@ export const systemRoutes = implement(system, {
       ctx.store.system.info(),
       ctx.host.disk.free().catch(() => null),
       ctx.host.logs.problems().catch((error: unknown) => [`log folders could not be checked: ${String(error)}`]),
-      ctx.host.files.problems().catch((error: unknown) => [`the automation folder could not be checked: ${String(error)}`]),
+      ctx.host.files
+        .problems()
+        .catch((error: unknown) => [`the automation folder could not be checked: ${String(error)}`]),
     ]);
     const warnings: string[] = [];
-    if (info.vault.state !== 'unlocked') warnings.push(`vault is ${info.vault.state}: ${info.vault.reason ?? 'no reason given'}`);
+    if (info.vault.state !== 'unlocked')
+      warnings.push(`vault is ${info.vault.state}: ${info.vault.reason ?? 'no reason given'}`);
     if (free === null) warnings.push('free disk space of the data root could not be measured');
     else if (free < LOW_DISK_BYTES) warnings.push(`less than 1 GiB free on the data root (${free} bytes)`);
     warnings.push(...logProblems, ...fileProblems);

@@ -6,7 +6,10 @@ import { audit } from '../src/contracts/audit';
 import type { TeamVerification } from '../src/contracts/team';
 
 /** Reads one of the team's GET routes as this machine: its declaration gives the path and the answer's schema. */
-export type TeamGet = <R extends z.ZodType>(route: { path: string; response?: R }, query?: Record<string, number>) => Promise<z.output<R>>;
+export type TeamGet = <R extends z.ZodType>(
+  route: { path: string; response?: R },
+  query?: Record<string, number>,
+) => Promise<z.output<R>>;
 
 /** The team pages a verify may ask for: the bound of its work, whatever the witness holds. */
 export const VERIFY_PAGE_LIMIT = 100;
@@ -22,15 +25,31 @@ const noFinding = { finding: null, fork_at: null, witnessed_hash: null, team_has
  * kept is the link `team`'s (the team URL): another team's heads and pin are never compared. A
  * finding keeps nothing.
  */
-export async function verifyTeam(store: StoreClient, team: string, teamGet: TeamGet, now: number): Promise<TeamVerification> {
+export async function verifyTeam(
+  store: StoreClient,
+  team: string,
+  teamGet: TeamGet,
+  now: number,
+): Promise<TeamVerification> {
   const key = await teamGet(audit.publicKey);
   const checkpoint = await teamGet(audit.checkpoint);
   const pinned = await store.witness.checkpoint(team);
   const teamHead = { seq: checkpoint.seq, hash: checkpoint.hash };
   const result = (rest: Partial<TeamVerification> & Pick<TeamVerification, 'ok' | 'finding'>): TeamVerification => ({
-    checked: 0, unchecked: 0, team_head: teamHead, fork_at: null, witnessed_hash: null, team_hash: null, ...rest,
+    checked: 0,
+    unchecked: 0,
+    team_head: teamHead,
+    fork_at: null,
+    witnessed_hash: null,
+    team_hash: null,
+    ...rest,
   });
-  if (pinned && (pinned.key_id !== key.key_id || pinned.public_key_pem !== key.public_key_pem || pinned.checkpoint.store_id !== checkpoint.store_id)) {
+  if (
+    pinned &&
+    (pinned.key_id !== key.key_id ||
+      pinned.public_key_pem !== key.public_key_pem ||
+      pinned.checkpoint.store_id !== checkpoint.store_id)
+  ) {
     return result({ ok: false, finding: 'key_changed' });
   }
   const pem = pinned?.public_key_pem ?? key.public_key_pem;
@@ -38,16 +57,31 @@ export async function verifyTeam(store: StoreClient, team: string, teamGet: Team
   const { hash, seq, store_id, ts } = checkpoint;
   // The key's id is the hash of the key itself: a key_id that is not the PEM's is as bad as a bad signature.
   const signedBy = publicKey === null ? null : keyId(publicKey);
-  if (checkpoint.key_id !== signedBy || key.key_id !== signedBy || !signatureValid(publicKey, { hash, seq, store_id, ts }, checkpoint.signature)) {
+  if (
+    checkpoint.key_id !== signedBy ||
+    key.key_id !== signedBy ||
+    !signatureValid(publicKey, { hash, seq, store_id, ts }, checkpoint.signature)
+  ) {
     return result({ ok: false, finding: 'bad_signature' });
   }
   const ahead = (await store.witness.heads(team, checkpoint.seq, 1)).items[0];
   if (ahead) return result({ ok: false, finding: 'rolled_back', fork_at: ahead.seq, witnessed_hash: ahead.hash });
 
   const compared = await compare(store, team, teamGet);
-  if (compared.fork) return result({ ok: false, finding: 'fork', ...compared.fork, checked: compared.checked, unchecked: compared.unchecked });
+  if (compared.fork)
+    return result({
+      ok: false,
+      finding: 'fork',
+      ...compared.fork,
+      checked: compared.checked,
+      unchecked: compared.unchecked,
+    });
   const kept: PinnedCheckpoint = {
-    key_id: key.key_id, public_key_pem: pem, pinned_at: pinned?.pinned_at ?? now, checkpoint, fetched_at: now,
+    key_id: key.key_id,
+    public_key_pem: pem,
+    pinned_at: pinned?.pinned_at ?? now,
+    checkpoint,
+    fetched_at: now,
   };
   await store.witness.keep(team, kept);
   await store.witness.see(team, teamHead);
@@ -91,7 +125,8 @@ async function compare(store: StoreClient, team: string, teamGet: TeamGet): Prom
         covered = answer.next_after_seq ?? Infinity;
       }
       const teamHash = hashes.get(head.seq) ?? null;
-      if (teamHash !== head.hash) return { checked, unchecked, fork: { fork_at: head.seq, witnessed_hash: head.hash, team_hash: teamHash } };
+      if (teamHash !== head.hash)
+        return { checked, unchecked, fork: { fork_at: head.seq, witnessed_hash: head.hash, team_hash: teamHash } };
       checked += 1;
     }
     if (page.next_after_seq === null) return { checked, unchecked };

@@ -28,10 +28,18 @@ function teamReader(ctx: RequestContext): TeamGet {
   return async <R extends z.ZodType>(route: { path: string; response?: R }, query: Record<string, number> = {}) => {
     const search = new URLSearchParams(Object.entries(query).map(([name, value]) => [name, String(value)])).toString();
     const target = search ? `${route.path}?${search}` : route.path;
-    const answer = reached(await ctx.host.team.forward({ method: 'GET', target, headers: { 'x-lpa-request-id': ctx.requestId }, body: null }));
+    const answer = reached(
+      await ctx.host.team.forward({
+        method: 'GET',
+        target,
+        headers: { 'x-lpa-request-id': ctx.requestId },
+        body: null,
+      }),
+    );
     const json = jsonOf(answer.body);
     const parsed = route.response!.safeParse(json);
-    if (answer.status !== 200 || !parsed.success) throw new ApiError('team.refused', { status: answer.status, code: teamErrorCode(json, 'team.bad_answer') });
+    if (answer.status !== 200 || !parsed.success)
+      throw new ApiError('team.refused', { status: answer.status, code: teamErrorCode(json, 'team.bad_answer') });
     return parsed.data;
   };
 }

@@ -34,7 +34,9 @@ function newestChange(path) {
 /** True when the generated module is missing or older than a console source or the lock file. */
 export function consoleIsStale() {
   const built = statSync(ASSETS_MODULE, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  return [SOURCE, join(ROOT, 'package-lock.json'), fileURLToPath(import.meta.url)].some((source) => newestChange(source) > built);
+  return [SOURCE, join(ROOT, 'package-lock.json'), fileURLToPath(import.meta.url)].some(
+    (source) => newestChange(source) > built,
+  );
 }
 
 function filesUnder(dir) {

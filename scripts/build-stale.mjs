@@ -17,8 +17,16 @@ export const CLI_SOURCES = join(DIST, 'cli-sources.json');
 export const STAMP = join(DIST, 'launcher.mjs');
 /** What the bundles are built from: every change there makes the build stale. */
 const SOURCES = [
-  'src', 'storage', 'handlers', 'package.json', 'package-lock.json', 'packages/cli/package.json',
-  'scripts/build.mjs', 'scripts/build-stale.mjs', 'scripts/build-console.mjs', 'scripts/sha256-wasm.mjs',
+  'src',
+  'storage',
+  'handlers',
+  'package.json',
+  'package-lock.json',
+  'packages/cli/package.json',
+  'scripts/build.mjs',
+  'scripts/build-stale.mjs',
+  'scripts/build-console.mjs',
+  'scripts/sha256-wasm.mjs',
 ];
 
 const mtimeOf = (path) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;

@@ -57,19 +57,25 @@ async function bundleCli(build) {
     minifyWhitespace: true,
     minifySyntax: true,
     // The packages' CommonJS parts call require(); an ES module has none unless it makes one.
-    banner: { js: "import { createRequire as lpaCreateRequire } from 'node:module';\nconst require = lpaCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as lpaCreateRequire } from 'node:module';\nconst require = lpaCreateRequire(import.meta.url);",
+    },
   });
   // Before the entry: a build that stops half-way leaves an entry older than the sources listed.
   const sources = Object.keys(metafile.inputs).filter((path) => !path.includes('node_modules/'));
   writeFileSync(CLI_SOURCES, `${JSON.stringify(sources, null, 1)}\n`);
   const entry = join(CLI_DIST, 'lpa.mjs');
-  for (const file of [...outputFiles.filter((file) => file.path !== entry), ...outputFiles.filter((file) => file.path === entry)]) {
+  for (const file of [
+    ...outputFiles.filter((file) => file.path !== entry),
+    ...outputFiles.filter((file) => file.path === entry),
+  ]) {
     const partial = `${file.path}.${process.pid}.partial`;
     writeFileSync(partial, file.contents, { mode: 0o755 });
     renameSync(partial, file.path);
   }
   const written = new Set(outputFiles.map((file) => file.path));
-  for (const name of readdirSync(chunks)) if (!written.has(join(chunks, name))) rmSync(join(chunks, name), { force: true });
+  for (const name of readdirSync(chunks))
+    if (!written.has(join(chunks, name))) rmSync(join(chunks, name), { force: true });
 }
 
 export async function buildAll() {

@@ -27,4 +27,6 @@ if (check && stale.length) {
   console.error(`not current (run npm run docs): ${stale.join(', ')}`);
   process.exit(1);
 }
-console.log(stale.length ? `${check ? 'stale' : 'wrote'}: ${stale.join(', ')}` : 'the generated documentation is current');
+console.log(
+  stale.length ? `${check ? 'stale' : 'wrote'}: ${stale.join(', ')}` : 'the generated documentation is current',
+);

@@ -44,7 +44,8 @@ export async function serveJwks(privateJwks) {
 /** The data root's key pair, made on first use. */
 async function localKey(dataRoot) {
   const path = join(dataRoot, KEY_FILE);
-  if (!existsSync(path)) writeFileSync(path, JSON.stringify(await newAccessKey('local-access')), { mode: 0o600, flag: 'wx' });
+  if (!existsSync(path))
+    writeFileSync(path, JSON.stringify(await newAccessKey('local-access')), { mode: 0o600, flag: 'wx' });
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
@@ -69,7 +70,11 @@ export async function serveLocalAccess(dataRoot) {
   };
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname) && process.argv[2] === 'assertion') {
+if (
+  process.argv[1] &&
+  resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname) &&
+  process.argv[2] === 'assertion'
+) {
   const [email, dataRoot = process.env.LPA_TEAM_DATA_ROOT || './data-team'] = process.argv.slice(3);
   if (!email) {
     console.error('usage: node scripts/local-access.mjs assertion <email> [data root]');

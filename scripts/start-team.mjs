@@ -46,7 +46,14 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
 /** Wrangler's `--log-level` values, quietest first: a Worker's log line shows when its level is at most the one set. */
 const LOG_LEVELS = ['none', 'error', 'warn', 'info', 'log', 'debug'];
 const WRANGLER_MARKS = { error: '✘ [ERROR]', warn: '▲ [WARNING]' };
-const MINIFLARE_LEVELS = { none: LogLevel.NONE, error: LogLevel.ERROR, warn: LogLevel.WARN, info: LogLevel.INFO, log: LogLevel.INFO, debug: LogLevel.DEBUG };
+const MINIFLARE_LEVELS = {
+  none: LogLevel.NONE,
+  error: LogLevel.ERROR,
+  warn: LogLevel.WARN,
+  info: LogLevel.INFO,
+  log: LogLevel.INFO,
+  debug: LogLevel.DEBUG,
+};
 const logLevel = process.env.LPA_TEAM_LOG_LEVEL || 'log';
 if (!LOG_LEVELS.includes(logLevel)) {
   console.error(`LPA_TEAM_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`);
@@ -55,7 +62,9 @@ if (!LOG_LEVELS.includes(logLevel)) {
 /** Where DevTools (or a profiler) can attach to the Worker and its objects: off unless asked for. */
 const inspectorPort = process.env.LPA_TEAM_INSPECTOR_PORT ? Number(process.env.LPA_TEAM_INSPECTOR_PORT) : null;
 if (inspectorPort !== null && !(Number.isInteger(inspectorPort) && inspectorPort >= 1 && inspectorPort <= 65535)) {
-  console.error(`LPA_TEAM_INSPECTOR_PORT must be a port number (1-65535), not ${JSON.stringify(process.env.LPA_TEAM_INSPECTOR_PORT)}`);
+  console.error(
+    `LPA_TEAM_INSPECTOR_PORT must be a port number (1-65535), not ${JSON.stringify(process.env.LPA_TEAM_INSPECTOR_PORT)}`,
+  );
   process.exit(2);
 }
 const dataRoot = resolve(process.env.LPA_TEAM_DATA_ROOT || './data-team');
@@ -79,16 +88,25 @@ function processCount() {
   try {
     placed = readPlacement(dataRoot);
   } catch (error) {
-    console.error(`${join(dataRoot, PLACEMENT_FILE)} cannot be read (${error.message}): it says which process holds each team, so the service does not start without it.`);
+    console.error(
+      `${join(dataRoot, PLACEMENT_FILE)} cannot be read (${error.message}): it says which process holds each team, so the service does not start without it.`,
+    );
     process.exit(2);
   }
-  if (placed !== null && !(Number.isInteger(placed?.processes) && placed.processes >= 1 && placed.processes <= MAX_PROCESSES)) {
-    console.error(`${join(dataRoot, PLACEMENT_FILE)} names no number of processes from 1 to ${MAX_PROCESSES}: the service does not start without it.`);
+  if (
+    placed !== null &&
+    !(Number.isInteger(placed?.processes) && placed.processes >= 1 && placed.processes <= MAX_PROCESSES)
+  ) {
+    console.error(
+      `${join(dataRoot, PLACEMENT_FILE)} names no number of processes from 1 to ${MAX_PROCESSES}: the service does not start without it.`,
+    );
     process.exit(2);
   }
   const kept = placed?.processes ?? (existsSync(join(dataRoot, 'state')) ? 1 : null);
   if (kept !== null && asked !== undefined && Number(asked) !== kept) {
-    console.error(`${dataRoot} keeps its teams in ${kept} workerd process(es); LPA_TEAM_PROCESSES=${asked} would not find them. Unset it, or use another LPA_TEAM_DATA_ROOT.`);
+    console.error(
+      `${dataRoot} keeps its teams in ${kept} workerd process(es); LPA_TEAM_PROCESSES=${asked} would not find them. Unset it, or use another LPA_TEAM_DATA_ROOT.`,
+    );
     process.exit(2);
   }
   return kept ?? (asked !== undefined ? Number(asked) : DEFAULT_PROCESSES);
@@ -106,7 +124,11 @@ function secret(name, file, make) {
 }
 
 const wrapKey = secret('LPA_KEY_WRAP_KEY', 'key-wrap.key', () => randomBytes(32).toString('base64'));
-const operator = secret('LPA_OPERATOR_TOKEN', 'operator-token', () => `lpa_op_${randomBytes(32).toString('base64url')}`);
+const operator = secret(
+  'LPA_OPERATOR_TOKEN',
+  'operator-token',
+  () => `lpa_op_${randomBytes(32).toString('base64url')}`,
+);
 const hostnames = process.env.LPA_TEAM_HOSTNAMES || `127.0.0.1:${port},localhost:${port}`;
 const accessNames = ['LPA_ACCESS_JWKS_URL', 'LPA_ACCESS_AUD', 'LPA_ACCESS_ISSUER'];
 // Without Cloudflare Access in front, people sign in through a stand-in on this machine (./local-access.mjs).
@@ -127,16 +149,21 @@ const vars = {
 writeSha256Wasm();
 if (consoleIsStale()) await buildConsole();
 
-console.log(JSON.stringify({
-  service: 'lpa-team',
-  url: `http://127.0.0.1:${port}`,
-  data_root: dataRoot,
-  operator_token: operator.from === 'environment' ? 'from LPA_OPERATOR_TOKEN' : `in ${operator.from}`,
-  key_wrap_key: wrapKey.from === 'environment' ? 'from LPA_KEY_WRAP_KEY' : `in ${wrapKey.from}`,
-  hostnames,
-  processes,
-  access: access.LPA_ACCESS_ISSUER === LOCAL_ACCESS_ISSUER ? 'local stand-in: node scripts/local-access.mjs assertion <email>' : access.LPA_ACCESS_ISSUER,
-}));
+console.log(
+  JSON.stringify({
+    service: 'lpa-team',
+    url: `http://127.0.0.1:${port}`,
+    data_root: dataRoot,
+    operator_token: operator.from === 'environment' ? 'from LPA_OPERATOR_TOKEN' : `in ${operator.from}`,
+    key_wrap_key: wrapKey.from === 'environment' ? 'from LPA_KEY_WRAP_KEY' : `in ${wrapKey.from}`,
+    hostnames,
+    processes,
+    access:
+      access.LPA_ACCESS_ISSUER === LOCAL_ACCESS_ISSUER
+        ? 'local stand-in: node scripts/local-access.mjs assertion <email>'
+        : access.LPA_ACCESS_ISSUER,
+  }),
+);
 
 // The bundle `wrangler deploy --env team` uploads, made the way it makes it; made anew at every start.
 const bundle = join(dataRoot, 'bundle');
@@ -144,7 +171,11 @@ rmSync(bundle, { recursive: true, force: true });
 const built = spawnSync(
   process.execPath,
   [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--env', 'team', '--outdir', bundle],
-  { cwd: root, encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(dataRoot, 'wrangler-logs') } },
+  {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(dataRoot, 'wrangler-logs') },
+  },
 );
 if (built.status !== 0) {
   console.error(`wrangler deploy --dry-run --env team failed:\n${built.stdout}${built.stderr}`);
@@ -153,58 +184,70 @@ if (built.status !== 0) {
 
 // wrangler.toml's [env.team] bindings (Durable Object class with SQLite, R2 bucket, rate limiter, vars), as Wrangler's local mode reads them.
 const config = unstable_readConfig({ config: join(root, 'wrangler.toml'), env: 'team' });
-const { workerOptions: { modulesRules, ...workerOptions }, main } = unstable_getMiniflareWorkerOptions(config, 'team');
+const {
+  workerOptions: { modulesRules, ...workerOptions },
+  main,
+} = unstable_getMiniflareWorkerOptions(config, 'team');
 // The bundle's modules as deploy uploads them: the entry point and the WebAssembly it imports, by the rules wrangler.toml's (and Wrangler's defaults) give.
 const entry = `${basename(main, extname(main))}.js`;
-const moduleType = (file) => (file === entry ? 'ESModule' : modulesRules.find((rule) => rule.include.some((glob) => matchesGlob(file, glob)))?.type);
+const moduleType = (file) =>
+  file === entry ? 'ESModule' : modulesRules.find((rule) => rule.include.some((glob) => matchesGlob(file, glob)))?.type;
 const modules = readdirSync(bundle)
   .map((file) => ({ type: moduleType(file), path: join(bundle, file) }))
   .filter((module) => module.type !== undefined)
   .sort((a, b) => (a.type === 'ESModule' ? -1 : b.type === 'ESModule' ? 1 : 0));
 /** The i-th process: its own workerd, its own state under the data root (the first one's where a single one kept it). */
-const startProcess = (i) => new Miniflare(
-  convertV4MiniflareOptions({
-    host: '127.0.0.1',
-    // A single process listens on the service's port itself; behind the front, Miniflare's own port is unused.
-    port: processes === 1 ? port : 0,
-    ...(inspectorPort === null ? {} : { inspectorPort: inspectorPort + i }),
-    // Miniflare would fetch a sample `request.cf` from the internet: the service needs none.
-    cf: false,
-    log: new Log(MINIFLARE_LEVELS[logLevel]),
-    // The Worker logs every request itself; Miniflare's own line per request would say it twice.
-    logRequests: false,
-    telemetry: { enabled: false },
-    // The Worker's console and workerd's own errors, marked as Wrangler marks them.
-    handleStructuredLogs: ({ level, message }) => {
-      if (LOG_LEVELS.indexOf(level) > LOG_LEVELS.indexOf(logLevel)) return;
-      if (level === 'error' || level === 'warn') process.stderr.write(`${WRANGLER_MARKS[level]} ${message}\n`);
-      else process.stdout.write(`${message}\n`);
-    },
-    // The layout `wrangler dev --persist-to <data root>/state` keeps: <state>/v3/do/lpa-team-TeamObject, …/r2, …/ratelimit.
-    resourcePersistencePath: join(dataRoot, i === 0 ? 'state' : `state-${i}`, 'v3'),
-    workers: [
-      {
-        ...workerOptions,
-        // The Durable Objects' directory and ids derive from the Worker's name, as under Wrangler.
-        name: config.name,
-        rootPath: root,
-        modules,
-        modulesRoot: bundle,
-        bindings: { ...workerOptions.bindings, ...vars },
-        // Behind the front, which sets CF-Connecting-IP as Cloudflare's edge does, requests reach the
-        // Worker straight from workerd's socket, without Miniflare's entry Worker: a second isolate on the
-        // same thread that handled every request again and paused for its own collections.
-        ...(processes === 1 ? {} : { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] }),
+const startProcess = (i) =>
+  new Miniflare(
+    convertV4MiniflareOptions({
+      host: '127.0.0.1',
+      // A single process listens on the service's port itself; behind the front, Miniflare's own port is unused.
+      port: processes === 1 ? port : 0,
+      ...(inspectorPort === null ? {} : { inspectorPort: inspectorPort + i }),
+      // Miniflare would fetch a sample `request.cf` from the internet: the service needs none.
+      cf: false,
+      log: new Log(MINIFLARE_LEVELS[logLevel]),
+      // The Worker logs every request itself; Miniflare's own line per request would say it twice.
+      logRequests: false,
+      telemetry: { enabled: false },
+      // The Worker's console and workerd's own errors, marked as Wrangler marks them.
+      handleStructuredLogs: ({ level, message }) => {
+        if (LOG_LEVELS.indexOf(level) > LOG_LEVELS.indexOf(logLevel)) return;
+        if (level === 'error' || level === 'warn') process.stderr.write(`${WRANGLER_MARKS[level]} ${message}\n`);
+        else process.stdout.write(`${message}\n`);
       },
-    ],
-  }),
-);
+      // The layout `wrangler dev --persist-to <data root>/state` keeps: <state>/v3/do/lpa-team-TeamObject, …/r2, …/ratelimit.
+      resourcePersistencePath: join(dataRoot, i === 0 ? 'state' : `state-${i}`, 'v3'),
+      workers: [
+        {
+          ...workerOptions,
+          // The Durable Objects' directory and ids derive from the Worker's name, as under Wrangler.
+          name: config.name,
+          rootPath: root,
+          modules,
+          modulesRoot: bundle,
+          bindings: { ...workerOptions.bindings, ...vars },
+          // Behind the front, which sets CF-Connecting-IP as Cloudflare's edge does, requests reach the
+          // Worker straight from workerd's socket, without Miniflare's entry Worker: a second isolate on the
+          // same thread that handled every request again and paused for its own collections.
+          ...(processes === 1 ? {} : { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] }),
+        },
+      ],
+    }),
+  );
 const workerds = Array.from({ length: processes }, (_, i) => startProcess(i));
 await Promise.all(workerds.map((mf) => mf.ready));
 const front =
   processes === 1
     ? null
-    : await openTeamFront({ port, upstreams: await Promise.all(workerds.map(async (mf) => Number((await mf.unsafeGetDirectURL(config.name)).port))), placement });
+    : await openTeamFront({
+        port,
+        upstreams: await Promise.all(
+          workerds.map(async (mf) => Number((await mf.unsafeGetDirectURL(config.name)).port)),
+        ),
+        placement,
+      });
 
-const stop = () => Promise.allSettled([front?.close(), ...workerds.map((mf) => mf.dispose())]).finally(() => process.exit(0));
+const stop = () =>
+  Promise.allSettled([front?.close(), ...workerds.map((mf) => mf.dispose())]).finally(() => process.exit(0));
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, stop);

@@ -50,12 +50,15 @@ export async function openTeamFront({ port, upstreams, placement }) {
   /** Sends the request on, `head` (what was read of its body already) first; `answered` gets the status, or null when none came. */
   const forward = (client, answer, index, head = null, answered = () => {}) => {
     const headers = { ...client.headers, 'cf-connecting-ip': clientAddress(client.socket) };
-    const upstream = request({ host: '127.0.0.1', port: upstreams[index], method: client.method, path: client.url, headers, agent }, (reply) => {
-      answered(reply.statusCode);
-      answer.writeHead(reply.statusCode, reply.statusMessage, reply.rawHeaders);
-      reply.pipe(answer);
-      reply.on('error', () => answer.destroy());
-    });
+    const upstream = request(
+      { host: '127.0.0.1', port: upstreams[index], method: client.method, path: client.url, headers, agent },
+      (reply) => {
+        answered(reply.statusCode);
+        answer.writeHead(reply.statusCode, reply.statusMessage, reply.rawHeaders);
+        reply.pipe(answer);
+        reply.on('error', () => answer.destroy());
+      },
+    );
     // A process that went away: the client sees its connection end, as it would with the process itself.
     upstream.on('error', () => {
       answered(null);
@@ -80,7 +83,9 @@ export async function openTeamFront({ port, upstreams, placement }) {
       if (teamId === null) return forward(client, answer, 0, head);
       const home = placement.home(teamId);
       if (home !== null) return forward(client, answer, home, head);
-      forward(client, answer, placement.place(teamId), head, (status) => placement.settle(teamId, status === null || status === 201 || status >= 500));
+      forward(client, answer, placement.place(teamId), head, (status) =>
+        placement.settle(teamId, status === null || status === 201 || status >= 500),
+      );
     };
     const read = (chunk) => {
       chunks.push(chunk);
@@ -88,7 +93,10 @@ export async function openTeamFront({ port, upstreams, placement }) {
       if (length >= CREATE_HEAD_LIMIT) route();
     };
     const waited = setTimeout(route, CREATE_HEAD_WAIT_MS);
-    client.on('data', read).on('end', route).on('close', () => clearTimeout(waited));
+    client
+      .on('data', read)
+      .on('end', route)
+      .on('close', () => clearTimeout(waited));
   };
 
   const server = createServer({ noDelay: true, maxHeaderSize: MAX_HEADER_BYTES }, (client, answer) => {

@@ -23,7 +23,9 @@ export function teamPlacement(dataRoot, processes) {
   const pending = new Map();
   const save = () => {
     // Written whole and renamed over the old one: a stop mid-write leaves the old placement, never half of one.
-    writeFileSync(`${path}.tmp`, `${JSON.stringify({ processes, teams: Object.fromEntries(placed) })}\n`, { mode: 0o600 });
+    writeFileSync(`${path}.tmp`, `${JSON.stringify({ processes, teams: Object.fromEntries(placed) })}\n`, {
+      mode: 0o600,
+    });
     renameSync(`${path}.tmp`, path);
   };
   if (!existsSync(path)) save();

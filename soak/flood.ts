@@ -6,15 +6,24 @@ import { Agent, request } from 'node:http';
  * Every answer must be 401 or 429 (the throttle); anything else, or a connection error, is a failure.
  * Resolves with the requests sent and the failures.
  */
-export async function flood(port: number, clients: number, until: number): Promise<{ sent: number; failures: Map<string, number> }> {
+export async function flood(
+  port: number,
+  clients: number,
+  until: number,
+): Promise<{ sent: number; failures: Map<string, number> }> {
   const failures = new Map<string, number>();
   let sent = 0;
   const one = (agent: Agent, localAddress: string) =>
     new Promise<string | null>((resolve) => {
-      const req = request({ host: '127.0.0.1', port, path: '/api/v1/version', agent, localAddress, timeout: 15_000 }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode === 401 || res.statusCode === 429 ? null : `status ${res.statusCode}`));
-      });
+      const req = request(
+        { host: '127.0.0.1', port, path: '/api/v1/version', agent, localAddress, timeout: 15_000 },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            resolve(res.statusCode === 401 || res.statusCode === 429 ? null : `status ${res.statusCode}`),
+          );
+        },
+      );
       req.on('timeout', () => req.destroy(new Error('no answer within 15 s')));
       req.on('error', (error) => resolve(`connection error: ${error.message}`));
       req.end();

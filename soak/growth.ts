@@ -27,7 +27,8 @@ const median = (values: number[]) => {
  */
 export function growthVerdict(samples: Sample[], limits: GrowthLimit) {
   const end = samples[samples.length - 1]!.at;
-  const within = (from: number, to: number) => samples.filter((s) => s.at >= from * end && s.at <= to * end).map((s) => s.value);
+  const within = (from: number, to: number) =>
+    samples.filter((s) => s.at >= from * end && s.at <= to * end).map((s) => s.value);
   const settled = median(within(0.25, 0.5));
   const last = median(within(0.75, 1));
   const limit = Math.max(limits.absolute, settled * limits.share);

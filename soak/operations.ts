@@ -23,7 +23,10 @@ const OPERATIONS: Operation[] = [
     weight: 25,
     async run(api, state) {
       const value = `${state.global}:${state.revision + 1}:`.padEnd(200 + Math.floor(Math.random() * 2000), 'v');
-      const answer = await api(`/api/v1/automation/globals/${state.global}`, { method: 'PUT', body: { value, expected_revision: state.revision } });
+      const answer = await api(`/api/v1/automation/globals/${state.global}`, {
+        method: 'PUT',
+        body: { value, expected_revision: state.revision },
+      });
       if (answer.status === 200) state.revision = answer.json.revision;
       return expectStatus(answer.status, 200);
     },
@@ -36,13 +39,30 @@ const OPERATIONS: Operation[] = [
       return expectStatus(answer.status, state.revision === 0 ? 404 : 200);
     },
   },
-  { name: 'globals list', weight: 10, run: async (api) => expectStatus((await api('/api/v1/automation/globals')).status, 200) },
-  { name: 'audit page', weight: 10, run: async (api) => expectStatus((await api('/api/v1/audit?limit=50')).status, 200) },
-  { name: 'profiles page', weight: 10, run: async (api) => expectStatus((await api('/api/v1/profiles?limit=20')).status, 200) },
+  {
+    name: 'globals list',
+    weight: 10,
+    run: async (api) => expectStatus((await api('/api/v1/automation/globals')).status, 200),
+  },
+  {
+    name: 'audit page',
+    weight: 10,
+    run: async (api) => expectStatus((await api('/api/v1/audit?limit=50')).status, 200),
+  },
+  {
+    name: 'profiles page',
+    weight: 10,
+    run: async (api) => expectStatus((await api('/api/v1/profiles?limit=20')).status, 200),
+  },
   {
     name: 'profile create',
     weight: 5,
-    run: async (api) => expectStatus((await api('/api/v1/profiles', { method: 'POST', body: { name: `soak ${Date.now()}`, tags: ['soak'] } })).status, 201),
+    run: async (api) =>
+      expectStatus(
+        (await api('/api/v1/profiles', { method: 'POST', body: { name: `soak ${Date.now()}`, tags: ['soak'] } }))
+          .status,
+        201,
+      ),
   },
 ];
 

@@ -16,7 +16,11 @@ import { FILES_LIMIT, growthVerdict, MEMORY_LIMIT, type Sample } from './growth'
 import { pickOperation, type Operation } from './operations';
 
 const { values: args } = parseArgs({
-  options: { seconds: { type: 'string', default: '60' }, connections: { type: 'string', default: '50' }, flood: { type: 'string', default: '20' } },
+  options: {
+    seconds: { type: 'string', default: '60' },
+    connections: { type: 'string', default: '50' },
+    flood: { type: 'string', default: '20' },
+  },
 });
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = Number(args.connections);
@@ -40,7 +44,13 @@ interface Tally {
 }
 
 /** One connection: a loop of operations, each one awaited before the next (like one keep-alive client). */
-async function connection(api: ApiClient, index: number, until: number, tally: Tally, perOp: Map<string, number>): Promise<void> {
+async function connection(
+  api: ApiClient,
+  index: number,
+  until: number,
+  tally: Tally,
+  perOp: Map<string, number>,
+): Promise<void> {
   const state = { global: `soak_${index}`, revision: 0 };
   while (Date.now() < until) {
     const op: Operation = pickOperation();
@@ -96,24 +106,42 @@ async function main(): Promise<number> {
     stopped = true;
     const log = apiLogTotals(service.dataRoot);
     const ownLines = log.linesByIp.get('127.0.0.1') ?? 0;
-    const floodLines = [...log.linesByIp].filter(([ip]) => ip.startsWith('127.0.2.')).reduce((sum, [, n]) => sum + n, 0);
+    const floodLines = [...log.linesByIp]
+      .filter(([ip]) => ip.startsWith('127.0.2.'))
+      .reduce((sum, [, n]) => sum + n, 0);
 
     const memory = growthVerdict(rss, MEMORY_LIMIT);
     const descriptors = growthVerdict(files, FILES_LIMIT);
     const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
     const perMinute = (n: number) => Math.round((n / elapsed) * 60);
-    console.log(`soak: ${SECONDS} s at ${CONNECTIONS} connections, beside a token-less flood from ${FLOOD_CLIENTS} addresses, against npm start (launcher + workerd)`);
-    console.log(`requests: ${tally.requests} (${Math.round(tally.requests / elapsed)} req/s); by operation: ${[...perOp].map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    console.log(
+      `soak: ${SECONDS} s at ${CONNECTIONS} connections, beside a token-less flood from ${FLOOD_CLIENTS} addresses, against npm start (launcher + workerd)`,
+    );
+    console.log(
+      `requests: ${tally.requests} (${Math.round(tally.requests / elapsed)} req/s); by operation: ${[...perOp].map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    );
     console.log(`flood: ${flooded.sent} requests (${Math.round(flooded.sent / elapsed)} req/s)`);
     console.log(`failures: ${tally.failures.size === 0 ? 'none' : ''}`);
     for (const [what, count] of tally.failures) console.log(`  ${count} × ${what}`);
-    console.log(`memory (RSS of all service processes): first ${mb(memory.first)}, after warm-up ${mb(memory.settled)}, last ${mb(memory.last)}, max ${mb(memory.max)}; growth after warm-up ${mb(memory.growth)} (limit ${mb(memory.limit)})`);
-    console.log(`open descriptors (launcher + workerd): first ${descriptors.first}, after warm-up ${descriptors.settled}, last ${descriptors.last}, max ${descriptors.max}; growth after warm-up ${descriptors.growth} (limit ${descriptors.limit})`);
-    console.log(`api log: ${log.bytes} bytes (${perMinute(log.bytes)} bytes/min); own client ${ownLines} lines of ${ownRequests} requests; flood ${floodLines} lines of ${flooded.sent} requests, ${flooded.sent - floodLines} dropped (${log.reportedDrops} reported by the service's WARN lines, written once a minute)`);
+    console.log(
+      `memory (RSS of all service processes): first ${mb(memory.first)}, after warm-up ${mb(memory.settled)}, last ${mb(memory.last)}, max ${mb(memory.max)}; growth after warm-up ${mb(memory.growth)} (limit ${mb(memory.limit)})`,
+    );
+    console.log(
+      `open descriptors (launcher + workerd): first ${descriptors.first}, after warm-up ${descriptors.settled}, last ${descriptors.last}, max ${descriptors.max}; growth after warm-up ${descriptors.growth} (limit ${descriptors.limit})`,
+    );
+    console.log(
+      `api log: ${log.bytes} bytes (${perMinute(log.bytes)} bytes/min); own client ${ownLines} lines of ${ownRequests} requests; flood ${floodLines} lines of ${flooded.sent} requests, ${flooded.sent - floodLines} dropped (${log.reportedDrops} reported by the service's WARN lines, written once a minute)`,
+    );
     console.log(`audit verify: ${JSON.stringify(verify.json)}`);
     const ownLinesKept = ownLines >= ownRequests;
     if (!ownLinesKept) console.log(`api log: ${ownRequests - ownLines} lines of the soak's own client missing`);
-    const ok = tally.failures.size === 0 && memory.flat && descriptors.flat && ownLinesKept && verify.status === 200 && verify.json.ok === true;
+    const ok =
+      tally.failures.size === 0 &&
+      memory.flat &&
+      descriptors.flat &&
+      ownLinesKept &&
+      verify.status === 200 &&
+      verify.json.ok === true;
     console.log(ok ? 'soak: PASS' : 'soak: FAIL');
     return ok ? 0 : 1;
   } finally {

@@ -10,7 +10,12 @@ const CHUNK_CHARS = 500_000;
 export function putChunks(db: SqlDb, owner: string, text: string): void {
   deleteChunks(db, owner);
   for (let seq = 0, at = 0; at < text.length || seq === 0; seq++, at += CHUNK_CHARS) {
-    db.run('INSERT INTO automation_chunks (owner, seq, data) VALUES (?, ?, ?)', owner, seq, text.slice(at, at + CHUNK_CHARS));
+    db.run(
+      'INSERT INTO automation_chunks (owner, seq, data) VALUES (?, ?, ?)',
+      owner,
+      seq,
+      text.slice(at, at + CHUNK_CHARS),
+    );
   }
 }
 

@@ -56,7 +56,9 @@ export function storeClient(invoke: Invoke, { storeKey, failure }: ClientOptions
   const send = async (call: StoreCall) => {
     const reply = await invoke(call);
     if (reply.ok) return reply.value;
-    throw reply.audited ? new AuditedFailure(reply.error.code, reply.error.details, reply.error.message) : ApiError.fromWire(reply.error);
+    throw reply.audited
+      ? new AuditedFailure(reply.error.code, reply.error.details, reply.error.message)
+      : ApiError.fromWire(reply.error);
   };
   const family = (name: StoreFamily): Record<string, unknown> => {
     const calls: Record<string, unknown> = {};
@@ -88,7 +90,11 @@ class LazyFamilies {
   }
 }
 for (const name of Object.keys(STORE_SURFACE) as StoreFamily[]) {
-  Object.defineProperty(LazyFamilies.prototype, name, { get(this: LazyFamilies) { return this.family(name); } });
+  Object.defineProperty(LazyFamilies.prototype, name, {
+    get(this: LazyFamilies) {
+      return this.family(name);
+    },
+  });
 }
 
 /**

@@ -23,7 +23,11 @@ export function dispatch(store: Store, call: StoreCall, within: <T>(run: () => T
   } catch (thrown) {
     if (!(thrown instanceof ApiError)) console.error(`store ${call.family}.${call.method} failed:`, thrown);
     const error = thrown instanceof ApiError ? thrown : new ApiError('internal');
-    return { ok: false, error: error.toWire(), audited: call.failure !== undefined && !isDenial(error.status) && auditFailure(store, call.failure, error) };
+    return {
+      ok: false,
+      error: error.toWire(),
+      audited: call.failure !== undefined && !isDenial(error.status) && auditFailure(store, call.failure, error),
+    };
   }
 }
 

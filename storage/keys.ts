@@ -18,7 +18,11 @@ export function hostKeys(host: HostPort): KeySource {
     ]);
     const vaultKey = vault.status === 'fulfilled' ? vault.value : null;
     const vaultReason =
-      vault.status === 'rejected' ? `vault.key could not be read: ${String(vault.reason)}` : vaultKey ? null : 'vault.key is missing';
+      vault.status === 'rejected'
+        ? `vault.key could not be read: ${String(vault.reason)}`
+        : vaultKey
+          ? null
+          : 'vault.key is missing';
     const value = <T>(settled: PromiseSettledResult<T>) => (settled.status === 'fulfilled' ? settled.value : null);
     return { vault: vaultKey, vaultReason, mac: value(mac), signing: value(signing), seals: value(seals) };
   };

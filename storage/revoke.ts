@@ -10,11 +10,23 @@ const REVOCABLE = { token: 'tokens', share: 'automation_shares' } as const;
  * already revoked), with its audit entry in the same transaction. `andThen` runs in that
  * transaction too, after the row is marked: what else the revocation takes away.
  */
-export function revoke(ctx: StoreContext, audit: AuditContext, resource: keyof typeof REVOCABLE, id: string, andThen: () => void = () => {}): void {
+export function revoke(
+  ctx: StoreContext,
+  audit: AuditContext,
+  resource: keyof typeof REVOCABLE,
+  id: string,
+  andThen: () => void = () => {},
+): void {
   ctx.change(
     audit,
     () => {
-      if (ctx.db.run(`UPDATE ${REVOCABLE[resource]} SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`, ctx.now(), id) === 0) {
+      if (
+        ctx.db.run(
+          `UPDATE ${REVOCABLE[resource]} SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`,
+          ctx.now(),
+          id,
+        ) === 0
+      ) {
         throw new ApiError('resource.not_found', { resource, id });
       }
       andThen();

@@ -39,7 +39,10 @@ export async function startStore(db: SqlDb, host: HostPort, options: StoreStartO
   const { store, migrations } = await openStore(db, hostKeys(host));
   store.tokens.shareLiveTokens(options.storeKey);
   // A service stopped over midnight seals the day it last wrote now, before a later day could follow it.
-  const seal = await sealFinishedDay(store, host, Date.now()).catch((error: unknown) => ({ sealed: [], refused: String(error) }));
+  const seal = await sealFinishedDay(store, host, Date.now()).catch((error: unknown) => ({
+    sealed: [],
+    refused: String(error),
+  }));
   // Not awaited: the store serves at once, and a failed log write is reported, not fatal.
   void logStoreStart(host, store, migrations, seal);
   const runDaily = async (now = Date.now()) => {
@@ -52,14 +55,33 @@ export async function startStore(db: SqlDb, host: HostPort, options: StoreStartO
 }
 
 /** The `core` log's lines for a store that just opened: what it migrated, its version, its vault, a seal it refused. */
-async function logStoreStart(host: HostPort, store: Store, migrations: MigrationReport, seal: SealReport): Promise<void> {
+async function logStoreStart(
+  host: HostPort,
+  store: Store,
+  migrations: MigrationReport,
+  seal: SealReport,
+): Promise<void> {
   const { store_id, db_version, vault } = store.system.info();
   const ts = Date.now();
   const applied = migrations.applied.map((migration) => migration.id).join(',') || 'none';
   const records: LogRecord[] = [
-    { ts, level: 'info', message: 'store opened', fields: { store_id, db_version, migrations_applied: applied, vault: vault.state } },
+    {
+      ts,
+      level: 'info',
+      message: 'store opened',
+      fields: { store_id, db_version, migrations_applied: applied, vault: vault.state },
+    },
   ];
-  if (seal.refused) records.push({ ts, level: 'warn', message: 'audit day not sealed', fields: { reason: seal.refused } });
-  if (vault.state !== 'unlocked') records.push({ ts, level: 'warn', message: `vault is ${vault.state}; secrets cannot be read or written`, fields: { reason: vault.reason } });
-  await host.logs.append('core', records).catch((error: unknown) => console.error('core log write failed:', String(error)));
+  if (seal.refused)
+    records.push({ ts, level: 'warn', message: 'audit day not sealed', fields: { reason: seal.refused } });
+  if (vault.state !== 'unlocked')
+    records.push({
+      ts,
+      level: 'warn',
+      message: `vault is ${vault.state}; secrets cannot be read or written`,
+      fields: { reason: vault.reason },
+    });
+  await host.logs
+    .append('core', records)
+    .catch((error: unknown) => console.error('core log write failed:', String(error)));
 }

@@ -57,7 +57,9 @@ export class Store {
 
   /** A store over a migrated database at `dbVersion`; `openStore` migrates and makes one. */
   constructor(db: SqlDb, keys: StoreKeys, dbVersion: number, now: () => number = Date.now) {
-    const vault = keys.vault ? Vault.unlocked(keys.vault) : new Vault(null, 'missing', keys.vaultReason ?? 'vault.key is missing');
+    const vault = keys.vault
+      ? Vault.unlocked(keys.vault)
+      : new Vault(null, 'missing', keys.vaultReason ?? 'vault.key is missing');
     const ctx = new StoreContext(db, now, vault, keys);
     db.run(`INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', ?)`, crypto.randomUUID());
     this.system = new System(ctx, dbVersion);
@@ -73,9 +75,14 @@ export class Store {
     this.members = new Members(ctx);
     this.witness = new Witness(ctx);
     this.transfer = new Transfer(ctx, this);
-    this.system.record({ actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' }, 'ok', {
-      details: { db_version: dbVersion, vault: vault.state },
-    }, null);
+    this.system.record(
+      { actor: SYSTEM_ACTOR, source: 'system', request_id: null, action: 'service.start' },
+      'ok',
+      {
+        details: { db_version: dbVersion, vault: vault.state },
+      },
+      null,
+    );
   }
 }
 

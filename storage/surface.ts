@@ -33,7 +33,9 @@ export const STORE_SURFACE = {
 /** The declared methods of family `F` (all of them its methods: `satisfies` above checks it, `Extract` tells the compiler). */
 export type DeclaredMethod<F extends StoreFamily> = Extract<(typeof STORE_SURFACE)[F][number], keyof Store[F]>;
 
-type ArgsOf<F extends StoreFamily, M extends keyof Store[F]> = Store[F][M] extends (...args: infer A) => unknown ? A : never;
+type ArgsOf<F extends StoreFamily, M extends keyof Store[F]> = Store[F][M] extends (...args: infer A) => unknown
+  ? A
+  : never;
 
 /**
  * One store call as data, checked against the surface at compile time: a family, one of its declared
@@ -51,12 +53,16 @@ export type StoreCall = {
  * The answer of one store call, as plain data that survives Durable Object RPC; `audited`: its failure
  * entry is written; `head`: the chain's tip once the call's group commit is in.
  */
-export type Reply = ({ ok: true; value: unknown } | { ok: false; error: WireError; audited: boolean }) & { head?: ChainTip };
+export type Reply = ({ ok: true; value: unknown } | { ok: false; error: WireError; audited: boolean }) & {
+  head?: ChainTip;
+};
 
 /** Sends one store call: the Durable Object's `invoke` over RPC, or the store in process. */
 export type Invoke = (call: StoreCall) => Promise<Reply>;
 
-const DECLARED = new Map<string, ReadonlySet<string>>(Object.entries(STORE_SURFACE).map(([family, methods]) => [family, new Set(methods)]));
+const DECLARED = new Map<string, ReadonlySet<string>>(
+  Object.entries(STORE_SURFACE).map(([family, methods]) => [family, new Set(methods)]),
+);
 
 /** Whether a call that arrived as data (over RPC: typed, not checked) names a declared method. */
 export const isDeclared = (call: StoreCall): boolean => DECLARED.get(call.family)?.has(call.method) === true;

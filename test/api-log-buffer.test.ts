@@ -37,7 +37,10 @@ describe('the api log buffer', () => {
     const { buffer, writes, add } = buffered({ maxLines: 2, delayMs: 60_000 });
     add(1, 2, 3, 4);
     await buffer.flush();
-    expect(writes).toEqual([[line(1), line(2)], [line(3), line(4)]]);
+    expect(writes).toEqual([
+      [line(1), line(2)],
+      [line(3), line(4)],
+    ]);
   });
 
   it('writes what it holds on flush, without waiting for the timer', async () => {
@@ -58,7 +61,12 @@ describe('the api log buffer', () => {
     await settle();
     add(5);
     await settle();
-    const warning: LogRecord = { ts: line(2).ts, level: 'warn', message: 'api log lines dropped', fields: { count: 1 } };
+    const warning: LogRecord = {
+      ts: line(2).ts,
+      level: 'warn',
+      message: 'api log lines dropped',
+      fields: { count: 1 },
+    };
     expect(writes).toEqual([[warning, line(2), line(3), line(4)], [line(5)]]);
   });
 

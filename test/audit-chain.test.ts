@@ -26,7 +26,9 @@ let day2: number[];
 let day3: number[];
 
 const seqsBetween = async (from: number, to: number) =>
-  (await sql<{ seq: number }>('SELECT seq FROM audit_log WHERE ts >= ? AND ts < ? ORDER BY seq', from, to)).map((r) => r.seq);
+  (await sql<{ seq: number }>('SELECT seq FROM audit_log WHERE ts >= ? AND ts < ? ORDER BY seq', from, to)).map(
+    (r) => r.seq,
+  );
 
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -45,21 +47,55 @@ afterAll(() => {
 
 describe('a chain across three days', () => {
   it('was sealed day by day by the daily job, each anchor MACed and signed', async () => {
-    expect([day1, day2, day3]).toEqual([[1, 2, 3, 4], [5, 6, 7], [8, 9, 10]]);
+    expect([day1, day2, day3]).toEqual([
+      [1, 2, 3, 4],
+      [5, 6, 7],
+      [8, 9, 10],
+    ]);
     const key = (await hostClient(env.HOST).keys.read('audit', false))!;
-    const anchors = await sql<{ day: string; seq: number; hash: string; mac: string; signature: string; created_at: number }>('SELECT * FROM audit_anchor ORDER BY day');
-    const heads = await sql<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE seq IN (4, 7) ORDER BY seq');
+    const anchors = await sql<{
+      day: string;
+      seq: number;
+      hash: string;
+      mac: string;
+      signature: string;
+      created_at: number;
+    }>('SELECT * FROM audit_anchor ORDER BY day');
+    const heads = await sql<{ seq: number; hash: string }>(
+      'SELECT seq, hash FROM audit_log WHERE seq IN (4, 7) ORDER BY seq',
+    );
     expect(anchors.map(({ signature: _, ...anchor }) => anchor)).toEqual([
-      { day: DAY1, seq: 4, hash: heads[0]!.hash, mac: sealMac(key, { day: DAY1, seq: 4, hash: heads[0]!.hash }), created_at: D2 + 5_000 },
-      { day: DAY2, seq: 7, hash: heads[1]!.hash, mac: sealMac(key, { day: DAY2, seq: 7, hash: heads[1]!.hash }), created_at: D3 + 5_000 },
+      {
+        day: DAY1,
+        seq: 4,
+        hash: heads[0]!.hash,
+        mac: sealMac(key, { day: DAY1, seq: 4, hash: heads[0]!.hash }),
+        created_at: D2 + 5_000,
+      },
+      {
+        day: DAY2,
+        seq: 7,
+        hash: heads[1]!.hash,
+        mac: sealMac(key, { day: DAY2, seq: 7, hash: heads[1]!.hash }),
+        created_at: D3 + 5_000,
+      },
     ]);
     const publicKey = publicKeyFromPem((await call('/api/v1/audit/public-key')).json.public_key_pem);
     const storeId = (await sql<{ value: string }>(`SELECT value FROM meta WHERE key = 'store_id'`))[0]!.value;
-    expect(anchors.map((anchor) => signatureValid(publicKey, anchorSigned(anchor, storeId), anchor.signature))).toEqual([true, true]);
+    expect(anchors.map((anchor) => signatureValid(publicKey, anchorSigned(anchor, storeId), anchor.signature))).toEqual(
+      [true, true],
+    );
   });
 
   it('verifies', async () => {
-    expect(await verify()).toEqual({ ok: true, checked: 10, anchors: 2, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
+    expect(await verify()).toEqual({
+      ok: true,
+      checked: 10,
+      anchors: 2,
+      first_bad_seq: null,
+      missing_anchor: null,
+      sealed_twice: null,
+    });
   });
 });
 
@@ -68,7 +104,14 @@ describe('tampering, each undone afterwards', () => {
 
   it('an edited entry is reported at its seq', async () => {
     await sql(`UPDATE audit_log SET actor_label = 'someone else' WHERE seq = 6`);
-    expect(await verify()).toEqual({ ok: false, checked: 10, anchors: 2, first_bad_seq: 6, missing_anchor: null, sealed_twice: null });
+    expect(await verify()).toEqual({
+      ok: false,
+      checked: 10,
+      anchors: 2,
+      first_bad_seq: 6,
+      missing_anchor: null,
+      sealed_twice: null,
+    });
   });
 
   it('edited details are reported at their seq, even when no longer JSON', async () => {
@@ -80,38 +123,83 @@ describe('tampering, each undone afterwards', () => {
 
   it('an edited hash is reported at its seq', async () => {
     await sql(`UPDATE audit_log SET hash = ? WHERE seq = 9`, 'f'.repeat(64));
-    expect(await verify()).toEqual({ ok: false, checked: 10, anchors: 2, first_bad_seq: 9, missing_anchor: null, sealed_twice: null });
+    expect(await verify()).toEqual({
+      ok: false,
+      checked: 10,
+      anchors: 2,
+      first_bad_seq: 9,
+      missing_anchor: null,
+      sealed_twice: null,
+    });
   });
 
   it('a deleted entry in the middle is reported at its seq', async () => {
     await sql('DELETE FROM audit_log WHERE seq = 5');
-    expect(await verify()).toEqual({ ok: false, checked: 9, anchors: 2, first_bad_seq: 5, missing_anchor: null, sealed_twice: null });
+    expect(await verify()).toEqual({
+      ok: false,
+      checked: 9,
+      anchors: 2,
+      first_bad_seq: 5,
+      missing_anchor: null,
+      sealed_twice: null,
+    });
   });
 
   it('deleting the newest entries of a sealed day breaks the chain and its anchor', async () => {
     await sql('DELETE FROM audit_log WHERE seq IN (6, 7)');
-    expect(await verify()).toEqual({ ok: false, checked: 8, anchors: 1, first_bad_seq: 6, missing_anchor: DAY2, sealed_twice: null });
+    expect(await verify()).toEqual({
+      ok: false,
+      checked: 8,
+      anchors: 1,
+      first_bad_seq: 6,
+      missing_anchor: DAY2,
+      sealed_twice: null,
+    });
   });
 
   it('truncating the tail into a sealed day is reported at the first missing seq', async () => {
     await sql('DELETE FROM audit_log WHERE seq >= 7');
-    expect(await verify()).toEqual({ ok: false, checked: 6, anchors: 1, first_bad_seq: 7, missing_anchor: DAY2, sealed_twice: null });
+    expect(await verify()).toEqual({
+      ok: false,
+      checked: 6,
+      anchors: 1,
+      first_bad_seq: 7,
+      missing_anchor: DAY2,
+      sealed_twice: null,
+    });
   });
 
   it('a sealed day truncated together with its anchor still leaves the earlier anchor pointing past the tail', async () => {
     await sql('DELETE FROM audit_log WHERE seq >= 4');
     await sql('DELETE FROM audit_anchor WHERE day = ?', DAY2);
-    expect(await verify()).toEqual({ ok: false, checked: 3, anchors: 0, first_bad_seq: 4, missing_anchor: DAY1, sealed_twice: null });
+    expect(await verify()).toEqual({
+      ok: false,
+      checked: 3,
+      anchors: 0,
+      first_bad_seq: 4,
+      missing_anchor: DAY1,
+      sealed_twice: null,
+    });
   });
 
   it('a deleted anchor is reported as missing', async () => {
     await sql('DELETE FROM audit_anchor WHERE day = ?', DAY1);
-    expect(await verify()).toEqual({ ok: false, checked: 10, anchors: 1, first_bad_seq: null, missing_anchor: DAY1, sealed_twice: null });
+    expect(await verify()).toEqual({
+      ok: false,
+      checked: 10,
+      anchors: 1,
+      first_bad_seq: null,
+      missing_anchor: DAY1,
+      sealed_twice: null,
+    });
   });
 
   it.each([
     // The first hex digit flipped: a fixed prefix would leave one MAC in 256 (random key) unchanged.
-    ['mac', `UPDATE audit_anchor SET mac = (CASE WHEN substr(mac, 1, 1) = '0' THEN '1' ELSE '0' END) || substr(mac, 2) WHERE day = '${DAY2}'`],
+    [
+      'mac',
+      `UPDATE audit_anchor SET mac = (CASE WHEN substr(mac, 1, 1) = '0' THEN '1' ELSE '0' END) || substr(mac, 2) WHERE day = '${DAY2}'`,
+    ],
     ['hash', `UPDATE audit_anchor SET hash = '${'a'.repeat(64)}' WHERE day = '${DAY2}'`],
     ['seq', `UPDATE audit_anchor SET seq = 6 WHERE day = '${DAY2}'`],
     ['day', `UPDATE audit_anchor SET day = '2031-05-09' WHERE day = '${DAY2}'`],
@@ -130,7 +218,14 @@ describe('tampering, each undone afterwards', () => {
         sql.exec('UPDATE audit_log SET hash = ? WHERE seq = ?', prev, row.seq);
       }
     });
-    expect(await verify()).toEqual({ ok: false, checked: 10, anchors: 0, first_bad_seq: null, missing_anchor: DAY1, sealed_twice: null });
+    expect(await verify()).toEqual({
+      ok: false,
+      checked: 10,
+      anchors: 0,
+      first_bad_seq: null,
+      missing_anchor: DAY1,
+      sealed_twice: null,
+    });
   });
 
   it('entries appended into a sealed day are caught by its anchor', async () => {
@@ -159,7 +254,14 @@ describe('the daily job and the clock', () => {
       { name: 'audit.seal', ok: true, result: { sealed: [DAY3] } },
       { name: 'audit.retention', ok: true, result: { deleted: 0, checkpoint_seq: null } },
     ]);
-    expect(await verify()).toEqual({ ok: true, checked: 10, anchors: 3, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
+    expect(await verify()).toEqual({
+      ok: true,
+      checked: 10,
+      anchors: 3,
+      first_bad_seq: null,
+      missing_anchor: null,
+      sealed_twice: null,
+    });
   });
 
   it('never dates an entry into a sealed day, even when the clock goes back', async () => {
@@ -167,7 +269,14 @@ describe('the daily job and the clock', () => {
     const seq = await auditedWrite(20);
     vi.setSystemTime(D4 + 60_000);
     expect(await sql('SELECT seq, ts FROM audit_log WHERE seq = ?', seq)).toEqual([{ seq: 11, ts: D4 }]);
-    expect(await verify()).toEqual({ ok: true, checked: 11, anchors: 3, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
+    expect(await verify()).toEqual({
+      ok: true,
+      checked: 11,
+      anchors: 3,
+      first_bad_seq: null,
+      missing_anchor: null,
+      sealed_twice: null,
+    });
   });
 });
 
@@ -175,9 +284,12 @@ describe('oversized details', () => {
   it('are kept as a note of their size, and the chain still verifies', async () => {
     await inStore(({ store }) =>
       store.system.record(
-        { actor: SYSTEM_ACTOR, source: 'system', request_id: 'big-details', action: 'service.start' }, 'ok',
-        { details: { blob: 'b'.repeat(MAX_DETAILS_CHARS) } }, null,
-      ));
+        { actor: SYSTEM_ACTOR, source: 'system', request_id: 'big-details', action: 'service.start' },
+        'ok',
+        { details: { blob: 'b'.repeat(MAX_DETAILS_CHARS) } },
+        null,
+      ),
+    );
     expect(await sql('SELECT details FROM audit_log WHERE request_id = ?', 'big-details')).toEqual([
       { details: JSON.stringify({ truncated: true, chars: MAX_DETAILS_CHARS + 11 }) },
     ]);
@@ -189,12 +301,24 @@ describe('concurrent writers', () => {
   it('30 parallel changes extend one chain without a fork', async () => {
     const before = (await sql<{ seq: number }>('SELECT max(seq) AS seq FROM audit_log'))[0]!.seq;
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => call('/api/v1/settings/logs', { method: 'PUT', body: { retention_days: 1 + i } })),
+      Array.from({ length: 30 }, (_, i) =>
+        call('/api/v1/settings/logs', { method: 'PUT', body: { retention_days: 1 + i } }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
-    const rows = await sql<{ seq: number; request_id: string }>('SELECT seq, request_id FROM audit_log WHERE seq > ? ORDER BY seq', before);
+    const rows = await sql<{ seq: number; request_id: string }>(
+      'SELECT seq, request_id FROM audit_log WHERE seq > ? ORDER BY seq',
+      before,
+    );
     expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 30 }, (_, i) => before + 1 + i));
     expect(new Set(rows.map((r) => r.request_id))).toEqual(new Set(answers.map((a) => a.headers.get('x-request-id'))));
-    expect(await verify()).toEqual({ ok: true, checked: before + 30, anchors: 3, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
+    expect(await verify()).toEqual({
+      ok: true,
+      checked: before + 30,
+      anchors: 3,
+      first_bad_seq: null,
+      missing_anchor: null,
+      sealed_twice: null,
+    });
   });
 });

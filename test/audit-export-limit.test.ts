@@ -7,12 +7,18 @@ import { sql, storeOverRpc } from './support/store';
 
 /** Rows written straight into the table (their hashes are not a chain; this file never verifies). */
 async function insertRows(count: number, category: string, details: string, ts: number) {
-  const [{ seq }] = (await sql<{ seq: number }>('SELECT coalesce(max(seq), 0) AS seq FROM audit_log')) as [{ seq: number }];
+  const [{ seq }] = (await sql<{ seq: number }>('SELECT coalesce(max(seq), 0) AS seq FROM audit_log')) as [
+    { seq: number },
+  ];
   await sql(
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
      INSERT INTO audit_log (seq, id, ts, actor_type, actor_label, source, action, category, result, details, hash)
      SELECT ? + i, 'bulk-' || (? + i), ?, 'system', 'system', 'system', 'audit.purge', ?, 'ok', ${details}, 'x' FROM n`,
-    count, seq, seq, ts, category,
+    count,
+    seq,
+    seq,
+    ts,
+    category,
   );
 }
 
@@ -42,7 +48,10 @@ it('refuses an export of more entries than one response holds, with the count', 
 it('refuses an export whose file would pass the byte limit', async () => {
   const res = await call('/api/v1/audit/export?format=csv&category=team');
   expect(res.status).toBe(413);
-  expect(res.json.error).toMatchObject({ code: 'audit.export_too_large', details: { count: BIG, max_entries: MAX_EXPORT_ENTRIES, max_bytes: MAX_EXPORT_BYTES } });
+  expect(res.json.error).toMatchObject({
+    code: 'audit.export_too_large',
+    details: { count: BIG, max_entries: MAX_EXPORT_ENTRIES, max_bytes: MAX_EXPORT_BYTES },
+  });
 });
 
 it('refuses before it builds anything: too many entries are refused on the count, too many bytes before an entry is read', async () => {
@@ -61,7 +70,9 @@ it('refuses before it builds anything: too many entries are refused on the count
 });
 
 it('serves a narrower export of the same log', async () => {
-  const res = await call(`/api/v1/audit/export?format=csv&category=team&to=${manyFrom + 1}&from=${manyFrom + 1}&search=bulk-${MAX_EXPORT_ENTRIES + 50}`);
+  const res = await call(
+    `/api/v1/audit/export?format=csv&category=team&to=${manyFrom + 1}&from=${manyFrom + 1}&search=bulk-${MAX_EXPORT_ENTRIES + 50}`,
+  );
   expect(res.status).toBe(200);
   expect(res.json.count).toBe(1);
 });

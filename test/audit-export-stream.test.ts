@@ -23,7 +23,9 @@ beforeAll(async () => {
      INSERT INTO audit_log (seq, id, ts, actor_type, actor_label, source, action, category, result, details, hash)
      SELECT ? + i, 'e-' || i, ?, 'system', 'Zoë, "the" ' || char(9) || 'system', 'system', 'audit.purge', 'system', 'ok',
        json_object('note', 'line' || char(10) || 'break, ' || substr('ÄÖü€😀', 1 + i % 5, i % 4), 'n', i), 'x' FROM n`,
-    ENTRIES, seq, T,
+    ENTRIES,
+    seq,
+    T,
   );
 });
 
@@ -42,7 +44,8 @@ async function builtInOne(format: ExportFormat): Promise<string> {
     }
     return { records: all, head: format === 'jsonl' ? await store.audit.exportHead({}, all.at(-1)?.seq ?? 0) : null };
   });
-  const file = exportHeader(format) + records.map((record) => exportLine(format, record)).join('') + exportTail(format, head);
+  const file =
+    exportHeader(format) + records.map((record) => exportLine(format, record)).join('') + exportTail(format, head);
   return JSON.stringify({
     file_name: `lpa-audit-20320102T030405Z.${format}`,
     count: records.length,
@@ -51,7 +54,10 @@ async function builtInOne(format: ExportFormat): Promise<string> {
 }
 
 const exportRequest = (format: ExportFormat) =>
-  [`${BASE_URL}/api/v1/audit/export?format=${format}`, { headers: { host: new URL(BASE_URL).host, authorization: `Bearer ${TEST_ADMIN_TOKEN}` } }] as const;
+  [
+    `${BASE_URL}/api/v1/audit/export?format=${format}`,
+    { headers: { host: new URL(BASE_URL).host, authorization: `Bearer ${TEST_ADMIN_TOKEN}` } },
+  ] as const;
 
 describe('the streamed export', () => {
   it.each(['jsonl', 'csv'] as const)('sends the very bytes of the file built in one piece (%s)', async (format) => {
@@ -66,14 +72,18 @@ describe('the streamed export', () => {
     const service = serviceWith();
     // Each export holds the log as it was when it began: a refusal is audited, so expectations are taken then.
     const jsonlThen = await builtInOne('jsonl');
-    const running = await Promise.all(Array.from({ length: MAX_CONCURRENT_EXPORTS }, () => service.fetch(...exportRequest('jsonl'))));
+    const running = await Promise.all(
+      Array.from({ length: MAX_CONCURRENT_EXPORTS }, () => service.fetch(...exportRequest('jsonl'))),
+    );
     expect(running.map((r) => r.status)).toEqual(running.map(() => 200));
     // Their bodies are not read yet: each still holds its slot.
     const busy = await service.fetch(...exportRequest('csv'));
     expect(busy.status).toBe(429);
     expect(busy.headers.get('retry-after')).toBe(String(EXPORT_RETRY_AFTER_S));
     expect((await busy.json<{ error: unknown }>()).error).toEqual({
-      code: 'audit.export_busy', message: expect.any(String), details: { max_concurrent: MAX_CONCURRENT_EXPORTS, retry_after_s: EXPORT_RETRY_AFTER_S },
+      code: 'audit.export_busy',
+      message: expect.any(String),
+      details: { max_concurrent: MAX_CONCURRENT_EXPORTS, retry_after_s: EXPORT_RETRY_AFTER_S },
     });
     // One read to the end frees its slot; one whose reader went away frees its slot too.
     expect(await running[0]!.text()).toBe(jsonlThen);
@@ -94,7 +104,10 @@ describe('the streamed export', () => {
     const idleMs = 300;
     const store = storeClient(storeOverRpc(), { storeKey: LOCAL_STORE_KEY });
     const stalled = await Promise.all(
-      Array.from({ length: MAX_CONCURRENT_EXPORTS }, async () => (await exportAudit(store, {}, 'jsonl', T, idleMs)).body as ReadableStream<Uint8Array>),
+      Array.from(
+        { length: MAX_CONCURRENT_EXPORTS },
+        async () => (await exportAudit(store, {}, 'jsonl', T, idleMs)).body as ReadableStream<Uint8Array>,
+      ),
     );
     expect((await service.fetch(...exportRequest('csv'))).status).toBe(429);
     // One reader takes a chunk and stops; the other takes nothing.

@@ -14,7 +14,17 @@ import { auditKeyStartMigration } from '../storage/migrations/006-audit-key-star
 import { verifyChain } from '../storage/audit/verify';
 import { verifyJsonlExport } from '../storage/audit/verify-export';
 import { durableSql } from '../storage/sql/durable-sql';
-import { auditedWrite, checkpoint, DAY, jsonlExport, publicKey, rehashFrom, runDaily, undoTamperingAfterEach, verify } from './support/audit';
+import {
+  auditedWrite,
+  checkpoint,
+  DAY,
+  jsonlExport,
+  publicKey,
+  rehashFrom,
+  runDaily,
+  undoTamperingAfterEach,
+  verify,
+} from './support/audit';
 import { independentVerify } from './support/independent-verify.mjs';
 import { inStore, sql } from './support/store';
 
@@ -68,9 +78,10 @@ const deleteAndRenumber = (seq: number) =>
 
 /** The last entry of each finished day, as an anchor would seal it. */
 const dayEnds = async (before: number) =>
-  (await sql<{ day: string; seq: number; hash: string }>(
-    `SELECT strftime('%Y-%m-%d', ts / 1000, 'unixepoch') AS day, max(seq) AS seq, hash FROM audit_log WHERE ts < ? GROUP BY day ORDER BY day`, before,
-  ));
+  await sql<{ day: string; seq: number; hash: string }>(
+    `SELECT strftime('%Y-%m-%d', ts / 1000, 'unixepoch') AS day, max(seq) AS seq, hash FROM audit_log WHERE ts < ? GROUP BY day ORDER BY day`,
+    before,
+  );
 
 /** Live verify as of `now` over the store's own keys and the seal record given (as the attacker rewrote it). */
 async function verifyWithRecord(seals: AuditSeal[], now: number) {
@@ -83,8 +94,18 @@ async function verifyWithRecord(seals: AuditSeal[], now: number) {
 
 describe('the chain as written', () => {
   it('has two sealed days, each once in the seal record under the signing key, and verifies', async () => {
-    expect((await sealsOfKey()).map((seal) => [seal.day, seal.key_id])).toEqual([[DAY1, await keyIdOf()], [DAY2, await keyIdOf()]]);
-    expect(await verify()).toEqual({ ok: true, checked: 10, anchors: 2, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
+    expect((await sealsOfKey()).map((seal) => [seal.day, seal.key_id])).toEqual([
+      [DAY1, await keyIdOf()],
+      [DAY2, await keyIdOf()],
+    ]);
+    expect(await verify()).toEqual({
+      ok: true,
+      checked: 10,
+      anchors: 2,
+      first_bad_seq: null,
+      missing_anchor: null,
+      sealed_twice: null,
+    });
   });
 });
 
@@ -145,8 +166,14 @@ describe('finding 4: with audit.key and the seal record but not the signing key,
     await sql('DELETE FROM audit_anchor');
     const ends = await dayEnds(F3);
     for (const anchor of ends) {
-      await sql('INSERT INTO audit_anchor (day, seq, hash, mac, signature, created_at) VALUES (?, ?, ?, ?, NULL, ?)',
-        anchor.day, anchor.seq, anchor.hash, sealMac(mac, anchor), F3);
+      await sql(
+        'INSERT INTO audit_anchor (day, seq, hash, mac, signature, created_at) VALUES (?, ?, ?, ?, NULL, ?)',
+        anchor.day,
+        anchor.seq,
+        anchor.hash,
+        sealMac(mac, anchor),
+        F3,
+      );
     }
     return ends.map((anchor) => ({ key_id: keyId, store_id: newId, ...anchor }));
   }
@@ -179,11 +206,21 @@ describe('finding 4: with audit.key and the seal record but not the signing key,
     const [mac, signing] = [await host().keys.read('audit', false), await host().keys.read('audit-signing', false)];
     const head = await inStore(({ storage }) => {
       const db = durableSql(storage);
-      return exportHead(db, new AuditProofs(db, { mac, signing, seals: forgedRecord }), {}, JSON.parse(lines.at(-1)!).seq, F3 + 11 * HOUR);
+      return exportHead(
+        db,
+        new AuditProofs(db, { mac, signing, seals: forgedRecord }),
+        {},
+        JSON.parse(lines.at(-1)!).seq,
+        F3 + 11 * HOUR,
+      );
     });
     expect(head).toMatchObject({ key_start_seq: 1, signature: expect.any(String) });
     const text = [...lines, JSON.stringify({ head })].join('\n');
-    expect(verifyJsonlExport(text, { publicKeyPem: pem })).toMatchObject({ ok: false, first_bad_seq: 1, reason: 'a form 1 entry at or after the key start' });
+    expect(verifyJsonlExport(text, { publicKeyPem: pem })).toMatchObject({
+      ok: false,
+      first_bad_seq: 1,
+      reason: 'a form 1 entry at or after the key start',
+    });
     expect(independentVerify(text, pem)).toEqual({ seq: 1 });
   });
 
@@ -195,13 +232,33 @@ describe('finding 4: with audit.key and the seal record but not the signing key,
 });
 
 /** A line of a JSONL export, as a forger writes one: any fields, chained with plain SHA-256. */
-function forgedLines(count: number, prev: string, firstSeq: number, firstTs: number, spacing: number, form: 1 | 2): string[] {
+function forgedLines(
+  count: number,
+  prev: string,
+  firstSeq: number,
+  firstTs: number,
+  spacing: number,
+  form: 1 | 2,
+): string[] {
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
     const entry = {
-      seq: firstSeq + i, id: crypto.randomUUID(), ts: firstTs + i * spacing, actor_type: 'admin', actor_id: null, actor_label: 'admin',
-      source: 'api', action: 'settings.logs_write', entity_type: null, entity_id: null, entity_no: null, result: 'ok' as const,
-      error_code: null, details: null, request_id: null, ...(form === 2 && { category: categoryOf('settings.logs_write'), v: 2 }),
+      seq: firstSeq + i,
+      id: crypto.randomUUID(),
+      ts: firstTs + i * spacing,
+      actor_type: 'admin',
+      actor_id: null,
+      actor_label: 'admin',
+      source: 'api',
+      action: 'settings.logs_write',
+      entity_type: null,
+      entity_id: null,
+      entity_no: null,
+      result: 'ok' as const,
+      error_code: null,
+      details: null,
+      request_id: null,
+      ...(form === 2 && { category: categoryOf('settings.logs_write'), v: 2 }),
     };
     const hash = chainHash(prev, { ...entry, category: entry.category ?? categoryOf(entry.action), v: form });
     lines.push(JSON.stringify({ ...entry, hash, prev_hash: prev }));
@@ -212,10 +269,14 @@ function forgedLines(count: number, prev: string, firstSeq: number, firstTs: num
 
 /** Every line of a real export but those whose seq `drop` names, the head kept. */
 const without = (text: string, drop: (seq: number) => boolean) =>
-  text.trimEnd().split('\n').filter((line) => {
-    const { seq } = JSON.parse(line) as { seq?: number };
-    return seq === undefined || !drop(seq);
-  }).join('\n');
+  text
+    .trimEnd()
+    .split('\n')
+    .filter((line) => {
+      const { seq } = JSON.parse(line) as { seq?: number };
+      return seq === undefined || !drop(seq);
+    })
+    .join('\n');
 
 describe('finding 1: a file made up from nothing is not accepted with the public key', () => {
   it('three form 1 lines over three days, chained from genesis, no anchors, no head', async () => {
@@ -240,7 +301,10 @@ describe('finding 1: a file made up from nothing is not accepted with the public
     const pem = (await publicKey()).public_key_pem;
     const saved = await checkpoint();
     const forged = forgedLines(3, saved.hash, saved.seq + 1, saved.ts + 1, 1, 2).join('\n');
-    expect(verifyJsonlExport(forged, { publicKeyPem: pem, checkpoint: saved })).toMatchObject({ ok: false, signed_head: false });
+    expect(verifyJsonlExport(forged, { publicKeyPem: pem, checkpoint: saved })).toMatchObject({
+      ok: false,
+      signed_head: false,
+    });
     expect(independentVerify(forged, pem, saved)).toEqual({ head: 'missing' });
   });
 
@@ -248,12 +312,22 @@ describe('finding 1: a file made up from nothing is not accepted with the public
     const pem = (await publicKey()).public_key_pem;
     const old = (await jsonlExport()).trimEnd().split('\n').slice(0, -1).join('\n');
     expect(verifyJsonlExport(old)).toMatchObject({ ok: true, signed_head: null });
-    expect(verifyJsonlExport(old, { publicKeyPem: pem })).toMatchObject({ ok: false, anchors: 2, missing_anchor: null, signed_head: false });
+    expect(verifyJsonlExport(old, { publicKeyPem: pem })).toMatchObject({
+      ok: false,
+      anchors: 2,
+      missing_anchor: null,
+      signed_head: false,
+    });
   });
 
   it('the real export is accepted by both verifiers', async () => {
     const [text, pem] = [await jsonlExport(), (await publicKey()).public_key_pem];
-    expect(verifyJsonlExport(text, { publicKeyPem: pem })).toMatchObject({ ok: true, anchors: 2, gaps: 0, signed_head: true });
+    expect(verifyJsonlExport(text, { publicKeyPem: pem })).toMatchObject({
+      ok: true,
+      anchors: 2,
+      gaps: 0,
+      signed_head: true,
+    });
     expect(independentVerify(text, pem)).toBeNull();
   });
 });
@@ -280,8 +354,15 @@ describe('the store signs no head over what it can tell was forged', () => {
   it('an anchor without a valid MAC (written without audit.key) leaves the head unsigned, and verify-file refuses the file', async () => {
     await sql(`UPDATE audit_anchor SET mac = ? WHERE day = ?`, 'f'.repeat(64), DAY1);
     const [text, pem] = [await jsonlExport(), (await publicKey()).public_key_pem];
-    expect(JSON.parse(text.trimEnd().split('\n').at(-1)!).head).toMatchObject({ signature: null, refused: `the anchor of ${DAY1} does not carry a valid MAC` });
-    expect(verifyJsonlExport(text, { publicKeyPem: pem })).toMatchObject({ ok: false, signed_head: false, reason: expect.stringContaining('did not sign') });
+    expect(JSON.parse(text.trimEnd().split('\n').at(-1)!).head).toMatchObject({
+      signature: null,
+      refused: `the anchor of ${DAY1} does not carry a valid MAC`,
+    });
+    expect(verifyJsonlExport(text, { publicKeyPem: pem })).toMatchObject({
+      ok: false,
+      signed_head: false,
+      reason: expect.stringContaining('did not sign'),
+    });
     expect(independentVerify(text, pem)).toEqual({ head: 'signature' });
   });
 });
@@ -290,7 +371,10 @@ describe('with the signing key itself, only a checkpoint a witness kept holds', 
   it('an entry before the checkpoint rewritten, every hash, anchor and the head signed again: accepted by the key, refused against the checkpoint', async () => {
     const signer = new AuditSigner((await host().keys.read('audit-signing', false))!);
     const [saved, pem] = [await checkpoint(), (await publicKey()).public_key_pem];
-    const rows = (await jsonlExport()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    const rows = (await jsonlExport())
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const head = rows.pop().head as ExportHead;
     let prev = GENESIS_HASH;
     for (const row of rows) {
@@ -298,12 +382,21 @@ describe('with the signing key itself, only a checkpoint a witness kept holds', 
       const { hash: _h, prev_hash: _p, anchor, ...entry } = row;
       row.prev_hash = prev;
       row.hash = prev = chainHash(prev, entry);
-      if (anchor) anchor.signature = signer.sign(anchorSigned({ day: anchor.day, seq: row.seq, hash: row.hash }, anchor.store_id));
+      if (anchor)
+        anchor.signature = signer.sign(
+          anchorSigned({ day: anchor.day, seq: row.seq, hash: row.hash }, anchor.store_id),
+        );
     }
     const resigned = { ...head, hash: prev };
-    const forged = [...rows.map((row) => JSON.stringify(row)), JSON.stringify({ head: { ...resigned, signature: signer.sign(headSigned(resigned)) } })].join('\n');
+    const forged = [
+      ...rows.map((row) => JSON.stringify(row)),
+      JSON.stringify({ head: { ...resigned, signature: signer.sign(headSigned(resigned)) } }),
+    ].join('\n');
     expect(verifyJsonlExport(forged, { publicKeyPem: pem })).toMatchObject({ ok: true, anchors: 2, signed_head: true });
-    expect(verifyJsonlExport(forged, { publicKeyPem: pem, checkpoint: saved })).toMatchObject({ ok: false, first_bad_seq: saved.seq });
+    expect(verifyJsonlExport(forged, { publicKeyPem: pem, checkpoint: saved })).toMatchObject({
+      ok: false,
+      first_bad_seq: saved.seq,
+    });
     expect(independentVerify(forged, pem, saved)).toEqual({ seq: saved.seq });
   });
 });

@@ -11,7 +11,18 @@ import { AuditSigner, keyId, publicKeyFromPem, signatureValid } from '../storage
 import { durableSql } from '../storage/sql/durable-sql';
 import { checkpointSigned, verifyJsonlExport } from '../storage/audit/verify-export';
 import { call, tokenWith } from './support/api';
-import { auditedWrite, checkpoint, DAY, jsonlExport, publicKey, rehashFrom, runDaily, storeId, undoTamperingAfterEach, verify } from './support/audit';
+import {
+  auditedWrite,
+  checkpoint,
+  DAY,
+  jsonlExport,
+  publicKey,
+  rehashFrom,
+  runDaily,
+  storeId,
+  undoTamperingAfterEach,
+  verify,
+} from './support/audit';
 import { independentVerify } from './support/independent-verify.mjs';
 import { inStore, sql } from './support/store';
 
@@ -21,7 +32,9 @@ const [DAY1, DAY2, DAY3] = ['2033-03-01', '2033-03-02', '2033-03-03'];
 const HOUR = 3_600_000;
 
 const seqsOf = async (from: number, to: number) =>
-  (await sql<{ seq: number }>('SELECT seq FROM audit_log WHERE ts >= ? AND ts < ? ORDER BY seq', from, to)).map((r) => r.seq);
+  (await sql<{ seq: number }>('SELECT seq FROM audit_log WHERE ts >= ? AND ts < ? ORDER BY seq', from, to)).map(
+    (r) => r.seq,
+  );
 
 let days: number[][];
 
@@ -51,13 +64,29 @@ afterAll(() => {
 
 describe('a chain that began in form 1 and switched to form 2', () => {
   it('verifies, both days sealed with signed anchors and in the seal record', async () => {
-    expect(days).toEqual([[1, 2, 3, 4], [5, 6, 7], [8, 9, 10]]);
-    expect(await sql('SELECT seq, v FROM audit_log WHERE seq <= 4 ORDER BY seq')).toEqual([
-      { seq: 1, v: 1 }, { seq: 2, v: 1 }, { seq: 3, v: 2 }, { seq: 4, v: 2 },
+    expect(days).toEqual([
+      [1, 2, 3, 4],
+      [5, 6, 7],
+      [8, 9, 10],
     ]);
-    expect(await verify()).toEqual({ ok: true, checked: 10, anchors: 2, first_bad_seq: null, missing_anchor: null, sealed_twice: null });
+    expect(await sql('SELECT seq, v FROM audit_log WHERE seq <= 4 ORDER BY seq')).toEqual([
+      { seq: 1, v: 1 },
+      { seq: 2, v: 1 },
+      { seq: 3, v: 2 },
+      { seq: 4, v: 2 },
+    ]);
+    expect(await verify()).toEqual({
+      ok: true,
+      checked: 10,
+      anchors: 2,
+      first_bad_seq: null,
+      missing_anchor: null,
+      sealed_twice: null,
+    });
     const id = await storeId();
-    const heads = await sql<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE seq IN (4, 7) ORDER BY seq');
+    const heads = await sql<{ seq: number; hash: string }>(
+      'SELECT seq, hash FROM audit_log WHERE seq IN (4, 7) ORDER BY seq',
+    );
     const key_id = (await publicKey()).key_id;
     expect(await hostClient(env.HOST).seals.read()).toEqual([
       { key_id, store_id: id, day: DAY1, seq: 4, hash: heads[0]!.hash },
@@ -70,10 +99,27 @@ describe('a chain that began in form 1 and switched to form 2', () => {
     const [prev] = await sql<{ hash: string }>('SELECT hash FROM audit_log WHERE seq = 4');
     const { hash: _h, ...fields } = row!;
     const hashed = { ...fields, details: JSON.parse(row!.details!) };
-    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(prev!.hash + canonical(hashed))));
+    const digest = new Uint8Array(
+      await crypto.subtle.digest('SHA-256', new TextEncoder().encode(prev!.hash + canonical(hashed))),
+    );
     expect(Object.keys(hashed).sort()).toEqual([
-      'action', 'actor_id', 'actor_label', 'actor_type', 'category', 'details', 'entity_id', 'entity_no', 'entity_type', 'error_code', 'id',
-      'request_id', 'result', 'seq', 'source', 'ts', 'v',
+      'action',
+      'actor_id',
+      'actor_label',
+      'actor_type',
+      'category',
+      'details',
+      'entity_id',
+      'entity_no',
+      'entity_type',
+      'error_code',
+      'id',
+      'request_id',
+      'result',
+      'seq',
+      'source',
+      'ts',
+      'v',
     ]);
     expect([...digest].map((b) => b.toString(16).padStart(2, '0')).join('')).toBe(row!.hash);
   });
@@ -82,14 +128,27 @@ describe('a chain that began in form 1 and switched to form 2', () => {
 describe('the public key and signed checkpoints', () => {
   it('GET /api/v1/audit/public-key answers the Ed25519 key and its id', async () => {
     const key = await publicKey();
-    expect(key).toEqual({ key_id: expect.stringMatching(/^[0-9a-f]{64}$/), algorithm: 'Ed25519', public_key_pem: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n/) });
+    expect(key).toEqual({
+      key_id: expect.stringMatching(/^[0-9a-f]{64}$/),
+      algorithm: 'Ed25519',
+      public_key_pem: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n/),
+    });
     expect(key.key_id).toBe(keyId(publicKeyFromPem(key.public_key_pem)!));
   });
 
   it('GET /api/v1/audit/checkpoint signs the head at the time of asking', async () => {
-    const head = (await sql<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1'))[0]!;
+    const head = (
+      await sql<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1')
+    )[0]!;
     const answer = await checkpoint();
-    expect(answer).toEqual({ store_id: await storeId(), seq: head.seq, hash: head.hash, ts: Date.now(), key_id: (await publicKey()).key_id, signature: expect.any(String) });
+    expect(answer).toEqual({
+      store_id: await storeId(),
+      seq: head.seq,
+      hash: head.hash,
+      ts: Date.now(),
+      key_id: (await publicKey()).key_id,
+      signature: expect.any(String),
+    });
     const raw = publicKeyFromPem((await publicKey()).public_key_pem);
     expect(signatureValid(raw, checkpointSigned(answer), answer.signature)).toBe(true);
     expect(signatureValid(raw, checkpointSigned({ ...answer, seq: answer.seq - 1 }), answer.signature)).toBe(false);
@@ -108,10 +167,24 @@ describe('tampering from the database side, each undone afterwards', () => {
   undoTamperingAfterEach();
 
   it.each([
-    ['id', `'00000000-0000-4000-8000-00000000dead'`], ['ts', 'ts + 1'], ['actor_type', `'token'`], ['actor_id', `'someone'`],
-    ['actor_label', `'someone else'`], ['source', `'cli'`], ['action', `'tokens.create'`], ['category', `'profile'`],
-    ['entity_type', `'profile'`], ['entity_id', `'other'`], ['entity_no', '7'], ['result', `'error'`], ['error_code', `'x.y'`],
-    ['details', `'{"retention_days":99}'`], ['request_id', `'forged'`], ['v', '1'], ['v', '3'], ['hash', `'${'f'.repeat(64)}'`],
+    ['id', `'00000000-0000-4000-8000-00000000dead'`],
+    ['ts', 'ts + 1'],
+    ['actor_type', `'token'`],
+    ['actor_id', `'someone'`],
+    ['actor_label', `'someone else'`],
+    ['source', `'cli'`],
+    ['action', `'tokens.create'`],
+    ['category', `'profile'`],
+    ['entity_type', `'profile'`],
+    ['entity_id', `'other'`],
+    ['entity_no', '7'],
+    ['result', `'error'`],
+    ['error_code', `'x.y'`],
+    ['details', `'{"retention_days":99}'`],
+    ['request_id', `'forged'`],
+    ['v', '1'],
+    ['v', '3'],
+    ['hash', `'${'f'.repeat(64)}'`],
   ])('an edited %s (to %s) is reported at its seq', async (column, value) => {
     await sql(`UPDATE audit_log SET ${column} = ${value} WHERE seq = 5`);
     expect(await verify()).toMatchObject({ ok: false, first_bad_seq: 5 });
@@ -133,11 +206,20 @@ describe('tampering from the database side, each undone afterwards', () => {
     const [head] = await sql<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE seq = 7');
     const anchor = { day: DAY2, seq: 7, hash: head!.hash };
     const otherKey = ed25519.utils.randomSecretKey();
-    const forged = toBase64(ed25519.sign(new TextEncoder().encode(canonical(anchorSigned(anchor, await storeId()))), otherKey));
+    const forged = toBase64(
+      ed25519.sign(new TextEncoder().encode(canonical(anchorSigned(anchor, await storeId()))), otherKey),
+    );
     for (const signature of [forged, null]) {
       await sql('DELETE FROM audit_anchor WHERE day = ?', DAY2);
-      await sql('INSERT INTO audit_anchor (day, seq, hash, mac, signature, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-        anchor.day, anchor.seq, anchor.hash, sealMac(mac, anchor), signature, Q3);
+      await sql(
+        'INSERT INTO audit_anchor (day, seq, hash, mac, signature, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        anchor.day,
+        anchor.seq,
+        anchor.hash,
+        sealMac(mac, anchor),
+        signature,
+        Q3,
+      );
       expect(await verify()).toMatchObject({ ok: false, anchors: 1, first_bad_seq: null, missing_anchor: DAY2 });
     }
   });
@@ -145,28 +227,56 @@ describe('tampering from the database side, each undone afterwards', () => {
   it('a sealed day cut from the end together with its anchor is caught by the seal record', async () => {
     await sql('DELETE FROM audit_log WHERE seq >= 5');
     await sql('DELETE FROM audit_anchor WHERE day = ?', DAY2);
-    expect(await verify()).toEqual({ ok: false, checked: 4, anchors: 1, first_bad_seq: 5, missing_anchor: DAY2, sealed_twice: null });
+    expect(await verify()).toEqual({
+      ok: false,
+      checked: 4,
+      anchors: 1,
+      first_bad_seq: 5,
+      missing_anchor: DAY2,
+      sealed_twice: null,
+    });
   });
 
   it('a tail cut of the open day is reported against a checkpoint saved before it', async () => {
     const saved = await checkpoint();
     await sql('DELETE FROM audit_log WHERE seq >= ?', saved.seq - 1);
-    const result = verifyJsonlExport(await jsonlExport(), { publicKeyPem: (await publicKey()).public_key_pem, checkpoint: saved });
+    const result = verifyJsonlExport(await jsonlExport(), {
+      publicKeyPem: (await publicKey()).public_key_pem,
+      checkpoint: saved,
+    });
     expect(result).toMatchObject({ ok: false, first_bad_seq: saved.seq - 1, checkpoint_seq: saved.seq });
-    expect(independentVerify(await jsonlExport(), (await publicKey()).public_key_pem, saved)).toEqual({ seq: saved.seq - 1 });
+    expect(independentVerify(await jsonlExport(), (await publicKey()).public_key_pem, saved)).toEqual({
+      seq: saved.seq - 1,
+    });
   });
 });
 
 describe('an export verified offline with only public material', () => {
   it('verifies with the store code and with an independent node:crypto script', async () => {
     const [text, key, saved] = [await jsonlExport(), (await publicKey()).public_key_pem, await checkpoint()];
-    const lines = text.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     // The store upgraded at seq 3: its head says so, under the signature.
     expect(lines.at(-1).head).toMatchObject({ first_seq: 1, seq: saved.seq, key_start_seq: 3 });
-    expect(lines.filter((line) => line.anchor).map((line) => [line.seq, line.anchor.day])).toEqual([[4, DAY1], [7, DAY2]]);
+    expect(lines.filter((line) => line.anchor).map((line) => [line.seq, line.anchor.day])).toEqual([
+      [4, DAY1],
+      [7, DAY2],
+    ]);
     expect(verifyJsonlExport(text, { publicKeyPem: key, checkpoint: saved })).toEqual({
-      ok: true, checked: saved.seq, first_bad_seq: null, first_bad_line: null, reason: null, first_seq: 1, last_seq: saved.seq, gaps: 0,
-      anchors: 2, missing_anchor: null, checkpoint_seq: saved.seq, signed_head: true,
+      ok: true,
+      checked: saved.seq,
+      first_bad_seq: null,
+      first_bad_line: null,
+      reason: null,
+      first_seq: 1,
+      last_seq: saved.seq,
+      gaps: 0,
+      anchors: 2,
+      missing_anchor: null,
+      checkpoint_seq: saved.seq,
+      signed_head: true,
     });
     expect(independentVerify(text, key, saved)).toBeNull();
   });
@@ -174,17 +284,30 @@ describe('an export verified offline with only public material', () => {
   it('reports an edited category, a dropped anchor and a forged anchor signature as the API does', async () => {
     const [text, key] = [await jsonlExport(), (await publicKey()).public_key_pem];
     const edit = (seq: number, change: (line: Record<string, unknown>) => void) =>
-      text.trim().split('\n').map((raw) => {
-        const line = JSON.parse(raw);
-        if (line.seq === seq) change(line);
-        return JSON.stringify(line);
-      }).join('\n');
+      text
+        .trim()
+        .split('\n')
+        .map((raw) => {
+          const line = JSON.parse(raw);
+          if (line.seq === seq) change(line);
+          return JSON.stringify(line);
+        })
+        .join('\n');
     const recategorised = edit(5, (line) => (line.category = 'profile'));
     expect(verifyJsonlExport(recategorised, { publicKeyPem: key })).toMatchObject({ ok: false, first_bad_seq: 5 });
     expect(independentVerify(recategorised, key)).toEqual({ seq: 5 });
-    expect(verifyJsonlExport(edit(4, (line) => delete line.anchor), { publicKeyPem: key })).toMatchObject({ ok: false, first_bad_seq: null, missing_anchor: DAY1 });
+    expect(
+      verifyJsonlExport(
+        edit(4, (line) => delete line.anchor),
+        { publicKeyPem: key },
+      ),
+    ).toMatchObject({ ok: false, first_bad_seq: null, missing_anchor: DAY1 });
     const forged = edit(7, (line) => ((line.anchor as { signature: string }).signature = toBase64(new Uint8Array(64))));
-    expect(verifyJsonlExport(forged, { publicKeyPem: key })).toMatchObject({ ok: false, anchors: 1, missing_anchor: DAY2 });
+    expect(verifyJsonlExport(forged, { publicKeyPem: key })).toMatchObject({
+      ok: false,
+      anchors: 1,
+      missing_anchor: DAY2,
+    });
     expect(independentVerify(forged, key)).toEqual({ day: DAY2 });
   });
 });
@@ -193,7 +316,10 @@ describe('no silent re-sealing', () => {
   it('a deleted newest anchor is not written again when the next day is sealed', async () => {
     await sql('DELETE FROM audit_anchor WHERE day = ?', DAY2);
     expect(await runDaily(Q4 + 5_000)).toContainEqual({ name: 'audit.seal', ok: true, result: { sealed: [DAY3] } });
-    expect((await sql<{ day: string }>('SELECT day FROM audit_anchor ORDER BY day')).map((a) => a.day)).toEqual([DAY1, DAY3]);
+    expect((await sql<{ day: string }>('SELECT day FROM audit_anchor ORDER BY day')).map((a) => a.day)).toEqual([
+      DAY1,
+      DAY3,
+    ]);
     expect(await verify()).toMatchObject({ ok: false, anchors: 2, first_bad_seq: null, missing_anchor: DAY2 });
   });
 
@@ -204,7 +330,11 @@ describe('no silent re-sealing', () => {
     await sql(`UPDATE audit_log SET actor_label = 'forged' WHERE seq = 5`);
     await rehashFrom(5);
     const reports = await runDaily(Q5 + 5_000);
-    expect(reports[0]).toMatchObject({ name: 'audit.seal', ok: true, result: { sealed: [], refused: expect.stringContaining(`sealed for ${DAY3}`) } });
+    expect(reports[0]).toMatchObject({
+      name: 'audit.seal',
+      ok: true,
+      result: { sealed: [], refused: expect.stringContaining(`sealed for ${DAY3}`) },
+    });
     expect(await sql('SELECT day FROM audit_anchor')).toEqual([]);
     expect(await verify()).toMatchObject({ ok: false, anchors: 0, first_bad_seq: null, missing_anchor: DAY1 });
   });

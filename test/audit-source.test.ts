@@ -19,7 +19,11 @@ describe('the audit source of a request', () => {
   });
 
   it('marks a denial of the command line as cli too, the actor staying anonymous', async () => {
-    const res = await call('/api/v1/version', { token: 'lpa_not-a-token', headers: { 'x-lpa-client': 'cli' }, clientIp: freshIp() });
+    const res = await call('/api/v1/version', {
+      token: 'lpa_not-a-token',
+      headers: { 'x-lpa-client': 'cli' },
+      clientIp: freshIp(),
+    });
     expect(res.status).toBe(401);
     const rows = (await auditRows('auth.denied')).filter((row) => row.request_id === res.headers.get('x-request-id'));
     expect(rows).toEqual([expect.objectContaining({ source: 'cli', result: 'denied', actor_type: 'anonymous' })]);

@@ -95,11 +95,14 @@ describe('file names', () => {
     expectError(await call(`${FILES}/content`), 400, 'request.invalid');
   });
 
-  it.each(['../escape.txt', 'a/b', '.hidden', 'a\u0000b', '..\\x'])('is refused by the host itself: %j', async (name) => {
-    expect((await rawHostCall('files', 'write', [name, 'eA=='])).status).toBe(400);
-    expect((await rawHostCall('files', 'read', [name])).status).toBe(400);
-    await expect(host.files.read(name)).rejects.toThrow(/HTTP 400/);
-  });
+  it.each(['../escape.txt', 'a/b', '.hidden', 'a\u0000b', '..\\x'])(
+    'is refused by the host itself: %j',
+    async (name) => {
+      expect((await rawHostCall('files', 'write', [name, 'eA=='])).status).toBe(400);
+      expect((await rawHostCall('files', 'read', [name])).status).toBe(400);
+      await expect(host.files.read(name)).rejects.toThrow(/HTTP 400/);
+    },
+  );
 });
 
 describe('file contents', () => {
@@ -120,23 +123,31 @@ describe('file contents', () => {
     expectError(await upload({ name: 'extra.bin', base64: '', mode: '0777' }), 400, 'request.invalid');
   });
 
-  it('accepts 4 MiB (5,592,408 characters), even with every / escaped', async () => {
-    const bytes = new Uint8Array(4 * 1024 * 1024).fill(0xff);
-    const base64 = toBase64(bytes);
-    expect(base64.length).toBe(5_592_408);
-    const body = JSON.stringify({ name: 'four-mib.bin', base64 }).replace(/\//g, '\\/');
-    const res = await call(FILES, { method: 'POST', body });
-    expect(res.status).toBe(200);
-    expect((await call(FILES)).json.items).toContainEqual({ name: 'four-mib.bin', size_bytes: 4 * 1024 * 1024 });
-    expect((await content('four-mib.bin')).json.base64 === base64).toBe(true);
-  }, LARGE_TIMEOUT_MS);
+  it(
+    'accepts 4 MiB (5,592,408 characters), even with every / escaped',
+    async () => {
+      const bytes = new Uint8Array(4 * 1024 * 1024).fill(0xff);
+      const base64 = toBase64(bytes);
+      expect(base64.length).toBe(5_592_408);
+      const body = JSON.stringify({ name: 'four-mib.bin', base64 }).replace(/\//g, '\\/');
+      const res = await call(FILES, { method: 'POST', body });
+      expect(res.status).toBe(200);
+      expect((await call(FILES)).json.items).toContainEqual({ name: 'four-mib.bin', size_bytes: 4 * 1024 * 1024 });
+      expect((await content('four-mib.bin')).json.base64 === base64).toBe(true);
+    },
+    LARGE_TIMEOUT_MS,
+  );
 
-  it('refuses 5,592,412 characters', async () => {
-    const res = await upload({ name: 'too-big.bin', base64: 'A'.repeat(5_592_412) });
-    expectError(res, 400, 'request.invalid');
-    expect(res.json.error.details.issues[0]).toMatchObject({ path: ['base64'], code: 'too_big' });
-    expectError(await content('too-big.bin'), 404, 'resource.not_found');
-  }, LARGE_TIMEOUT_MS);
+  it(
+    'refuses 5,592,412 characters',
+    async () => {
+      const res = await upload({ name: 'too-big.bin', base64: 'A'.repeat(5_592_412) });
+      expectError(res, 400, 'request.invalid');
+      expect(res.json.error.details.issues[0]).toMatchObject({ path: ['base64'], code: 'too_big' });
+      expectError(await content('too-big.bin'), 404, 'resource.not_found');
+    },
+    LARGE_TIMEOUT_MS,
+  );
 });
 
 describe('what else is in the folder', () => {

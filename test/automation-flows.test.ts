@@ -15,7 +15,10 @@ describe('creating flows', () => {
       group: 'shop',
       description: 'Signs in',
       is_template: true,
-      steps: [{ type: 'open', url: 'https://example.test' }, { type: 'click', selector: '#go' }],
+      steps: [
+        { type: 'open', url: 'https://example.test' },
+        { type: 'click', selector: '#go' },
+      ],
       values: [
         { name: 'user', value: 'alice' },
         { name: 'password', value: 'FLOW-PROTECTED-9c1d', protected: true },
@@ -31,7 +34,10 @@ describe('creating flows', () => {
       description: 'Signs in',
       is_template: true,
       dependencies: [],
-      steps: [{ type: 'open', url: 'https://example.test' }, { type: 'click', selector: '#go' }],
+      steps: [
+        { type: 'open', url: 'https://example.test' },
+        { type: 'click', selector: '#go' },
+      ],
       values: [
         { name: 'user', value: 'alice', protected: false, value_set: true },
         { name: 'password', value: null, protected: true, value_set: true },
@@ -48,13 +54,25 @@ describe('creating flows', () => {
     expect(read.json).toEqual(res.json);
     expect(await tablesHolding('FLOW-PROTECTED-9c1d')).toEqual([]);
     expect(await auditOf('flows.create', res.json.id)).toEqual([
-      expect.objectContaining({ result: 'ok', entity_type: 'flow', details: { name: 'Login flow', steps: 2, values: 4 } }),
+      expect.objectContaining({
+        result: 'ok',
+        entity_type: 'flow',
+        details: { name: 'Login flow', steps: 2, values: 4 },
+      }),
     ]);
   });
 
   it('fills in the optional fields', async () => {
     const res = await post({ name: 'Bare', steps: [] });
-    expect(res.json).toMatchObject({ name: 'Bare', group: null, description: null, is_template: false, dependencies: [], steps: [], values: [] });
+    expect(res.json).toMatchObject({
+      name: 'Bare',
+      group: null,
+      description: null,
+      is_template: false,
+      dependencies: [],
+      steps: [],
+      values: [],
+    });
   });
 
   it.each([
@@ -95,13 +113,23 @@ describe('creating flows', () => {
 describe('listing, reading and deleting flows', () => {
   it('lists summaries without steps or values', async () => {
     const id = await createFlow({
-      name: 'listed', steps: [{ a: 1 }, { b: 2 }, { c: 3 }], values: [{ name: 'k', value: 'LISTED-PROTECTED-1', protected: true }],
+      name: 'listed',
+      steps: [{ a: 1 }, { b: 2 }, { c: 3 }],
+      values: [{ name: 'k', value: 'LISTED-PROTECTED-1', protected: true }],
     });
     const res = await call(FLOWS);
     expect(res.status).toBe(200);
     expect(res.json.items.find((f: FlowSummary) => f.id === id)).toEqual({
-      id, name: 'listed', group: null, description: null, is_template: false, dependencies: [], step_count: 3, value_count: 1,
-      created_at: expect.any(Number), updated_at: expect.any(Number),
+      id,
+      name: 'listed',
+      group: null,
+      description: null,
+      is_template: false,
+      dependencies: [],
+      step_count: 3,
+      value_count: 1,
+      created_at: expect.any(Number),
+      updated_at: expect.any(Number),
     });
     expect(res.text).not.toContain('LISTED-PROTECTED-1');
   });
@@ -122,6 +150,8 @@ describe('listing, reading and deleting flows', () => {
     expect((await call(`${FLOWS}/${user}`, { method: 'DELETE' })).json).toEqual({ ok: true });
     expect((await call(`${FLOWS}/${base}`, { method: 'DELETE' })).json).toEqual({ ok: true });
     expectError(await call(`${FLOWS}/${base}`), 404, 'resource.not_found');
-    expect(await auditOf('flows.delete', base)).toEqual([expect.objectContaining({ result: 'ok', entity_type: 'flow' })]);
+    expect(await auditOf('flows.delete', base)).toEqual([
+      expect.objectContaining({ result: 'ok', entity_type: 'flow' }),
+    ]);
   });
 });

@@ -23,11 +23,14 @@ describe('writing globals', () => {
   });
 
   it('lets exactly one of twenty concurrent creators win', async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => put('g_create_race', { value: `c-${i}`, expected_revision: 0 })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => put('g_create_race', { value: `c-${i}`, expected_revision: 0 })),
+    );
     expect(results.filter((r) => r.status === 200).map((r) => r.json.revision)).toEqual([1]);
     const losers = results.filter((r) => r.status === 409);
     expect(losers).toHaveLength(19);
-    for (const loser of losers) expect(loser.json.error).toMatchObject({ code: 'state.revision_conflict', details: { current_revision: 1 } });
+    for (const loser of losers)
+      expect(loser.json.error).toMatchObject({ code: 'state.revision_conflict', details: { current_revision: 1 } });
   });
 
   it('refuses to create a global that exists, naming the current revision', async () => {
@@ -56,13 +59,16 @@ describe('writing globals', () => {
 
   it('lets exactly one of twenty concurrent writers at one revision win', async () => {
     await put('g_race', { value: 'start', expected_revision: 0 });
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => put('g_race', { value: `writer-${i}`, expected_revision: 1 })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => put('g_race', { value: `writer-${i}`, expected_revision: 1 })),
+    );
     const winners = results.filter((r) => r.status === 200);
     expect(winners).toHaveLength(1);
     expect(winners[0]!.json.revision).toBe(2);
     const losers = results.filter((r) => r.status === 409);
     expect(losers).toHaveLength(19);
-    for (const loser of losers) expect(loser.json.error).toMatchObject({ code: 'state.revision_conflict', details: { current_revision: 2 } });
+    for (const loser of losers)
+      expect(loser.json.error).toMatchObject({ code: 'state.revision_conflict', details: { current_revision: 2 } });
     const read = await call(url('g_race'));
     expect(read.json.revision).toBe(2);
     expect(read.json.value).toBe(`writer-${results.indexOf(winners[0]!)}`);
@@ -103,36 +109,54 @@ describe('writing globals', () => {
 });
 
 describe('large values', () => {
-  it('accepts 1,048,576 characters even when every one is escaped as \\u00XX', async () => {
-    const value = '\u0001'.repeat(1_048_576);
-    const res = await put('g_big_escaped', { value, expected_revision: 0 });
-    expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ revision: 1, bytes: 1_048_576 });
-    const read = await call(url('g_big_escaped'));
-    expect(read.json.value === value).toBe(true);
-  }, LARGE_TIMEOUT_MS);
+  it(
+    'accepts 1,048,576 characters even when every one is escaped as \\u00XX',
+    async () => {
+      const value = '\u0001'.repeat(1_048_576);
+      const res = await put('g_big_escaped', { value, expected_revision: 0 });
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({ revision: 1, bytes: 1_048_576 });
+      const read = await call(url('g_big_escaped'));
+      expect(read.json.value === value).toBe(true);
+    },
+    LARGE_TIMEOUT_MS,
+  );
 
-  it('keeps a value larger than one storage row (3 MiB of UTF-8) whole', async () => {
-    const value = '€'.repeat(1_048_576);
-    const res = await put('g_big_utf8', { value, expected_revision: 0 });
-    expect(res.json).toMatchObject({ revision: 1, bytes: 3 * 1_048_576 });
-    const read = await call(url('g_big_utf8'));
-    expect(read.json.revision).toBe(1);
-    expect(read.json.value === value).toBe(true);
-    const pieces = await inStore(({ sql }) => sql.exec(`SELECT count(*) AS n FROM automation_chunks WHERE owner = 'global:g_big_utf8'`).one().n);
-    expect(pieces).toBeGreaterThan(1);
-  }, LARGE_TIMEOUT_MS);
+  it(
+    'keeps a value larger than one storage row (3 MiB of UTF-8) whole',
+    async () => {
+      const value = '€'.repeat(1_048_576);
+      const res = await put('g_big_utf8', { value, expected_revision: 0 });
+      expect(res.json).toMatchObject({ revision: 1, bytes: 3 * 1_048_576 });
+      const read = await call(url('g_big_utf8'));
+      expect(read.json.revision).toBe(1);
+      expect(read.json.value === value).toBe(true);
+      const pieces = await inStore(
+        ({ sql }) => sql.exec(`SELECT count(*) AS n FROM automation_chunks WHERE owner = 'global:g_big_utf8'`).one().n,
+      );
+      expect(pieces).toBeGreaterThan(1);
+    },
+    LARGE_TIMEOUT_MS,
+  );
 
-  it('answers 413 for a body beyond what the largest legal value needs', async () => {
-    const res = await put('g_too_large_body', { value: '\u0001'.repeat(1_100_000), expected_revision: 0 });
-    expectError(res, 413, 'request.too_large');
-  }, LARGE_TIMEOUT_MS);
+  it(
+    'answers 413 for a body beyond what the largest legal value needs',
+    async () => {
+      const res = await put('g_too_large_body', { value: '\u0001'.repeat(1_100_000), expected_revision: 0 });
+      expectError(res, 413, 'request.too_large');
+    },
+    LARGE_TIMEOUT_MS,
+  );
 
-  it('refuses 1,048,577 characters', async () => {
-    const res = await put('g_too_big', { value: 'a'.repeat(1_048_577), expected_revision: 0 });
-    expectError(res, 400, 'request.invalid');
-    expect(res.json.error.details.issues[0]).toMatchObject({ in: 'body', path: ['value'], code: 'too_big' });
-  }, LARGE_TIMEOUT_MS);
+  it(
+    'refuses 1,048,577 characters',
+    async () => {
+      const res = await put('g_too_big', { value: 'a'.repeat(1_048_577), expected_revision: 0 });
+      expectError(res, 400, 'request.invalid');
+      expect(res.json.error.details.issues[0]).toMatchObject({ in: 'body', path: ['value'], code: 'too_big' });
+    },
+    LARGE_TIMEOUT_MS,
+  );
 });
 
 describe('reading and listing', () => {
@@ -155,7 +179,15 @@ describe('reading and listing', () => {
     expect(res.json).toEqual({ value: 'AUDITED-VALUE', revision: 1 });
     const reads = await auditOf('globals.read', 'g_audited');
     expect(reads).toEqual([
-      { action: 'globals.read', category: 'account', result: 'ok', entity_type: 'global', entity_id: 'g_audited', error_code: null, details: { revision: 1 } },
+      {
+        action: 'globals.read',
+        category: 'account',
+        result: 'ok',
+        entity_type: 'global',
+        entity_id: 'g_audited',
+        error_code: null,
+        details: { revision: 1 },
+      },
     ]);
     const writes = await auditOf('globals.write', 'g_audited');
     expect(writes).toEqual([expect.objectContaining({ result: 'ok', details: { revision: 1, bytes: 13 } })]);
@@ -172,7 +204,11 @@ describe('reading and listing', () => {
     expectError(read, 403, 'auth.scope_missing');
     expect(read.json.error.details.missing).toEqual(['secrets:read']);
     expect((await call('/api/v1/automation/globals', { token: reader.token })).status).toBe(200);
-    const write = await call(url('g_scoped'), { method: 'PUT', token: reader.token, body: { value: 'y', expected_revision: 1 } });
+    const write = await call(url('g_scoped'), {
+      method: 'PUT',
+      token: reader.token,
+      body: { value: 'y', expected_revision: 1 },
+    });
     expect(write.json.error.details.missing).toEqual(['secrets:read', 'rpa:write']);
   });
 
@@ -212,6 +248,8 @@ describe('deleting globals', () => {
     // A writer still holding revision 2 of the deleted value cannot overwrite the new one.
     expectError(await put('g_delete', { value: 'late', expected_revision: 2 }), 409, 'state.revision_conflict');
     expect((await put('g_delete', { value: 'again', expected_revision: 0 })).json).toMatchObject({ revision: 3 });
-    expect(await auditOf('globals.delete', 'g_delete')).toEqual([expect.objectContaining({ result: 'ok', details: { revision: 2 } })]);
+    expect(await auditOf('globals.delete', 'g_delete')).toEqual([
+      expect.objectContaining({ result: 'ok', details: { revision: 2 } }),
+    ]);
   });
 });

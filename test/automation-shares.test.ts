@@ -12,7 +12,8 @@ import { inStore } from './support/store';
 const SHARES = '/api/v1/automation/shares';
 const createShare = (body: unknown) => call(SHARES, { method: 'POST', body });
 const redeem = (code: unknown) => call(`${SHARES}/redeem`, { method: 'POST', body: { code } });
-const importItems = (ticket: string, ids: string[]) => call(`${SHARES}/import`, { method: 'POST', body: { ticket, ids } });
+const importItems = (ticket: string, ids: string[]) =>
+  call(`${SHARES}/import`, { method: 'POST', body: { ticket, ids } });
 
 /** A share of one fresh flow, answered as created. */
 async function shareOf(options: { max_uses?: number; include_secrets?: boolean; secret?: string } = {}) {
@@ -22,7 +23,11 @@ async function shareOf(options: { max_uses?: number; include_secrets?: boolean; 
     values: [{ name: 'token', value: options.secret ?? 'S', protected: true }],
   });
   const res = await createShare({
-    ids: [flow], name: 'one flow', expires_in_minutes: 60, max_uses: options.max_uses ?? 5, include_secrets: options.include_secrets,
+    ids: [flow],
+    name: 'one flow',
+    expires_in_minutes: 60,
+    max_uses: options.max_uses ?? 5,
+    include_secrets: options.include_secrets,
   });
   if (res.status !== 200) throw new Error(res.text);
   return { flow, share: res.json as ShareWithCode };
@@ -32,7 +37,11 @@ async function shareOf(options: { max_uses?: number; include_secrets?: boolean; 
 async function storedBundle(code: string): Promise<Uint8Array> {
   const { id, key } = parseShareCode(code)!;
   const sealed = await inStore(({ sql }) =>
-    sql.exec<{ data: string }>('SELECT data FROM automation_chunks WHERE owner = ? ORDER BY seq', `share:${id}`).toArray().map((r) => r.data).join(''),
+    sql
+      .exec<{ data: string }>('SELECT data FROM automation_chunks WHERE owner = ? ORDER BY seq', `share:${id}`)
+      .toArray()
+      .map((r) => r.data)
+      .join(''),
   );
   return Vault.unlocked(key).openBytes(sealed, `share:${id}:bundle`);
 }
@@ -41,7 +50,10 @@ describe('creating shares', () => {
   it.each([
     ['no ids', { name: 'n', expires_in_minutes: 1, max_uses: 1 }],
     ['an empty id list', { ids: [], name: 'n', expires_in_minutes: 1, max_uses: 1 }],
-    ['1001 ids', { ids: Array.from({ length: 1001 }, (_, i) => `id-${i}`), name: 'n', expires_in_minutes: 1, max_uses: 1 }],
+    [
+      '1001 ids',
+      { ids: Array.from({ length: 1001 }, (_, i) => `id-${i}`), name: 'n', expires_in_minutes: 1, max_uses: 1 },
+    ],
     ['an id twice', { ids: ['a', 'a'], name: 'n', expires_in_minutes: 1, max_uses: 1 }],
     ['an empty id', { ids: [''], name: 'n', expires_in_minutes: 1, max_uses: 1 }],
     ['an id of 65 characters', { ids: ['i'.repeat(65)], name: 'n', expires_in_minutes: 1, max_uses: 1 }],
@@ -53,7 +65,10 @@ describe('creating shares', () => {
     ['an expiry as a string', { ids: ['a'], name: 'n', expires_in_minutes: '60', max_uses: 1 }],
     ['max_uses 0', { ids: ['a'], name: 'n', expires_in_minutes: 1, max_uses: 0 }],
     ['max_uses 1001', { ids: ['a'], name: 'n', expires_in_minutes: 1, max_uses: 1001 }],
-    ['include_secrets as a string', { ids: ['a'], name: 'n', expires_in_minutes: 1, max_uses: 1, include_secrets: 'true' }],
+    [
+      'include_secrets as a string',
+      { ids: ['a'], name: 'n', expires_in_minutes: 1, max_uses: 1, include_secrets: 'true' },
+    ],
     ['another field', { ids: ['a'], name: 'n', expires_in_minutes: 1, max_uses: 1, code: 'x' }],
   ])('refuses %s', async (_, body) => {
     expectError(await createShare(body), 400, 'request.invalid');
@@ -83,10 +98,18 @@ describe('creating shares', () => {
 
   it('answers the share and a code once; the bundle is stored encrypted under the code key only', async () => {
     const flow = await createFlow({
-      name: 'bundled', steps: [{ step: 1 }], values: [{ name: 'pw', value: 'SHARED-PROTECTED-41aa', protected: true }],
+      name: 'bundled',
+      steps: [{ step: 1 }],
+      values: [{ name: 'pw', value: 'SHARED-PROTECTED-41aa', protected: true }],
     });
     const before = Date.now();
-    const res = await createShare({ ids: [flow], name: 'With secrets', expires_in_minutes: 90, max_uses: 3, include_secrets: true });
+    const res = await createShare({
+      ids: [flow],
+      name: 'With secrets',
+      expires_in_minutes: 90,
+      max_uses: 3,
+      include_secrets: true,
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -115,40 +138,65 @@ describe('creating shares', () => {
 
     const list = await call(SHARES);
     expect(list.json.items.find((s: Share) => s.id === id)).toEqual({
-      id, name: 'With secrets', expires_at: res.json.expires_at, max_uses: 3, uses: 0, size: res.json.size, sha256: res.json.sha256,
+      id,
+      name: 'With secrets',
+      expires_at: res.json.expires_at,
+      max_uses: 3,
+      uses: 0,
+      size: res.json.size,
+      sha256: res.json.sha256,
     });
     expect(list.text).not.toContain(code.split('.')[2]);
     expect(await auditOf('shares.create', id)).toEqual([
       expect.objectContaining({
         result: 'ok',
-        details: { name: 'With secrets', flows: 1, include_secrets: true, max_uses: 3, expires_at: res.json.expires_at },
+        details: {
+          name: 'With secrets',
+          flows: 1,
+          include_secrets: true,
+          max_uses: 3,
+          expires_at: res.json.expires_at,
+        },
       }),
     ]);
   });
 
-  it('refuses a bundle beyond 8 MiB', async () => {
-    const ids: string[] = [];
-    for (let i = 0; i < 9; i++) ids.push(await createFlow({ name: `bulky-${i}`, steps: [{ blob: 'x'.repeat(1_000_000) }] }));
-    const res = await createShare({ ids, name: 'bulky', expires_in_minutes: 1, max_uses: 1 });
-    expectError(res, 400, 'shares.bundle_too_large');
-    expect(res.json.error.details).toEqual({ size: expect.any(Number), limit_bytes: 8 * 1024 * 1024 });
-    expect(res.json.error.details.size).toBeGreaterThan(9_000_000);
-  }, LARGE_TIMEOUT_MS);
+  it(
+    'refuses a bundle beyond 8 MiB',
+    async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 9; i++)
+        ids.push(await createFlow({ name: `bulky-${i}`, steps: [{ blob: 'x'.repeat(1_000_000) }] }));
+      const res = await createShare({ ids, name: 'bulky', expires_in_minutes: 1, max_uses: 1 });
+      expectError(res, 400, 'shares.bundle_too_large');
+      expect(res.json.error.details).toEqual({ size: expect.any(Number), limit_bytes: 8 * 1024 * 1024 });
+      expect(res.json.error.details.size).toBeGreaterThan(9_000_000);
+    },
+    LARGE_TIMEOUT_MS,
+  );
 
-  it('shares, redeems and imports a bundle of 8 MB, stored in pieces', async () => {
-    const ids: string[] = [];
-    for (let i = 0; i < 8; i++) ids.push(await createFlow({ name: `large-${i}`, steps: [{ blob: String(i).repeat(1_000_000) }] }));
-    const created = await createShare({ ids, name: 'large', expires_in_minutes: 1, max_uses: 1 });
-    expect(created.status).toBe(200);
-    expect(created.json.size).toBeGreaterThan(8_000_000);
-    const pieces = await inStore(({ sql }) => sql.exec('SELECT count(*) AS n FROM automation_chunks WHERE owner = ?', `share:${created.json.id}`).one().n);
-    expect(pieces).toBeGreaterThan(1);
-    const preview = await redeem(created.json.code);
-    expect(preview.json.items.map((i: PreviewItem) => i.name)).toEqual(ids.map((_, i) => `large-${i}`));
-    const imported = await importItems(preview.json.ticket, [ids[7]!]);
-    const flow = await call(`/api/v1/automation/flows/${imported.json.items[0].id}`);
-    expect(flow.json.steps[0].blob === '7'.repeat(1_000_000)).toBe(true);
-  }, LARGE_TIMEOUT_MS);
+  it(
+    'shares, redeems and imports a bundle of 8 MB, stored in pieces',
+    async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 8; i++)
+        ids.push(await createFlow({ name: `large-${i}`, steps: [{ blob: String(i).repeat(1_000_000) }] }));
+      const created = await createShare({ ids, name: 'large', expires_in_minutes: 1, max_uses: 1 });
+      expect(created.status).toBe(200);
+      expect(created.json.size).toBeGreaterThan(8_000_000);
+      const pieces = await inStore(
+        ({ sql }) =>
+          sql.exec('SELECT count(*) AS n FROM automation_chunks WHERE owner = ?', `share:${created.json.id}`).one().n,
+      );
+      expect(pieces).toBeGreaterThan(1);
+      const preview = await redeem(created.json.code);
+      expect(preview.json.items.map((i: PreviewItem) => i.name)).toEqual(ids.map((_, i) => `large-${i}`));
+      const imported = await importItems(preview.json.ticket, [ids[7]!]);
+      const flow = await call(`/api/v1/automation/flows/${imported.json.items[0].id}`);
+      expect(flow.json.steps[0].blob === '7'.repeat(1_000_000)).toBe(true);
+    },
+    LARGE_TIMEOUT_MS,
+  );
 
   it('leaves protected values out of the bundle unless include_secrets', async () => {
     const { share } = await shareOf({ secret: 'LEFT-OUT-SECRET-5e' });
@@ -158,12 +206,31 @@ describe('creating shares', () => {
 
 describe('redeeming codes', () => {
   it('answers the preview and spends one use', async () => {
-    const base = await createFlow({ name: 'base', group: 'g', description: 'd', is_template: true, steps: [{ a: 1 }, { b: 2 }] });
-    const user = await createFlow({
-      name: 'user', dependencies: [base], steps: [{ c: 3 }],
-      values: [{ name: 'p', value: 'secret', protected: true }, { name: 'q', protected: true }, { name: 'r', value: 'plain' }, { name: 's' }],
+    const base = await createFlow({
+      name: 'base',
+      group: 'g',
+      description: 'd',
+      is_template: true,
+      steps: [{ a: 1 }, { b: 2 }],
     });
-    const created = await createShare({ ids: [base, user], name: 'pair', expires_in_minutes: 10, max_uses: 2, include_secrets: true });
+    const user = await createFlow({
+      name: 'user',
+      dependencies: [base],
+      steps: [{ c: 3 }],
+      values: [
+        { name: 'p', value: 'secret', protected: true },
+        { name: 'q', protected: true },
+        { name: 'r', value: 'plain' },
+        { name: 's' },
+      ],
+    });
+    const created = await createShare({
+      ids: [base, user],
+      name: 'pair',
+      expires_in_minutes: 10,
+      max_uses: 2,
+      include_secrets: true,
+    });
     const before = Date.now();
     const res = await redeem(created.json.code);
     expect(res.status).toBe(200);
@@ -173,15 +240,37 @@ describe('redeeming codes', () => {
       ticket: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       expires_at: expect.any(Number),
       items: [
-        { id: base, name: 'base', dependencies: [], group: 'g', description: 'd', missing_values: 0, is_template: true, steps: 2, protected_values: 0 },
-        { id: user, name: 'user', dependencies: [base], group: null, description: null, missing_values: 2, is_template: false, steps: 1, protected_values: 1 },
+        {
+          id: base,
+          name: 'base',
+          dependencies: [],
+          group: 'g',
+          description: 'd',
+          missing_values: 0,
+          is_template: true,
+          steps: 2,
+          protected_values: 0,
+        },
+        {
+          id: user,
+          name: 'user',
+          dependencies: [base],
+          group: null,
+          description: null,
+          missing_values: 2,
+          is_template: false,
+          steps: 1,
+          protected_values: 1,
+        },
       ],
     });
     expect(res.json.expires_at).toBeGreaterThanOrEqual(before + 30 * 60_000);
     expect(Date.parse(res.json.created_at)).toBeLessThanOrEqual(before);
     const listed = (await call(SHARES)).json.items.find((s: Share) => s.id === created.json.id);
     expect(listed.uses).toBe(1);
-    expect(await auditOf('shares.redeem', created.json.id)).toEqual([expect.objectContaining({ result: 'ok', details: { uses: 1, items: 2 } })]);
+    expect(await auditOf('shares.redeem', created.json.id)).toEqual([
+      expect.objectContaining({ result: 'ok', details: { uses: 1, items: 2 } }),
+    ]);
   });
 
   it('counts protected values left out of the bundle as missing', async () => {
@@ -237,7 +326,9 @@ describe('redeeming codes', () => {
   it('answers a share whose stored bundle was altered as an invalid code, not a server error', async () => {
     const { share } = await shareOf();
     await inStore(({ sql }) => {
-      const data = sql.exec<{ data: string }>(`SELECT data FROM automation_chunks WHERE owner = ? AND seq = 0`, `share:${share.id}`).one().data;
+      const data = sql
+        .exec<{ data: string }>(`SELECT data FROM automation_chunks WHERE owner = ? AND seq = 0`, `share:${share.id}`)
+        .one().data;
       const at = data.length - 5;
       const flipped = data.slice(0, at) + (data[at] === 'A' ? 'B' : 'A') + data.slice(at + 1);
       sql.exec(`UPDATE automation_chunks SET data = ? WHERE owner = ? AND seq = 0`, flipped, `share:${share.id}`);
@@ -247,7 +338,9 @@ describe('redeeming codes', () => {
 
   it('answers an expired share as expired', async () => {
     const { share } = await shareOf();
-    await inStore(({ sql }) => sql.exec('UPDATE automation_shares SET expires_at = ? WHERE id = ?', Date.now() - 1, share.id));
+    await inStore(({ sql }) =>
+      sql.exec('UPDATE automation_shares SET expires_at = ? WHERE id = ?', Date.now() - 1, share.id),
+    );
     expectError(await redeem(share.code), 409, 'shares.expired');
   });
 
@@ -271,7 +364,12 @@ describe('revoking shares', () => {
     expect((await call(SHARES)).json.items.map((s: Share) => s.id)).not.toContain(share.id);
     expectError(await redeem(share.code), 409, 'shares.revoked');
     expectError(await importItems(preview.json.ticket, [flow]), 409, 'shares.revoked');
-    expect(await inStore(({ sql }) => sql.exec('SELECT count(*) AS n FROM automation_chunks WHERE owner = ?', `share:${share.id}`).one().n)).toBe(0);
+    expect(
+      await inStore(
+        ({ sql }) =>
+          sql.exec('SELECT count(*) AS n FROM automation_chunks WHERE owner = ?', `share:${share.id}`).one().n,
+      ),
+    ).toBe(0);
     expectError(await call(`${SHARES}/${share.id}`, { method: 'DELETE' }), 404, 'resource.not_found');
     expect(await auditOf('shares.revoke', share.id)).toEqual([expect.objectContaining({ result: 'ok' })]);
   });
@@ -284,10 +382,20 @@ describe('revoking shares', () => {
 
 describe('importing', () => {
   async function redeemedChain(includeSecrets: boolean) {
-    const a = await createFlow({ name: 'chain-a', steps: [{ n: 1 }], values: [{ name: 'key', value: 'IMPORTED-SECRET-0b', protected: true }] });
+    const a = await createFlow({
+      name: 'chain-a',
+      steps: [{ n: 1 }],
+      values: [{ name: 'key', value: 'IMPORTED-SECRET-0b', protected: true }],
+    });
     const b = await createFlow({ name: 'chain-b', steps: [], dependencies: [a] });
     const c = await createFlow({ name: 'chain-c', is_template: true, steps: [], dependencies: [b] });
-    const created = await createShare({ ids: [a, b, c], name: 'chain', expires_in_minutes: 5, max_uses: 1, include_secrets: includeSecrets });
+    const created = await createShare({
+      ids: [a, b, c],
+      name: 'chain',
+      expires_in_minutes: 5,
+      max_uses: 1,
+      include_secrets: includeSecrets,
+    });
     const preview = await redeem(created.json.code);
     return { a, b, c, ticket: preview.json.ticket as string, shareId: created.json.id as string };
   }
@@ -308,12 +416,22 @@ describe('importing', () => {
     expect((await call(`/api/v1/automation/flows/${newC}`)).json.dependencies).toEqual([newB]);
     expect((await call(`/api/v1/automation/flows/${newB}`)).json.dependencies).toEqual([newA]);
     const importedA = await call(`/api/v1/automation/flows/${newA}`);
-    expect(importedA.json).toMatchObject({ name: 'chain-a', steps: [{ n: 1 }], values: [{ name: 'key', value: null, protected: true, value_set: true }] });
+    expect(importedA.json).toMatchObject({
+      name: 'chain-a',
+      steps: [{ n: 1 }],
+      values: [{ name: 'key', value: null, protected: true, value_set: true }],
+    });
     expect(await tablesHolding('IMPORTED-SECRET-0b')).toEqual([]);
     expectError(await importItems(ticket, [a]), 409, 'shares.ticket_used');
     const audit = await auditOf('shares.import', shareId);
     expect(audit).toEqual([expect.objectContaining({ result: 'ok' })]);
-    expect(audit[0]!.details).toEqual({ flows: [{ from: c, id: newC }, { from: b, id: newB }, { from: a, id: newA }] });
+    expect(audit[0]!.details).toEqual({
+      flows: [
+        { from: c, id: newC },
+        { from: b, id: newB },
+        { from: a, id: newA },
+      ],
+    });
   });
 
   it('imports protected values empty when the share left them out', async () => {
@@ -342,7 +460,9 @@ describe('importing', () => {
   it('answers unknown and expired tickets', async () => {
     expectError(await importItems(crypto.randomUUID(), ['x']), 404, 'shares.ticket_unknown');
     const { a, ticket } = await redeemedChain(false);
-    await inStore(({ sql }) => sql.exec('UPDATE automation_share_tickets SET expires_at = ? WHERE ticket = ?', Date.now() - 1, ticket));
+    await inStore(({ sql }) =>
+      sql.exec('UPDATE automation_share_tickets SET expires_at = ? WHERE ticket = ?', Date.now() - 1, ticket),
+    );
     expectError(await importItems(ticket, [a]), 409, 'shares.ticket_expired');
   });
 

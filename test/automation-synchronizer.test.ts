@@ -6,7 +6,14 @@ it('reports an idle synchronizer with every field', async () => {
   const res = await call('/api/v1/automation/synchronizer');
   expect(res.status).toBe(200);
   expect(res.json).toEqual({
-    running: false, source_id: null, follower_ids: [], mode: 'element', options: {}, tabs: [], events: [], error: null,
+    running: false,
+    source_id: null,
+    follower_ids: [],
+    mode: 'element',
+    options: {},
+    tabs: [],
+    events: [],
+    error: null,
   });
 });
 

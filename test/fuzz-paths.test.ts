@@ -12,16 +12,25 @@ const RUNS = fuzzRuns(150);
 const SEGMENTS = [...new Set(CONTRACTS.flatMap((r) => r.path.split('/').filter(Boolean)))];
 
 const oddPath = fc
-  .array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...SEGMENTS) }, { weight: 2, arbitrary: rawUrlText() }, { weight: 1, arbitrary: fc.constant('') }), {
-    minLength: 0,
-    maxLength: 8,
-  })
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...SEGMENTS) },
+      { weight: 2, arbitrary: rawUrlText() },
+      { weight: 1, arbitrary: fc.constant('') },
+    ),
+    {
+      minLength: 0,
+      maxLength: 8,
+    },
+  )
   .map((parts) => `/${parts.join('/')}`);
 
 /** A declared path with one segment replaced: the router's edges, near the routes that exist. */
 const nearPath = fc
   .tuple(fc.constantFrom(...CONTRACTS.map((r) => r.path.split('/'))), fc.nat(), rawUrlText())
-  .map(([parts, at, odd]) => parts.map((p, i) => (i === 1 + (at % (parts.length - 1)) ? odd : p.startsWith(':') ? 'x' : p)).join('/'));
+  .map(([parts, at, odd]) =>
+    parts.map((p, i) => (i === 1 + (at % (parts.length - 1)) ? odd : p.startsWith(':') ? 'x' : p)).join('/'),
+  );
 
 const request = fc.record({
   method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),

@@ -22,10 +22,14 @@ describe('fuzzing every declared route', () => {
     expect(targets.map((t) => t.name)).toEqual(CONTRACTS.map((r) => `${r.method} ${r.path}`));
   });
 
-  it.each(targets.map((t) => [t.name, t] as const))('%s: no 5xx, no hang, the envelope, nothing stored when refused', { timeout: 60_000 + RUNS * 5_000 }, async (_, target) => {
-    await fc.assert(
-      fc.asyncProperty(target.request, (request) => checkRequest(request, tokens)),
-      { numRuns: RUNS },
-    );
-  });
+  it.each(targets.map((t) => [t.name, t] as const))(
+    '%s: no 5xx, no hang, the envelope, nothing stored when refused',
+    { timeout: 60_000 + RUNS * 5_000 },
+    async (_, target) => {
+      await fc.assert(
+        fc.asyncProperty(target.request, (request) => checkRequest(request, tokens)),
+        { numRuns: RUNS },
+      );
+    },
+  );
 });

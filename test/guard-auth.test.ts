@@ -18,10 +18,20 @@ describe('bearer authentication', () => {
   it('refuses an unknown token, a token in the query string and a non-Bearer scheme', async () => {
     const { token } = await tokenWith([]);
     const ip = freshIp();
-    expect((await call('/api/v1/version', { token: 'lpa_nope', clientIp: ip })).json).toEqual(envelope('auth.token_invalid'));
-    expect((await call(`/api/v1/version?access_token=${token}`, { token: null, clientIp: ip })).json).toEqual(envelope('auth.token_missing'));
-    expect((await call('/api/v1/version', { token: null, headers: { authorization: `Basic ${token}` }, clientIp: ip })).status).toBe(401);
-    expect((await call('/api/v1/version', { token: null, headers: { authorization: `bearer ${token}` }, clientIp: ip })).status).toBe(200);
+    expect((await call('/api/v1/version', { token: 'lpa_nope', clientIp: ip })).json).toEqual(
+      envelope('auth.token_invalid'),
+    );
+    expect((await call(`/api/v1/version?access_token=${token}`, { token: null, clientIp: ip })).json).toEqual(
+      envelope('auth.token_missing'),
+    );
+    expect(
+      (await call('/api/v1/version', { token: null, headers: { authorization: `Basic ${token}` }, clientIp: ip }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await call('/api/v1/version', { token: null, headers: { authorization: `bearer ${token}` }, clientIp: ip }))
+        .status,
+    ).toBe(200);
   });
 
   it('answers 401 before 404 on unknown routes, so routes cannot be probed anonymously', async () => {
@@ -41,7 +51,10 @@ describe('bearer authentication', () => {
   });
 
   it('refuses an expired token', async () => {
-    const res = await call('/api/v1/tokens', { method: 'POST', body: { name: 'short-lived', scopes: [], expires_in_minutes: 1 } });
+    const res = await call('/api/v1/tokens', {
+      method: 'POST',
+      body: { name: 'short-lived', scopes: [], expires_in_minutes: 1 },
+    });
     expect(res.status).toBe(201);
     expect(res.json.expires_at).toBe(res.json.created_at + 60_000);
     expect((await call('/api/v1/version', { token: res.json.token })).status).toBe(200);
@@ -65,9 +78,17 @@ describe('scopes', () => {
 
   it('lets a token with the scope through, and an admin session through any scope check', async () => {
     const { token } = await tokenWith(['settings:write']);
-    expect((await call('/api/v1/settings/logs', { method: 'PUT', token, body: { retention_days: 11 } })).status).toBe(200);
-    const admin = await call('/api/v1/tokens', { method: 'POST', body: { name: 'second admin', scopes: [], admin: true } });
-    expect((await call('/api/v1/settings/logs', { method: 'PUT', token: admin.json.token, body: { retention_days: 12 } })).status).toBe(200);
+    expect((await call('/api/v1/settings/logs', { method: 'PUT', token, body: { retention_days: 11 } })).status).toBe(
+      200,
+    );
+    const admin = await call('/api/v1/tokens', {
+      method: 'POST',
+      body: { name: 'second admin', scopes: [], admin: true },
+    });
+    expect(
+      (await call('/api/v1/settings/logs', { method: 'PUT', token: admin.json.token, body: { retention_days: 12 } }))
+        .status,
+    ).toBe(200);
   });
 
   it('keeps the token routes to admin sessions', async () => {
@@ -80,10 +101,24 @@ describe('scopes', () => {
   it('audits every denial with its code and the caller', async () => {
     const { id, token } = await tokenWith([]);
     const denied = await call('/api/v1/settings/logs', { method: 'PUT', token, body: { retention_days: 9 } });
-    const rows = await sql<{ action: string; result: string; error_code: string; actor_id: string; request_id: string }>(
+    const rows = await sql<{
+      action: string;
+      result: string;
+      error_code: string;
+      actor_id: string;
+      request_id: string;
+    }>(
       'SELECT action, result, error_code, actor_id, request_id FROM audit_log WHERE request_id = ?',
       denied.json.request_id,
     );
-    expect(rows).toEqual([{ action: 'auth.denied', result: 'denied', error_code: 'auth.scope_missing', actor_id: id, request_id: denied.json.request_id }]);
+    expect(rows).toEqual([
+      {
+        action: 'auth.denied',
+        result: 'denied',
+        error_code: 'auth.scope_missing',
+        actor_id: id,
+        request_id: denied.json.request_id,
+      },
+    ]);
   });
 });

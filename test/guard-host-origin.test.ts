@@ -3,15 +3,13 @@ import { call, freshIp } from './support/api';
 import { TEST_ALLOWED_ORIGIN, TEST_PORT } from './support/constants';
 
 describe('Host guard', () => {
-  it.each([
-    `127.0.0.1:${TEST_PORT}`,
-    `localhost:${TEST_PORT}`,
-    `LOCALHOST:${TEST_PORT}`,
-    `[::1]:${TEST_PORT}`,
-  ])('accepts %s', async (host) => {
-    const res = await call('/api/v1/version', { headers: { host } });
-    expect(res.status).toBe(200);
-  });
+  it.each([`127.0.0.1:${TEST_PORT}`, `localhost:${TEST_PORT}`, `LOCALHOST:${TEST_PORT}`, `[::1]:${TEST_PORT}`])(
+    'accepts %s',
+    async (host) => {
+      const res = await call('/api/v1/version', { headers: { host } });
+      expect(res.status).toBe(200);
+    },
+  );
 
   it.each([
     '127.0.0.1',
@@ -55,7 +53,11 @@ describe('Origin guard', () => {
     const res = await call('/api/v1/settings/logs', {
       method: 'OPTIONS',
       token: null,
-      headers: { origin: TEST_ALLOWED_ORIGIN, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: TEST_ALLOWED_ORIGIN,
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
@@ -64,11 +66,14 @@ describe('Origin guard', () => {
     expect(res.headers.get('access-control-allow-headers')).toContain('authorization');
   });
 
-  it.each([`http://127.0.0.1:${TEST_PORT}`, `http://localhost:${TEST_PORT}`])('lets the console\'s own origin %s through', async (origin) => {
-    const res = await call('/api/v1/version', { method: 'GET', headers: { origin } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
-  });
+  it.each([`http://127.0.0.1:${TEST_PORT}`, `http://localhost:${TEST_PORT}`])(
+    "lets the console's own origin %s through",
+    async (origin) => {
+      const res = await call('/api/v1/version', { method: 'GET', headers: { origin } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    },
+  );
 
   it.each([
     'null',
@@ -84,7 +89,11 @@ describe('Origin guard', () => {
   ])('refuses Origin "%s" with 403, preflight included', async (origin) => {
     for (const res of [
       await call('/api/v1/version', { headers: { origin } }),
-      await call('/api/v1/version', { method: 'OPTIONS', token: null, headers: { origin, 'access-control-request-method': 'GET' } }),
+      await call('/api/v1/version', {
+        method: 'OPTIONS',
+        token: null,
+        headers: { origin, 'access-control-request-method': 'GET' },
+      }),
     ]) {
       expect(res.status).toBe(403);
       expect(res.json.error.code).toBe('request.origin_forbidden');
@@ -94,20 +103,34 @@ describe('Origin guard', () => {
 });
 
 describe('Sec-Fetch-Site', () => {
-  it.each(['cross-site', 'same-site', 'Cross-Site'])('refuses a request without Origin marked %s, before authentication', async (site) => {
-    const res = await call('/api/v1/version', { token: 'lpa_not-a-token-0000000', headers: { 'sec-fetch-site': site } });
-    expect(res.status).toBe(403);
-    expect(res.json.error).toEqual({ code: 'request.origin_forbidden', message: expect.any(String), details: { origin: null, sec_fetch_site: site.toLowerCase() } });
-  });
+  it.each(['cross-site', 'same-site', 'Cross-Site'])(
+    'refuses a request without Origin marked %s, before authentication',
+    async (site) => {
+      const res = await call('/api/v1/version', {
+        token: 'lpa_not-a-token-0000000',
+        headers: { 'sec-fetch-site': site },
+      });
+      expect(res.status).toBe(403);
+      expect(res.json.error).toEqual({
+        code: 'request.origin_forbidden',
+        message: expect.any(String),
+        details: { origin: null, sec_fetch_site: site.toLowerCase() },
+      });
+    },
+  );
 
   it.each(['none', 'same-origin'])('lets a request marked %s through', async (site) => {
     expect((await call('/api/v1/version', { headers: { 'sec-fetch-site': site } })).status).toBe(200);
   });
 
-  it('never counts a page\'s requests toward the throttle: a valid token still gets 200', async () => {
+  it("never counts a page's requests toward the throttle: a valid token still gets 200", async () => {
     const ip = freshIp();
     for (let i = 0; i < 30; i++) {
-      const res = await call('/api/v1/version', { token: `lpa_page-guess-${i}-000000`, clientIp: ip, headers: { 'sec-fetch-site': 'cross-site' } });
+      const res = await call('/api/v1/version', {
+        token: `lpa_page-guess-${i}-000000`,
+        clientIp: ip,
+        headers: { 'sec-fetch-site': 'cross-site' },
+      });
       expect(res.status).toBe(403);
     }
     expect((await call('/api/v1/version', { clientIp: ip })).status).toBe(200);

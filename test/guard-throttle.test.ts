@@ -7,7 +7,8 @@ const SPOOFS = { 'x-forwarded-for': '203.0.113.9', 'cf-connecting-ip': '203.0.11
 
 async function failTimes(ip: string, n: number, headers: Record<string, string> = {}) {
   const statuses: number[] = [];
-  for (let i = 0; i < n; i++) statuses.push((await call('/api/v1/version', { token: `lpa_wrong${i}`, clientIp: ip, headers })).status);
+  for (let i = 0; i < n; i++)
+    statuses.push((await call('/api/v1/version', { token: `lpa_wrong${i}`, clientIp: ip, headers })).status);
   return statuses;
 }
 
@@ -40,7 +41,8 @@ describe('failed-authentication throttle', { timeout: 30_000 }, () => {
 
   it('does not count requests without a token: they guess nothing', async () => {
     const ip = await knownIp();
-    for (let i = 0; i < 25; i++) expect((await call('/api/v1/version', { token: null, clientIp: ip })).status).toBe(401);
+    for (let i = 0; i < 25; i++)
+      expect((await call('/api/v1/version', { token: null, clientIp: ip })).status).toBe(401);
     expect((await call('/api/v1/version', { clientIp: ip })).status).toBe(200);
   });
 
@@ -49,7 +51,9 @@ describe('failed-authentication throttle', { timeout: 30_000 }, () => {
     const bystander = await knownIp();
     // Failures sent with spoofed headers still count against the true peer...
     await failTimes(attacker, 20, SPOOFS);
-    expect((await call('/api/v1/version', { clientIp: attacker, headers: { 'x-forwarded-for': bystander } })).status).toBe(429);
+    expect(
+      (await call('/api/v1/version', { clientIp: attacker, headers: { 'x-forwarded-for': bystander } })).status,
+    ).toBe(429);
     // ...and do not block the address they name, nor another peer.
     expect((await call('/api/v1/version', { clientIp: bystander })).status).toBe(200);
     expect((await call('/api/v1/version', { clientIp: '127.0.0.1', headers: SPOOFS })).status).toBe(200);
@@ -64,7 +68,8 @@ describe('failed-authentication throttle', { timeout: 30_000 }, () => {
   // Last in this file: it spends the budget that all unknown addresses share, for a minute.
   it('gives rotating source addresses no more guesses than one address has, and locks no known client out', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 40; i++) statuses.push((await call('/api/v1/version', { token: `lpa_rotating${i}`, clientIp: freshIp() })).status);
+    for (let i = 0; i < 40; i++)
+      statuses.push((await call('/api/v1/version', { token: `lpa_rotating${i}`, clientIp: freshIp() })).status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(20);
     expect(statuses.slice(20)).toEqual(Array(20).fill(429));
     // An address that never authenticated is blocked even with a valid token...
@@ -96,7 +101,9 @@ describe('AuthThrottle', () => {
     for (let i = 0; i < 19; i++) throttle.recordFailure(`rotating${i}`, 1000);
     expect(() => throttle.assertNotBlocked('fresh', 1000)).not.toThrow();
     throttle.recordFailure('rotating19', 2000);
-    expect(() => throttle.assertNotBlocked('fresh', 2000)).toThrow(expect.objectContaining({ code: 'auth.throttled', details: { retry_after_s: 60 } }));
+    expect(() => throttle.assertNotBlocked('fresh', 2000)).toThrow(
+      expect.objectContaining({ code: 'auth.throttled', details: { retry_after_s: 60 } }),
+    );
     expect(() => throttle.assertNotBlocked('rotating0', 61_999)).toThrow();
     expect(() => throttle.assertNotBlocked('known', 2000)).not.toThrow();
     expect(() => throttle.assertNotBlocked('fresh', 62_000)).not.toThrow();

@@ -37,7 +37,7 @@ describe('key wrapping', () => {
     expect(() => unwrapKey(parseWrapKey(toBase64(random(32))), id, wrapped)).toThrow(/does not unwrap/);
   });
 
-  it('does not open as another team\'s key or as another key of the team', () => {
+  it("does not open as another team's key or as another key of the team", () => {
     expect(() => unwrapKey(kek, { ...id, teamId: 'acme-dev' }, wrapped)).toThrow(/does not unwrap/);
     expect(() => unwrapKey(kek, { ...id, name: 'audit' }, wrapped)).toThrow(/does not unwrap/);
     expect(() => unwrapKey(kek, { ...id, name: 'audit-signing' }, wrapped)).toThrow(/does not unwrap/);

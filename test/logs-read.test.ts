@@ -32,7 +32,12 @@ describe('GET /api/v1/system/logs', () => {
       { stream: 'relay', file: `${tag}-c.log`, size: 0, modified_at: expect.any(Number) },
     ]);
     for (const item of res.json.items) {
-      expect(item).toEqual({ stream: expect.stringMatching(/^(core|api|jobs|kernel|relay)$/), file: expect.stringMatching(/\.log$/), size: expect.any(Number), modified_at: expect.any(Number) });
+      expect(item).toEqual({
+        stream: expect.stringMatching(/^(core|api|jobs|kernel|relay)$/),
+        file: expect.stringMatching(/\.log$/),
+        size: expect.any(Number),
+        modified_at: expect.any(Number),
+      });
     }
     const order = res.json.items.map((item: { stream: string; file: string }) => `${item.stream}/${item.file}`);
     expect(order).toEqual([...order].sort());
@@ -59,14 +64,30 @@ describe('GET /api/v1/system/logs/{stream}/{file}', () => {
     await plant(`logs/jobs/${tag}-small.log`, 'line one\nline two\n', { mtime });
     const res = await excerpt('jobs', `${tag}-small.log`);
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ stream: 'jobs', file: `${tag}-small.log`, size: 18, modified_at: mtime, text: 'line one\nline two\n', lines: 2, truncated: false });
+    expect(res.json).toEqual({
+      stream: 'jobs',
+      file: `${tag}-small.log`,
+      size: 18,
+      modified_at: mtime,
+      text: 'line one\nline two\n',
+      lines: 2,
+      truncated: false,
+    });
   });
 
   it('returns an empty file as no lines', async () => {
     const mtime = secondsAgo(180_000);
     await plant(`logs/core/${tag}-empty.log`, '', { mtime });
     const res = await excerpt('core', `${tag}-empty.log`);
-    expect(res.json).toEqual({ stream: 'core', file: `${tag}-empty.log`, size: 0, modified_at: mtime, text: '', lines: 0, truncated: false });
+    expect(res.json).toEqual({
+      stream: 'core',
+      file: `${tag}-empty.log`,
+      size: 0,
+      modified_at: mtime,
+      text: '',
+      lines: 0,
+      truncated: false,
+    });
   });
 
   it('counts a last line without a line break', async () => {
@@ -81,8 +102,13 @@ describe('GET /api/v1/system/logs/{stream}/{file}', () => {
     const res = await excerpt('api', `${tag}-big.log`);
     // The last 262,144 bytes start inside line 75; that partial line is left out.
     expect(res.json).toEqual({
-      stream: 'api', file: `${tag}-big.log`, size: 300_000, modified_at: expect.any(Number),
-      text: lines.slice(76).join(''), lines: 524, truncated: true,
+      stream: 'api',
+      file: `${tag}-big.log`,
+      size: 300_000,
+      modified_at: expect.any(Number),
+      text: lines.slice(76).join(''),
+      lines: 524,
+      truncated: true,
     });
     expect(new TextEncoder().encode(res.json.text).length).toBeLessThanOrEqual(256 * 1024);
   });
@@ -99,12 +125,21 @@ describe('GET /api/v1/system/logs/{stream}/{file}', () => {
     await plant(`logs/kernel/${tag}-many.log`, lines.join(''));
     const res = await excerpt('kernel', `${tag}-many.log`);
     expect(res.json).toEqual({
-      stream: 'kernel', file: `${tag}-many.log`, size: 30_000, modified_at: expect.any(Number),
-      text: lines.slice(500).join(''), lines: 1000, truncated: true,
+      stream: 'kernel',
+      file: `${tag}-many.log`,
+      size: 30_000,
+      modified_at: expect.any(Number),
+      text: lines.slice(500).join(''),
+      lines: 1000,
+      truncated: true,
     });
     const exact = numbered(1000, 20);
     await plant(`logs/kernel/${tag}-thousand.log`, exact.join(''));
-    expect((await excerpt('kernel', `${tag}-thousand.log`)).json).toMatchObject({ text: exact.join(''), lines: 1000, truncated: false });
+    expect((await excerpt('kernel', `${tag}-thousand.log`)).json).toMatchObject({
+      text: exact.join(''),
+      lines: 1000,
+      truncated: false,
+    });
   });
 
   it('leaves out a last 256 KiB that holds no line break at all, rather than serve part of a line', async () => {
@@ -154,15 +189,22 @@ describe('GET /api/v1/system/logs/{stream}/{file}', () => {
     expect(res.json).toEqual({ error: invalid('file'), request_id: res.headers.get('x-request-id') });
   });
 
-  it.each([['nothing-here.log'], [`${'x'.repeat(151)}.log`], ['a..log']])('answers 404 for the valid but absent name %s', async (file) => {
-    expect(file.length).toBeLessThanOrEqual(155);
-    const res = await call(`/api/v1/system/logs/core/${file}`);
-    expect(res.status).toBe(404);
-    expect(res.json).toEqual({
-      error: { code: 'resource.not_found', message: expect.any(String), details: { resource: 'log_file', stream: 'core', file } },
-      request_id: res.headers.get('x-request-id'),
-    });
-  });
+  it.each([['nothing-here.log'], [`${'x'.repeat(151)}.log`], ['a..log']])(
+    'answers 404 for the valid but absent name %s',
+    async (file) => {
+      expect(file.length).toBeLessThanOrEqual(155);
+      const res = await call(`/api/v1/system/logs/core/${file}`);
+      expect(res.status).toBe(404);
+      expect(res.json).toEqual({
+        error: {
+          code: 'resource.not_found',
+          message: expect.any(String),
+          details: { resource: 'log_file', stream: 'core', file },
+        },
+        request_id: res.headers.get('x-request-id'),
+      });
+    },
+  );
 
   it('never reads through a link, a second name of a file, a folder or a FIFO', async () => {
     for (const file of [`${tag}-link.log`, `${tag}-hard.log`, `${tag}-dir.log`, `${tag}-fifo.log`]) {
@@ -180,7 +222,11 @@ describe('GET /api/v1/system/logs/{stream}/{file}', () => {
   ])('resolves the dot segments of %s before routing, so they never reach a stream folder', async (path, resolved) => {
     const res = await call(path);
     expect(res.status).toBe(404);
-    expect(res.json.error).toEqual({ code: 'route.not_found', message: expect.any(String), details: { method: 'GET', path: resolved } });
+    expect(res.json.error).toEqual({
+      code: 'route.not_found',
+      message: expect.any(String),
+      details: { method: 'GET', path: resolved },
+    });
   });
 
   it('is guarded on the host side too: names the worker would refuse are refused there', async () => {

@@ -26,7 +26,10 @@ const SECRET_REQUESTS: SecretRequest[] = [
   {
     name: 'a token issued (the token is in the answer)',
     async send() {
-      const res = await call('/api/v1/tokens', { method: 'POST', body: { name: 'secret-test', scopes: ['audit:read'] } });
+      const res = await call('/api/v1/tokens', {
+        method: 'POST',
+        body: { name: 'secret-test', scopes: ['audit:read'] },
+      });
       return { res, secrets: [res.json.token], logged: 'POST /api/v1/tokens' };
     },
   },
@@ -51,7 +54,12 @@ const SECRET_REQUESTS: SecretRequest[] = [
     name: 'a well-formed token that was never issued',
     async send() {
       const token = fakeToken();
-      return { res: await call('/api/v1/version', { token }), secrets: [token], logged: 'GET /api/v1/version', actor: ANONYMOUS };
+      return {
+        res: await call('/api/v1/version', { token }),
+        secrets: [token],
+        logged: 'GET /api/v1/version',
+        actor: ANONYMOUS,
+      };
     },
   },
   {
@@ -74,11 +82,25 @@ const SECRET_REQUESTS: SecretRequest[] = [
   {
     name: 'an unknown route with secrets in the query',
     async send() {
-      const names = ['token', 'access_token', 'password', 'secret', 'code', 'totp', 'client_secret', 'Authorization', 'value'];
+      const names = [
+        'token',
+        'access_token',
+        'password',
+        'secret',
+        'code',
+        'totp',
+        'client_secret',
+        'Authorization',
+        'value',
+      ];
       const secrets = names.map(known);
       const query = names.map((name, i) => `${name}=${secrets[i]}`).join('&');
       const res = await call(`/api/v1/nope?${query}&limit=5`);
-      return { res, secrets, logged: `GET /api/v1/nope?${names.map((name) => `${name}=[redacted]`).join('&')}&limit=5` };
+      return {
+        res,
+        secrets,
+        logged: `GET /api/v1/nope?${names.map((name) => `${name}=[redacted]`).join('&')}&limit=5`,
+      };
     },
   },
   {
@@ -108,7 +130,10 @@ const SECRET_REQUESTS: SecretRequest[] = [
     name: 'a settings write with secrets in the query and the body',
     async send() {
       const [key, password] = [known('api-key'), known('body-password')];
-      const res = await call(`/api/v1/settings/logs?api_key=${key}`, { method: 'PUT', body: { retention_days: 30, password } });
+      const res = await call(`/api/v1/settings/logs?api_key=${key}`, {
+        method: 'PUT',
+        body: { retention_days: 30, password },
+      });
       return { res, secrets: [key, password], logged: 'PUT /api/v1/settings/logs?api_key=[redacted]' };
     },
   },
@@ -116,7 +141,10 @@ const SECRET_REQUESTS: SecretRequest[] = [
     name: 'a settings write with a secret in an unknown body field',
     async send() {
       const secret = known('totp-secret');
-      const res = await call('/api/v1/settings/logs', { method: 'PUT', body: { retention_days: 30, totp_secret: secret } });
+      const res = await call('/api/v1/settings/logs', {
+        method: 'PUT',
+        body: { retention_days: 30, totp_secret: secret },
+      });
       return { res, secrets: [secret], logged: 'PUT /api/v1/settings/logs' };
     },
   },
@@ -124,7 +152,10 @@ const SECRET_REQUESTS: SecretRequest[] = [
     name: 'a global value written',
     async send() {
       const [name, value] = [`LOG_SECRET_${crypto.randomUUID().slice(0, 8)}`, known('global')];
-      const res = await call(`/api/v1/automation/globals/${name}`, { method: 'PUT', body: { value, expected_revision: 0 } });
+      const res = await call(`/api/v1/automation/globals/${name}`, {
+        method: 'PUT',
+        body: { value, expected_revision: 0 },
+      });
       return { res, secrets: [value], logged: `PUT /api/v1/automation/globals/${name}` };
     },
   },
@@ -149,9 +180,15 @@ const SECRET_REQUESTS: SecretRequest[] = [
     name: 'a share code redeemed, and its ticket imported',
     async send() {
       const { res: created, secrets } = await sharedFlow();
-      const preview = await call('/api/v1/automation/shares/redeem', { method: 'POST', body: { code: created.json.code } });
+      const preview = await call('/api/v1/automation/shares/redeem', {
+        method: 'POST',
+        body: { code: created.json.code },
+      });
       expect(preview.status).toBe(200);
-      const res = await call('/api/v1/automation/shares/import', { method: 'POST', body: { ticket: preview.json.ticket, ids: [created.json.flow] } });
+      const res = await call('/api/v1/automation/shares/import', {
+        method: 'POST',
+        body: { ticket: preview.json.ticket, ids: [created.json.flow] },
+      });
       expect(res.status).toBe(200);
       return { res, secrets: [...secrets, preview.json.ticket], logged: 'POST /api/v1/automation/shares/import' };
     },
@@ -173,7 +210,11 @@ async function sharedFlow() {
   const secret = known('protected');
   const flow = await call('/api/v1/automation/flows', {
     method: 'POST',
-    body: { name: `log-secret-${crypto.randomUUID()}`, steps: [{ type: 'wait' }], values: [{ name: 'password', value: secret, protected: true }] },
+    body: {
+      name: `log-secret-${crypto.randomUUID()}`,
+      steps: [{ type: 'wait' }],
+      values: [{ name: 'password', value: secret, protected: true }],
+    },
   });
   const res = await call('/api/v1/automation/shares', {
     method: 'POST',
@@ -198,7 +239,9 @@ describe('the api log never holds a secret', () => {
     const requestId = res.headers.get('x-request-id')!;
     const line = await logLineWith(todaysLog('api'), `request_id=${requestId}`);
     expect(line).toMatch(
-      new RegExp(`^${ISO} (INFO|ERROR) ${escape(logged)} status=${res.status} duration_ms=\\d+ request_id=${requestId} ${escape(actor)} ip=127\\.0\\.0\\.1$`),
+      new RegExp(
+        `^${ISO} (INFO|ERROR) ${escape(logged)} status=${res.status} duration_ms=\\d+ request_id=${requestId} ${escape(actor)} ip=127\\.0\\.0\\.1$`,
+      ),
     );
     for (const secret of secrets) expect(line).not.toContain(secret);
   });
@@ -220,21 +263,48 @@ describe('an excerpt is sanitized as it is served', () => {
   it('redacts the secrets that another program wrote', async () => {
     const file = `secrets-${crypto.randomUUID().slice(0, 8)}.log`;
     const lines = [
-      ['2026-11-20T10:00:00Z kernel started pid=4242 error_code=auth.token_invalid', '2026-11-20T10:00:00Z kernel started pid=4242 error_code=auth.token_invalid'],
-      ['GET https://example.com/login?user=alice&password=Hunter2Known&next=/home', 'GET https://example.com/login?user=alice&password=[redacted]&next=/home'],
+      [
+        '2026-11-20T10:00:00Z kernel started pid=4242 error_code=auth.token_invalid',
+        '2026-11-20T10:00:00Z kernel started pid=4242 error_code=auth.token_invalid',
+      ],
+      [
+        'GET https://example.com/login?user=alice&password=Hunter2Known&next=/home',
+        'GET https://example.com/login?user=alice&password=[redacted]&next=/home',
+      ],
       ['Authorization: Bearer lpa_KnownTokenValue0123456789abcdef', 'Authorization: [redacted]'],
       ['retrying with bearer abc.def-ghi', 'retrying with bearer [redacted]'],
       ['saw lpa_AnotherKnownToken_0123456789 in a url', 'saw lpa_[redacted] in a url'],
-      ['{"totp_secret":"JBSWY3DPEHPK3PXP","name":"alice","code": 123456}', '{"totp_secret":"[redacted]","name":"alice","code": [redacted]}'],
+      [
+        '{"totp_secret":"JBSWY3DPEHPK3PXP","name":"alice","code": 123456}',
+        '{"totp_secret":"[redacted]","name":"alice","code": [redacted]}',
+      ],
       ['proxy http://bob:ProxyPass99@10.0.0.1:8080 up', 'proxy http://bob:[redacted]@10.0.0.1:8080 up'],
-      ['share share_code=SHAREcodeKnown123 global value=GlobalValueKnown', 'share share_code=[redacted] global value=[redacted]'],
+      [
+        'share share_code=SHAREcodeKnown123 global value=GlobalValueKnown',
+        'share share_code=[redacted] global value=[redacted]',
+      ],
       ['imported AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd done', 'imported [redacted] done'],
       ['x-api-key: KnownApiKey7 Cookie: sid=KnownSession', 'x-api-key: [redacted] Cookie: [redacted]'],
-      ['id 8a4f9c2e-1b2d-4c3e-9f00-123456789abc sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 'id 8a4f9c2e-1b2d-4c3e-9f00-123456789abc sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'],
-      ['seed JBSWY3DPEHPK3PXP and "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP==" stored', 'seed [redacted] and "[redacted]" stored'],
-      ['codes AUTH_TOKEN_INVALID HTTP/1.1 ABCDEFGHIJKLMNO 9F86D081884C7D659A2FEAA0C55AD015', 'codes AUTH_TOKEN_INVALID HTTP/1.1 ABCDEFGHIJKLMNO 9F86D081884C7D659A2FEAA0C55AD015'],
-      ['retry bearer=9f86d081884c7d659a2f BEARER=KnownB Token=Known1 TOKEN: Known2', 'retry bearer=[redacted] BEARER=[redacted] Token=[redacted] TOKEN: [redacted]'],
-      ['GET /cb?next=%2Flogin%3Fuser%3Dbob%26password%3DHunter2Known&q=password%253DKnown3&x=1', 'GET /cb?next=%2Flogin%3Fuser%3Dbob%26password%3D[redacted]&q=password%253D[redacted]&x=1'],
+      [
+        'id 8a4f9c2e-1b2d-4c3e-9f00-123456789abc sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+        'id 8a4f9c2e-1b2d-4c3e-9f00-123456789abc sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      ],
+      [
+        'seed JBSWY3DPEHPK3PXP and "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP==" stored',
+        'seed [redacted] and "[redacted]" stored',
+      ],
+      [
+        'codes AUTH_TOKEN_INVALID HTTP/1.1 ABCDEFGHIJKLMNO 9F86D081884C7D659A2FEAA0C55AD015',
+        'codes AUTH_TOKEN_INVALID HTTP/1.1 ABCDEFGHIJKLMNO 9F86D081884C7D659A2FEAA0C55AD015',
+      ],
+      [
+        'retry bearer=9f86d081884c7d659a2f BEARER=KnownB Token=Known1 TOKEN: Known2',
+        'retry bearer=[redacted] BEARER=[redacted] Token=[redacted] TOKEN: [redacted]',
+      ],
+      [
+        'GET /cb?next=%2Flogin%3Fuser%3Dbob%26password%3DHunter2Known&q=password%253DKnown3&x=1',
+        'GET /cb?next=%2Flogin%3Fuser%3Dbob%26password%3D[redacted]&q=password%253D[redacted]&x=1',
+      ],
       ['GET /x?auth=Bearer%20KnownBearer9', 'GET /x?auth=Bearer%20[redacted]'],
     ];
     const written = lines.map(([raw]) => `${raw}\n`).join('');
@@ -242,8 +312,13 @@ describe('an excerpt is sanitized as it is served', () => {
     const res = await call(`/api/v1/system/logs/kernel/${file}`);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
-      stream: 'kernel', file, size: new TextEncoder().encode(written).length, modified_at: expect.any(Number),
-      text: lines.map(([, served]) => `${served}\n`).join(''), lines: lines.length, truncated: false,
+      stream: 'kernel',
+      file,
+      size: new TextEncoder().encode(written).length,
+      modified_at: expect.any(Number),
+      text: lines.map(([, served]) => `${served}\n`).join(''),
+      lines: lines.length,
+      truncated: false,
     });
   });
 });
@@ -269,7 +344,8 @@ function parseLine(line: string): { message: string; fields: [string, string][] 
   const fields: [string, string][] = [];
   const field = / ([A-Za-z0-9_.-]+)=("(?:[^"\\]|\\.)*"|[^\s"]+)/y;
   let read = 0;
-  for (let match; (match = field.exec(rest)); read = field.lastIndex) fields.push([match[1]!, match[2]!.startsWith('"') ? JSON.parse(match[2]!) : match[2]!]);
+  for (let match; (match = field.exec(rest)); read = field.lastIndex)
+    fields.push([match[1]!, match[2]!.startsWith('"') ? JSON.parse(match[2]!) : match[2]!]);
   expect(rest.slice(read)).toBe('');
   return { message, fields };
 }
@@ -283,7 +359,9 @@ describe('the api log line holds what the request sent as text, never as fields'
     const line = await logLineWith(todaysLog('api'), `request_id=${requestId}`);
     expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202e]/u);
     const { message, fields } = parseLine(line);
-    expect(message).toBe('GET /api/v1/nope?search=x status=500 ip=10.9.9.9 "q"\\&q=a\u2028b\u2029c\u0085d\u202ee\u0007f\u009b');
+    expect(message).toBe(
+      'GET /api/v1/nope?search=x status=500 ip=10.9.9.9 "q"\\&q=a\u2028b\u2029c\u0085d\u202ee\u0007f\u009b',
+    );
     expect(fields.map(([key]) => key)).toEqual(['status', 'duration_ms', 'request_id', 'actor', 'actor_id', 'ip']);
     expect(Object.fromEntries(fields)).toMatchObject({ status: '404', request_id: requestId, ip: '127.0.0.1' });
   });

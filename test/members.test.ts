@@ -48,11 +48,23 @@ describe('the members of a team', () => {
     const owner = at('owner');
     const write = by(owner, 'members.write');
     const added = await set(write, owner, 'owner');
-    expect(added).toEqual({ email: owner, role: 'owner', created_at: expect.any(Number), updated_at: added.created_at });
+    expect(added).toEqual({
+      email: owner,
+      role: 'owner',
+      created_at: expect.any(Number),
+      updated_at: added.created_at,
+    });
     expect(await entryOf(write)).toEqual([
       {
-        actor_type: 'member', actor_id: null, actor_label: owner, action: 'members.write', category: 'team',
-        entity_type: 'member', entity_id: owner, details: JSON.stringify({ role: 'owner' }), result: 'ok',
+        actor_type: 'member',
+        actor_id: null,
+        actor_label: owner,
+        action: 'members.write',
+        category: 'team',
+        entity_type: 'member',
+        entity_id: owner,
+        details: JSON.stringify({ role: 'owner' }),
+        result: 'ok',
       },
     ]);
 
@@ -61,16 +73,29 @@ describe('the members of a team', () => {
     const promoted = await set(promote, at('ada'), 'admin');
     expect(promoted.role).toBe('admin');
     expect(promoted.updated_at).toBeGreaterThanOrEqual(promoted.created_at);
-    expect(await entryOf(promote)).toMatchObject([{ entity_id: at('ada'), details: JSON.stringify({ role: 'admin' }) }]);
+    expect(await entryOf(promote)).toMatchObject([
+      { entity_id: at('ada'), details: JSON.stringify({ role: 'admin' }) },
+    ]);
     expect(await role(at('ada'))).toBe('admin');
 
-    expect((await list()).map(({ email, role }) => [email, role])).toEqual([[at('ada'), 'admin'], [owner, 'owner']]);
+    expect((await list()).map(({ email, role }) => [email, role])).toEqual([
+      [at('ada'), 'admin'],
+      [owner, 'owner'],
+    ]);
 
     const removal = by(owner, 'members.delete');
     await remove(removal, at('ada'));
     expect(await role(at('ada'))).toBeNull();
     expect(await entryOf(removal)).toMatchObject([
-      { actor_type: 'member', actor_label: owner, action: 'members.delete', category: 'team', entity_type: 'member', entity_id: at('ada'), details: JSON.stringify({ role: 'admin' }) },
+      {
+        actor_type: 'member',
+        actor_label: owner,
+        action: 'members.delete',
+        category: 'team',
+        entity_type: 'member',
+        entity_id: at('ada'),
+        details: JSON.stringify({ role: 'admin' }),
+      },
     ]);
   });
 
@@ -151,7 +176,11 @@ describe('a member name', () => {
 
 describe('the role table', () => {
   it('makes owners and admins admin sessions and gives a member its scopes', () => {
-    expect(memberPrincipal('o@example.com', 'owner')).toEqual({ actor: { type: 'member', id: null, label: 'o@example.com' }, scopes: [], admin: true });
+    expect(memberPrincipal('o@example.com', 'owner')).toEqual({
+      actor: { type: 'member', id: null, label: 'o@example.com' },
+      scopes: [],
+      admin: true,
+    });
     expect(memberPrincipal('a@example.com', 'admin')).toMatchObject({ admin: true });
     expect(memberPrincipal('m@example.com', 'member')).toEqual({
       actor: { type: 'member', id: null, label: 'm@example.com' },

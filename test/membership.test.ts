@@ -21,7 +21,8 @@ function freshService(): { url: string; service: TestService } {
   return { url, service: signedInService(url) };
 }
 const statusOf = (service: TestService) => call(STATUS, { fetcher: service });
-const createVia = (service: TestService, name: string) => call('/api/v1/profiles', { method: 'POST', body: { name }, fetcher: service });
+const createVia = (service: TestService, name: string) =>
+  call('/api/v1/profiles', { method: 'POST', body: { name }, fetcher: service });
 /** Time passes (the clock the service reads; timers are real). */
 const later = (ms: number) => vi.setSystemTime(Date.now() + ms);
 /** Until the one exchange a test started has reached the server (it runs in the background). */
@@ -60,7 +61,9 @@ describe('account status', () => {
     const res = await statusOf(service);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
-      ...answer, offline: false, account: { ...answer.account, usage: { ...answer.account.usage, profiles: await profileCount() } },
+      ...answer,
+      offline: false,
+      account: { ...answer.account, usage: { ...answer.account.usage, profiles: await profileCount() } },
     });
     expect(await statusRequests()).toBe(asked + 1);
     const [cached] = await rawRows('account_status_cache');
@@ -75,7 +78,11 @@ describe('account status', () => {
     await statusOf(service);
     const asked = await statusRequests();
     later(REFRESH_AFTER_MS - 1);
-    expect((await statusOf(service)).json).toMatchObject({ offline: false, validForMs: first.validForMs - REFRESH_AFTER_MS + 1, account: { limits: { profiles: 40 } } });
+    expect((await statusOf(service)).json).toMatchObject({
+      offline: false,
+      validForMs: first.validForMs - REFRESH_AFTER_MS + 1,
+      account: { limits: { profiles: 40 } },
+    });
     expect(await statusRequests()).toBe(asked);
 
     const second = confirmed({ profiles: 41 });
@@ -85,7 +92,11 @@ describe('account status', () => {
     expect((await statusOf(service)).json).toMatchObject({ offline: false, account: { limits: { profiles: 40 } } });
     await service.idle();
     expect(await statusRequests()).toBe(asked + 1);
-    expect((await statusOf(service)).json).toMatchObject({ offline: false, verifiedUntil: second.verifiedUntil, account: { limits: { profiles: 41 } } });
+    expect((await statusOf(service)).json).toMatchObject({
+      offline: false,
+      verifiedUntil: second.verifiedUntil,
+      account: { limits: { profiles: 41 } },
+    });
   });
 
   it('a signed-out answer is served as it is', async () => {
@@ -112,7 +123,10 @@ describe('account status', () => {
     // A restarted service starts from the store's copy.
     expect((await statusOf(signedInService(url))).json).toEqual(await expected());
     // An answer that is not an account status is no confirmation either: the cache still serves.
-    for (const wrong of [{ status: 200, body: { authenticated: 'yes' } }, { status: 502, body: { oops: true } }]) {
+    for (const wrong of [
+      { status: 200, body: { authenticated: 'yes' } },
+      { status: 502, body: { oops: true } },
+    ]) {
       await steer({ answer: wrong });
       later(REFRESH_AFTER_MS);
       await statusOf(service);
@@ -131,7 +145,11 @@ describe('account status', () => {
     const res = await statusOf(service);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
-      authenticated: false, offline: true, verifiedUntil: answer.verifiedUntil, validForMs: 0, account: null,
+      authenticated: false,
+      offline: true,
+      verifiedUntil: answer.verifiedUntil,
+      validForMs: 0,
+      account: null,
       error: expect.stringMatching(/could not confirm the account .* no earlier confirmation is still valid/),
     });
   });
@@ -139,7 +157,14 @@ describe('account status', () => {
   it('a server that was never reached: error set, no account', async () => {
     const res = await statusOf(signedInService('http://127.0.0.1:9/never-listened'));
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ authenticated: false, offline: true, verifiedUntil: 0, validForMs: 0, account: null, error: expect.any(String) });
+    expect(res.json).toEqual({
+      authenticated: false,
+      offline: true,
+      verifiedUntil: 0,
+      validForMs: 0,
+      account: null,
+      error: expect.any(String),
+    });
   });
 
   it('a server answering garbage with no valid confirmation cached: error set', async () => {
@@ -149,7 +174,11 @@ describe('account status', () => {
     await steer({ answer: { status: 200, body: { authenticated: true, account: 'premium' } } });
     const res = await statusOf(service);
     expect(res.json).toEqual({
-      authenticated: false, offline: true, verifiedUntil: 1, validForMs: 0, account: null,
+      authenticated: false,
+      offline: true,
+      verifiedUntil: 1,
+      validForMs: 0,
+      account: null,
       error: expect.stringContaining('not an account status'),
     });
   });
@@ -172,7 +201,8 @@ describe('a membership server that accepts and never answers', () => {
       ...Array.from({ length: 3 }, (_, i) => createVia(service, `hang-${i}`)),
     ]);
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 201, 201, 201]);
-    for (const res of answers.slice(0, 5)) expect(res.json).toMatchObject({ authenticated: true, verifiedUntil: answer.verifiedUntil });
+    for (const res of answers.slice(0, 5))
+      expect(res.json).toMatchObject({ authenticated: true, verifiedUntil: answer.verifiedUntil });
     // The one exchange is still unanswered: so none of those answers waited for it.
     expect(await serverCounts()).toEqual({ statusRequests: asked + 1, held: 1 });
     // Let it go with the server down: it fails (workerd retries a GET whose connection dropped
@@ -183,7 +213,9 @@ describe('a membership server that accepts and never answers', () => {
     expect((await statusOf(service)).json).toMatchObject({ authenticated: true, offline: true });
   });
 
-  it(`without a valid confirmation, requests wait for one exchange, at most ${FETCH_TIMEOUT_MS / 1000} s, then answer as expired`, { timeout: 60_000 }, async () => {
+  it(`without a valid confirmation, requests wait for one exchange, at most ${FETCH_TIMEOUT_MS / 1000} s, then answer as expired`, {
+    timeout: 60_000,
+  }, async () => {
     const { service } = freshService();
     const answer = confirmed({ profiles: 0, verifiedUntil: Date.now() + 60_000 });
     await steer({ answer: { status: 200, body: answer } });
@@ -191,10 +223,19 @@ describe('a membership server that accepts and never answers', () => {
     await steer({ hang: true });
     later(60_000);
     const asked = await statusRequests();
-    const answers = await Promise.all([statusOf(service), statusOf(service), statusOf(service), createVia(service, 'hang-expired')]);
+    const answers = await Promise.all([
+      statusOf(service),
+      statusOf(service),
+      statusOf(service),
+      createVia(service, 'hang-expired'),
+    ]);
     for (const res of answers.slice(0, 3)) {
       expect(res.json).toEqual({
-        authenticated: false, offline: true, verifiedUntil: answer.verifiedUntil, validForMs: 0, account: null,
+        authenticated: false,
+        offline: true,
+        verifiedUntil: answer.verifiedUntil,
+        validForMs: 0,
+        account: null,
         error: expect.stringContaining(`did not answer within ${FETCH_TIMEOUT_MS / 1000} s`),
       });
     }
@@ -216,7 +257,9 @@ describe('profile limits of a signed-in account', () => {
     const refused = await createVia(service, 'limit-3');
     expect(refused.status).toBe(403);
     expect(refused.json.error).toEqual({
-      code: 'account.limit_reached', message: expect.any(String), details: { limit: 'profiles', max: count + 2, usage: count + 2 },
+      code: 'account.limit_reached',
+      message: expect.any(String),
+      details: { limit: 'profiles', max: count + 2, usage: count + 2 },
     });
     expect(await profileCount()).toBe(count + 2);
     expect((await statusOf(service)).json.account.usage.profiles).toBe(count + 2);
@@ -237,7 +280,11 @@ describe('profile limits of a signed-in account', () => {
     await steer({ answer: { status: 200, body: confirmed({ entitled: false }) } });
     const res = await createVia(freshService().service, 'not-entitled');
     expect(res.status).toBe(403);
-    expect(res.json.error).toEqual({ code: 'account.entitlement_missing', message: expect.any(String), details: { entitlement: 'profiles' } });
+    expect(res.json.error).toEqual({
+      code: 'account.entitlement_missing',
+      message: expect.any(String),
+      details: { entitlement: 'profiles' },
+    });
   });
 
   it('the cached confirmation keeps the limits while the server is unreachable', async () => {

@@ -10,11 +10,15 @@ describe('the migration list', () => {
   });
 
   it('refuses a duplicate id', () => {
-    expect(() => migrationList([migration(1), migration(2, 'audit'), migration(2, 'again')])).toThrow('migration again: id 2 is a duplicate');
+    expect(() => migrationList([migration(1), migration(2, 'audit'), migration(2, 'again')])).toThrow(
+      'migration again: id 2 is a duplicate',
+    );
   });
 
   it('refuses an id out of order', () => {
-    expect(() => migrationList([migration(1), migration(3), migration(2, 'late')])).toThrow('migration late: id 2 comes after id 3');
+    expect(() => migrationList([migration(1), migration(3), migration(2, 'late')])).toThrow(
+      'migration late: id 2 comes after id 3',
+    );
   });
 
   it.each([0, -1, 1.5, Number.NaN])('refuses the id %s', (id) => {

@@ -22,14 +22,22 @@ describe('request bodies', () => {
   );
 
   it('accepts media type parameters', async () => {
-    const res = await call(path, { ...PUT, body: { retention_days: 5 }, headers: { 'content-type': 'Application/JSON; charset=utf-8' } });
+    const res = await call(path, {
+      ...PUT,
+      body: { retention_days: 5 },
+      headers: { 'content-type': 'Application/JSON; charset=utf-8' },
+    });
     expect(res.status).toBe(200);
   });
 
   it('refuses a declared body over 1 MiB with 413 before reading it', async () => {
     const res = await call(path, { ...PUT, body: `{"retention_days":5,"x":"${'a'.repeat(1024 * 1024)}"}` });
     expect(res.status).toBe(413);
-    expect(res.json.error).toEqual({ code: 'request.too_large', message: expect.any(String), details: { limit_bytes: 1048576 } });
+    expect(res.json.error).toEqual({
+      code: 'request.too_large',
+      message: expect.any(String),
+      details: { limit_bytes: 1048576 },
+    });
   });
 
   it('enforces the limit on a chunked body with no Content-Length', async () => {
@@ -43,7 +51,11 @@ describe('request bodies', () => {
     });
     const res = await exports.default.fetch(`${BASE_URL}${path}`, {
       method: 'PUT',
-      headers: { host: new URL(BASE_URL).host, authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      headers: {
+        host: new URL(BASE_URL).host,
+        authorization: `Bearer ${TEST_ADMIN_TOKEN}`,
+        'content-type': 'application/json',
+      },
       body,
     });
     expect(res.status).toBe(413);
@@ -61,7 +73,11 @@ describe('request bodies', () => {
     expect(res.json.error.code).toBe('request.invalid');
     const issues = res.json.error.details.issues as { in: string; path: unknown[] }[];
     expect(issues.map((i) => [i.in, i.path])).toEqual(
-      expect.arrayContaining([['body', ['retention_days']], ['body', ['kernel_retention_days']], ['body', []]]),
+      expect.arrayContaining([
+        ['body', ['retention_days']],
+        ['body', ['kernel_retention_days']],
+        ['body', []],
+      ]),
     );
   });
 

@@ -15,7 +15,17 @@ const store: Invoke = async (call) => {
 
 const app = createApp(
   implement(
-    { boom: defineContract({ method: 'GET', path: '/boom', home: 'local', tag: 'Test', summary: 'throws a plain error', access: 'public', response: z.object({}) }) },
+    {
+      boom: defineContract({
+        method: 'GET',
+        path: '/boom',
+        home: 'local',
+        tag: 'Test',
+        summary: 'throws a plain error',
+        access: 'public',
+        response: z.object({}),
+      }),
+    },
     {
       boom: () => {
         throw new Error('secret stack detail');

@@ -16,7 +16,8 @@ const VECTORS: Array<[number, string, string, string]> = [
   [20000000000, '65353130', '77737706', '47863826'],
 ];
 
-const uri = (algorithm: keyof typeof SEEDS, extra = '') => `otpauth://totp/LPA:test?secret=${SEEDS[algorithm]}&algorithm=${algorithm}&digits=8${extra}`;
+const uri = (algorithm: keyof typeof SEEDS, extra = '') =>
+  `otpauth://totp/LPA:test?secret=${SEEDS[algorithm]}&algorithm=${algorithm}&digits=8${extra}`;
 
 describe('TOTP generation (RFC 6238 appendix B)', () => {
   it.each(VECTORS)('at %i s gives the RFC codes for SHA-1, SHA-256 and SHA-512', (seconds, sha1, sha256, sha512) => {

@@ -9,11 +9,17 @@ import { createAccount, createProfile, rawRows } from './support/profiles';
 import { serviceWith, type TestService } from './support/service';
 import { inStore } from './support/store';
 
-const audit = (action: 'profile_accounts.create' | 'profile_accounts.password_read') => ({ actor: SYSTEM_ACTOR, source: 'test', request_id: null, action });
+const audit = (action: 'profile_accounts.create' | 'profile_accounts.password_read') => ({
+  actor: SYSTEM_ACTOR,
+  source: 'test',
+  request_id: null,
+  action,
+});
 const NO_KEYS = { vault: null, vaultReason: 'vault.key is missing', mac: null, signing: null, seals: [] };
 
 /** The Durable Object's database opened as a store without its keys, as after losing vault.key. */
-const openLocked = (storage: DurableObjectStorage) => openStore(durableSql(storage), async () => NO_KEYS).then((opened) => opened.store);
+const openLocked = (storage: DurableObjectStorage) =>
+  openStore(durableSql(storage), async () => NO_KEYS).then((opened) => opened.store);
 
 /**
  * The service as the worker builds it, but its store calls go to a store opened on the same database
@@ -35,7 +41,9 @@ describe('vault missing', () => {
           fn();
           return null;
         } catch (error) {
-          return error instanceof ApiError ? { code: error.code, status: error.status, details: error.details } : String(error);
+          return error instanceof ApiError
+            ? { code: error.code, status: error.status, details: error.details }
+            : String(error);
         }
       };
       const count = () => sql.exec<{ n: number }>('SELECT count(*) AS n FROM profile_accounts').one().n;
@@ -43,18 +51,34 @@ describe('vault missing', () => {
       return {
         state: locked.system.info().vault,
         read: caught(() => locked.profileAccounts.password(audit('profile_accounts.password_read'), p.id, a.id)),
-        write: caught(() => locked.profileAccounts.create(audit('profile_accounts.create'), p.id, { platform_url: 'v', password: 'x' })),
+        write: caught(() =>
+          locked.profileAccounts.create(audit('profile_accounts.create'), p.id, { platform_url: 'v', password: 'x' }),
+        ),
         written: count() - before,
         listed: locked.profileAccounts.list(p.id).map((x) => x.password_set),
       };
     });
-    const lockedError = { code: 'vault.locked', status: 503, details: { state: 'missing', reason: 'vault.key is missing' } };
-    expect(outcome).toEqual({ state: { state: 'missing', reason: 'vault.key is missing' }, read: lockedError, write: lockedError, written: 0, listed: [true] });
+    const lockedError = {
+      code: 'vault.locked',
+      status: 503,
+      details: { state: 'missing', reason: 'vault.key is missing' },
+    };
+    expect(outcome).toEqual({
+      state: { state: 'missing', reason: 'vault.key is missing' },
+      read: lockedError,
+      write: lockedError,
+      written: 0,
+      listed: [true],
+    });
   });
 
   it('secret routes answer 503 vault.locked, other routes work, and nothing is lost once the key is back', async () => {
     const p = await createProfile({ name: 'vault-routes' });
-    const a = await createAccount(p.id, { platform_url: 'u', password: 'vault-routes-pw', totp_secret: 'JBSWY3DPEHPK3PXP' });
+    const a = await createAccount(p.id, {
+      platform_url: 'u',
+      password: 'vault-routes-pw',
+      totp_secret: 'JBSWY3DPEHPK3PXP',
+    });
     const base = `/api/v1/profiles/${p.id}/accounts`;
     const sealedBefore = (await rawRows('profile_accounts')).find((r) => r.id === a.id);
     const locked = await lockedService();
@@ -70,13 +94,21 @@ describe('vault missing', () => {
     for (const res of refused) {
       expect(res.status).toBe(503);
       expect(res.json).toEqual({
-        error: { code: 'vault.locked', message: expect.any(String), details: { state: 'missing', reason: 'vault.key is missing' } },
+        error: {
+          code: 'vault.locked',
+          message: expect.any(String),
+          details: { state: 'missing', reason: 'vault.key is missing' },
+        },
         request_id: expect.any(String),
       });
     }
     const listed = await call(base, { fetcher: locked });
     expect(listed.json.items).toEqual([expect.objectContaining({ id: a.id, password_set: true, totp_set: true })]);
-    const renamed = await call(`${base}/${a.id}`, { method: 'PATCH', body: { username: 'still-works' }, fetcher: locked });
+    const renamed = await call(`${base}/${a.id}`, {
+      method: 'PATCH',
+      body: { username: 'still-works' },
+      fetcher: locked,
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.json).toMatchObject({ username: 'still-works', password_set: true, totp_set: true });
     // The service's own store, which has the key, reads every secret as it was.

@@ -8,7 +8,11 @@ const accountsOf = (profileId: string) => `/api/v1/profiles/${profileId}/account
 /** Every row of every table the store can read, as one string, to search for a plaintext. */
 const wholeDatabase = () =>
   inStore(({ sql }) => {
-    const tables = sql.exec(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'`).toArray();
+    const tables = sql
+      .exec(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'`,
+      )
+      .toArray();
     return JSON.stringify(tables.map((t) => sql.exec(`SELECT * FROM "${String(t.name)}"`).toArray()));
   });
 
@@ -17,18 +21,41 @@ describe('platform accounts: create and list', () => {
     const p = await createProfile({ name: 'acc-create' });
     const res = await call(accountsOf(p.id), {
       method: 'POST',
-      body: { platform_url: 'https://mail.example', username: 'me', password: 'acc-create-pw-1', totp_secret: 'JBSWY3DPEHPK3PXP', notes: 'n', sort_order: 3 },
+      body: {
+        platform_url: 'https://mail.example',
+        username: 'me',
+        password: 'acc-create-pw-1',
+        totp_secret: 'JBSWY3DPEHPK3PXP',
+        notes: 'n',
+        sort_order: 3,
+      },
     });
     expect(res.status).toBe(201);
     expect(res.json).toEqual({
-      id: expect.any(String), profile_id: p.id, platform_url: 'https://mail.example', username: 'me', password_set: true, totp_set: true,
-      notes: 'n', sort_order: 3, created_at: expect.any(Number), updated_at: res.json.created_at,
+      id: expect.any(String),
+      profile_id: p.id,
+      platform_url: 'https://mail.example',
+      username: 'me',
+      password_set: true,
+      totp_set: true,
+      notes: 'n',
+      sort_order: 3,
+      created_at: expect.any(Number),
+      updated_at: res.json.created_at,
     });
     const bare = await call(accountsOf(p.id), { method: 'POST', body: { platform_url: 'https://bare.example' } });
     expect(bare.status).toBe(201);
     expect(bare.json).toEqual({
-      id: expect.any(String), profile_id: p.id, platform_url: 'https://bare.example', username: null, password_set: false, totp_set: false,
-      notes: null, sort_order: 0, created_at: expect.any(Number), updated_at: bare.json.created_at,
+      id: expect.any(String),
+      profile_id: p.id,
+      platform_url: 'https://bare.example',
+      username: null,
+      password_set: false,
+      totp_set: false,
+      notes: null,
+      sort_order: 0,
+      created_at: expect.any(Number),
+      updated_at: bare.json.created_at,
     });
     const { token } = await tokenWith(['profiles:read']);
     const listed = await call(accountsOf(p.id), { token });
@@ -72,7 +99,11 @@ describe('platform accounts: create and list', () => {
     const res = await call(accountsOf(p.id), { method: 'POST', body: { platform_url: 'u', totp_secret } });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('request.invalid');
-    expect(res.json.error.details.issues[0]).toMatchObject({ in: 'body', path: ['totp_secret'], message: expect.stringMatching(/^Unusable 2FA secret/) });
+    expect(res.json.error.details.issues[0]).toMatchObject({
+      in: 'body',
+      path: ['totp_secret'],
+      message: expect.stringMatching(/^Unusable 2FA secret/),
+    });
     if (totp_secret.trim().length > 3) expect(res.text).not.toContain(totp_secret.trim());
   });
 
@@ -80,7 +111,14 @@ describe('platform accounts: create and list', () => {
     const p = await createProfile({ name: 'acc-max' });
     const res = await call(accountsOf(p.id), {
       method: 'POST',
-      body: { platform_url: 'u'.repeat(256), username: 'x'.repeat(256), password: 'p'.repeat(1024), totp_secret: 'a'.repeat(1024), notes: 'n'.repeat(1024), sort_order: 2 ** 31 },
+      body: {
+        platform_url: 'u'.repeat(256),
+        username: 'x'.repeat(256),
+        password: 'p'.repeat(1024),
+        totp_secret: 'a'.repeat(1024),
+        notes: 'n'.repeat(1024),
+        sort_order: 2 ** 31,
+      },
     });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ password_set: true, totp_set: true, sort_order: 2 ** 31 });
@@ -108,7 +146,12 @@ describe('platform accounts: create and list', () => {
     ];
     for (const [method, path, body] of cases) {
       const res = await call(path, { method, body });
-      expect({ method, path, status: res.status, code: res.json.error.code }).toEqual({ method, path, status: 404, code: 'resource.not_found' });
+      expect({ method, path, status: res.status, code: res.json.error.code }).toEqual({
+        method,
+        path,
+        status: 404,
+        code: 'resource.not_found',
+      });
     }
     expect((await call(`${accountsOf(p.id)}/${a.id}/password`)).json).toEqual({ password: 'acc-404-pw' });
   });
@@ -123,7 +166,11 @@ describe('platform accounts: create and list', () => {
     expect((await call(accountsOf(p.id), { method: 'POST', body: { platform_url: 'last' } })).status).toBe(201);
     const res = await call(accountsOf(p.id), { method: 'POST', body: { platform_url: 'one-too-many' } });
     expect(res.status).toBe(409);
-    expect(res.json.error).toEqual({ code: 'profile_accounts.limit_reached', message: expect.any(String), details: { max: 500 } });
+    expect(res.json.error).toEqual({
+      code: 'profile_accounts.limit_reached',
+      message: expect.any(String),
+      details: { max: 500 },
+    });
     expect((await call(accountsOf(p.id))).json.items).toHaveLength(500);
   });
 
@@ -142,8 +189,17 @@ describe('platform accounts: create and list', () => {
 describe('platform accounts: change, remove, delete', () => {
   it('changes only the given fields; null removes password and 2FA secret', async () => {
     const p = await createProfile({ name: 'acc-patch' });
-    const a = await createAccount(p.id, { platform_url: 'https://a', username: 'u1', password: 'acc-patch-pw', totp_secret: 'JBSWY3DPEHPK3PXP', notes: 'keep' });
-    const rename = await call(`${accountsOf(p.id)}/${a.id}`, { method: 'PATCH', body: { username: 'u2', sort_order: 7 } });
+    const a = await createAccount(p.id, {
+      platform_url: 'https://a',
+      username: 'u1',
+      password: 'acc-patch-pw',
+      totp_secret: 'JBSWY3DPEHPK3PXP',
+      notes: 'keep',
+    });
+    const rename = await call(`${accountsOf(p.id)}/${a.id}`, {
+      method: 'PATCH',
+      body: { username: 'u2', sort_order: 7 },
+    });
     expect(rename.status).toBe(200);
     expect(rename.json).toEqual({ ...a, username: 'u2', sort_order: 7, updated_at: expect.any(Number) });
     expect((await call(`${accountsOf(p.id)}/${a.id}/password`)).json).toEqual({ password: 'acc-patch-pw' });
@@ -152,9 +208,18 @@ describe('platform accounts: change, remove, delete', () => {
     expect(newPw.json).toMatchObject({ password_set: true, totp_set: true });
     expect((await call(`${accountsOf(p.id)}/${a.id}/password`)).json).toEqual({ password: 'acc-patch-pw-2' });
 
-    const removed = await call(`${accountsOf(p.id)}/${a.id}`, { method: 'PATCH', body: { password: null, totp_secret: null, username: null } });
+    const removed = await call(`${accountsOf(p.id)}/${a.id}`, {
+      method: 'PATCH',
+      body: { password: null, totp_secret: null, username: null },
+    });
     expect(removed.status).toBe(200);
-    expect(removed.json).toEqual({ ...rename.json, username: null, password_set: false, totp_set: false, updated_at: expect.any(Number) });
+    expect(removed.json).toEqual({
+      ...rename.json,
+      username: null,
+      password_set: false,
+      totp_set: false,
+      updated_at: expect.any(Number),
+    });
     const noPw = await call(`${accountsOf(p.id)}/${a.id}/password`);
     expect(noPw.status).toBe(404);
     expect(noPw.json.error).toMatchObject({ code: 'resource.not_found', details: { resource: 'password' } });
@@ -168,7 +233,13 @@ describe('platform accounts: change, remove, delete', () => {
   it('refuses a bad patch', async () => {
     const p = await createProfile({ name: 'acc-patch-bad' });
     const a = await createAccount(p.id, { platform_url: 'u' });
-    for (const body of [{ platform_url: '' }, { platform_url: null }, { totp_secret: 'xyz!' }, { sort_order: -1 }, { other: 1 }]) {
+    for (const body of [
+      { platform_url: '' },
+      { platform_url: null },
+      { totp_secret: 'xyz!' },
+      { sort_order: -1 },
+      { other: 1 },
+    ]) {
       const res = await call(`${accountsOf(p.id)}/${a.id}`, { method: 'PATCH', body });
       expect(res.status).toBe(400);
       expect(res.json.error.code).toBe('request.invalid');
@@ -210,7 +281,12 @@ describe('platform accounts: secrets', () => {
     expect(res.json).toEqual({ password: 'acc-read-pw-Ω' });
     const [entry] = (await auditRows('profile_accounts.password_read')).filter((r) => r.entity_id === a.id);
     expect(entry).toMatchObject({
-      entity_type: 'profile_account', entity_no: p.no, result: 'ok', actor_type: 'token', actor_id: reader.id, category: 'profile',
+      entity_type: 'profile_account',
+      entity_no: p.no,
+      result: 'ok',
+      actor_type: 'token',
+      actor_id: reader.id,
+      category: 'profile',
       request_id: res.headers.get('x-request-id'),
     });
     expect(JSON.parse(String(entry!.details))).toEqual({ profile_id: p.id });
@@ -241,13 +317,18 @@ describe('platform accounts: secrets', () => {
     const totp = 'KRUGS4ZANFZSAYJAONSWG4TFOQQGW2LF';
     const p = await createProfile({ name: 'acc-leak' });
     const a = await createAccount(p.id, { platform_url: 'u', password, totp_secret: totp });
-    await call(`${accountsOf(p.id)}/${a.id}`, { method: 'PATCH', body: { password: `${password}-2`, totp_secret: `otpauth://totp/x?secret=${totp}&digits=8` } });
+    await call(`${accountsOf(p.id)}/${a.id}`, {
+      method: 'PATCH',
+      body: { password: `${password}-2`, totp_secret: `otpauth://totp/x?secret=${totp}&digits=8` },
+    });
     await call(`${accountsOf(p.id)}/${a.id}/password`);
     await call(`${accountsOf(p.id)}/${a.id}/totp`);
     const { token } = await tokenWith(['profiles:read']);
     await call(`${accountsOf(p.id)}/${a.id}/password`, { token });
     const answers = [
-      await call(accountsOf(p.id)), await call(`/api/v1/profiles/${p.id}`), await call('/api/v1/profiles?q=acc-leak'),
+      await call(accountsOf(p.id)),
+      await call(`/api/v1/profiles/${p.id}`),
+      await call('/api/v1/profiles?q=acc-leak'),
       await call(`${accountsOf(p.id)}`, { method: 'POST', body: { platform_url: '', password } }),
     ];
     const everything = [await wholeDatabase(), ...answers.map((r) => r.text)].join('\n');
@@ -262,7 +343,11 @@ describe('platform accounts: secrets', () => {
 
   it('fails closed: no plaintext when the audit entry of the read cannot be written', async () => {
     const p = await createProfile({ name: 'acc-fail-closed' });
-    const a = await createAccount(p.id, { platform_url: 'u', password: 'acc-fail-closed-pw', totp_secret: 'JBSWY3DPEHPK3PXP' });
+    const a = await createAccount(p.id, {
+      platform_url: 'u',
+      password: 'acc-fail-closed-pw',
+      totp_secret: 'JBSWY3DPEHPK3PXP',
+    });
     await sql('ALTER TABLE audit_log RENAME TO audit_log_away');
     try {
       for (const path of ['password', 'totp']) {
@@ -281,10 +366,18 @@ describe('platform accounts: secrets', () => {
     const p = await createProfile({ name: 'acc-aad' });
     const a = await createAccount(p.id, { platform_url: 'u', password: 'acc-aad-pw' });
     const b = await createAccount(p.id, { platform_url: 'v', password: 'other' });
-    await sql('UPDATE profile_accounts SET password = (SELECT password FROM profile_accounts WHERE id = ?) WHERE id = ?', a.id, b.id);
+    await sql(
+      'UPDATE profile_accounts SET password = (SELECT password FROM profile_accounts WHERE id = ?) WHERE id = ?',
+      a.id,
+      b.id,
+    );
     const res = await call(`${accountsOf(p.id)}/${b.id}/password`);
     expect(res.status).toBe(500);
-    expect(res.json.error).toEqual({ code: 'vault.unreadable', message: expect.any(String), details: { account_id: b.id, field: 'password' } });
+    expect(res.json.error).toEqual({
+      code: 'vault.unreadable',
+      message: expect.any(String),
+      details: { account_id: b.id, field: 'password' },
+    });
     expect(res.text).not.toContain('acc-aad-pw');
   });
 });

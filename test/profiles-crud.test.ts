@@ -12,13 +12,27 @@ describe('profile create', () => {
     });
     expect(res.status).toBe(201);
     expect(res.json).toEqual({
-      id: isId, no: expect.any(Number), name: 'crud-full', group: 'work', tags: ['a', 'b'], pinned: true, notes: 'Some notes',
-      created_at: expect.any(Number), updated_at: res.json.created_at,
+      id: isId,
+      no: expect.any(Number),
+      name: 'crud-full',
+      group: 'work',
+      tags: ['a', 'b'],
+      pinned: true,
+      notes: 'Some notes',
+      created_at: expect.any(Number),
+      updated_at: res.json.created_at,
     });
     const second = await createProfile({ name: 'crud-second' });
     expect(second).toEqual({
-      id: isId, no: res.json.no + 1, name: 'crud-second', group: null, tags: [], pinned: false, notes: null,
-      created_at: expect.any(Number), updated_at: second.created_at,
+      id: isId,
+      no: res.json.no + 1,
+      name: 'crud-second',
+      group: null,
+      tags: [],
+      pinned: false,
+      notes: null,
+      created_at: expect.any(Number),
+      updated_at: second.created_at,
     });
     const [entry] = (await auditRows('profiles.create')).filter((r) => r.entity_id === res.json.id);
     expect(entry).toMatchObject({ entity_type: 'profile', entity_no: res.json.no, result: 'ok', category: 'profile' });
@@ -53,7 +67,10 @@ describe('profile create', () => {
 
   it('accepts the largest bounds', async () => {
     const tags = Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(64, 'x'));
-    const res = await call('/api/v1/profiles', { method: 'POST', body: { name: 'n'.repeat(120), group: 'g'.repeat(120), tags, notes: 'n'.repeat(10_000) } });
+    const res = await call('/api/v1/profiles', {
+      method: 'POST',
+      body: { name: 'n'.repeat(120), group: 'g'.repeat(120), tags, notes: 'n'.repeat(10_000) },
+    });
     expect(res.status).toBe(201);
     expect(res.json.tags).toEqual(tags);
   });
@@ -75,16 +92,32 @@ describe('profile get, patch, delete', () => {
     expect(res.json).toEqual(p);
     const missing = await call('/api/v1/profiles/no-such-profile');
     expect(missing.status).toBe(404);
-    expect(missing.json.error).toMatchObject({ code: 'resource.not_found', details: { resource: 'profile', id: 'no-such-profile' } });
+    expect(missing.json.error).toMatchObject({
+      code: 'resource.not_found',
+      details: { resource: 'profile', id: 'no-such-profile' },
+    });
   });
 
   it('changes only the given fields and keeps the tag index in step', async () => {
     const p = await createProfile({ name: 'crud-patch', group: 'g1', tags: ['old'], notes: 'keep' });
-    const res = await call(`/api/v1/profiles/${p.id}`, { method: 'PATCH', body: { name: 'crud-patched', group: null, tags: ['new1', 'new2'], pinned: true } });
+    const res = await call(`/api/v1/profiles/${p.id}`, {
+      method: 'PATCH',
+      body: { name: 'crud-patched', group: null, tags: ['new1', 'new2'], pinned: true },
+    });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ ...p, name: 'crud-patched', group: null, tags: ['new1', 'new2'], pinned: true, updated_at: expect.any(Number) });
+    expect(res.json).toEqual({
+      ...p,
+      name: 'crud-patched',
+      group: null,
+      tags: ['new1', 'new2'],
+      pinned: true,
+      updated_at: expect.any(Number),
+    });
     expect(res.json.updated_at).toBeGreaterThanOrEqual(p.updated_at);
-    const tags = (await rawRows('profile_tags')).filter((r) => r.profile_no === p.no).map((r) => r.tag).sort();
+    const tags = (await rawRows('profile_tags'))
+      .filter((r) => r.profile_no === p.no)
+      .map((r) => r.tag)
+      .sort();
     expect(tags).toEqual(['new1', 'new2']);
     expect((await call(`/api/v1/profiles/${p.id}`)).json).toEqual(res.json);
   });

@@ -7,7 +7,9 @@ import { createProfile } from './support/profiles';
 type Query = Record<string, string | number | boolean | undefined>;
 
 const list = async (query: Query) => {
-  const qs = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]])));
+  const qs = new URLSearchParams(
+    Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]])),
+  );
   return call(`/api/v1/profiles?${qs}`);
 };
 
@@ -39,7 +41,10 @@ function expectedOrder(profiles: Profile[], sort: ProfileSort, order: 'asc' | 'd
 
 describe('profile list: answer shape and bounds', () => {
   it('lists with defaults: sort by no ascending, 50 a page, total and a cursor when more follow', async () => {
-    const mine = await seed('list-defaults', Array.from({ length: 3 }, () => ({})));
+    const mine = await seed(
+      'list-defaults',
+      Array.from({ length: 3 }, () => ({})),
+    );
     const res = await list({ group: 'list-defaults' });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ items: mine, next_cursor: null, total: 3 });
@@ -50,7 +55,10 @@ describe('profile list: answer shape and bounds', () => {
   });
 
   it('the default page holds 50', async () => {
-    await seed('list-fifty', Array.from({ length: 51 }, () => ({})));
+    await seed(
+      'list-fifty',
+      Array.from({ length: 51 }, () => ({})),
+    );
     const first = await page({ group: 'list-fifty' });
     expect(first.items).toHaveLength(50);
     expect(first.total).toBe(51);
@@ -95,24 +103,33 @@ describe('profile list: answer shape and bounds', () => {
 });
 
 describe('profile list: sorting, filters, pages', () => {
-  it.each(['no', 'name', 'created_at', 'updated_at'] as const)('sorts by %s both ways, ties broken by no', async (sort) => {
-    const group = `list-sort-${sort}`;
-    // Equal names in different case, so the name sort has ties to break.
-    const mine = await seed(group, [{ name: 'beta' }, { name: 'Alpha' }, { name: 'alpha' }, { name: 'Gamma' }, { name: 'delta' }]);
-    await call(`/api/v1/profiles/${mine[0]!.id}`, { method: 'PATCH', body: { notes: 'touched' } });
-    const current = (await page({ group })).items;
-    for (const order of ['asc', 'desc'] as const) {
-      const ids: string[] = [];
-      let cursor: string | null = null;
-      do {
-        const p: ProfilePage = await page({ group, sort, order, limit: 2, ...(cursor ? { cursor } : {}) });
-        ids.push(...p.items.map((i) => i.id));
-        cursor = p.next_cursor;
-      } while (cursor);
-      expect(ids).toEqual(expectedOrder(current, sort, order));
-      expect((await page({ group, sort, order })).items.map((i) => i.id)).toEqual(ids);
-    }
-  });
+  it.each(['no', 'name', 'created_at', 'updated_at'] as const)(
+    'sorts by %s both ways, ties broken by no',
+    async (sort) => {
+      const group = `list-sort-${sort}`;
+      // Equal names in different case, so the name sort has ties to break.
+      const mine = await seed(group, [
+        { name: 'beta' },
+        { name: 'Alpha' },
+        { name: 'alpha' },
+        { name: 'Gamma' },
+        { name: 'delta' },
+      ]);
+      await call(`/api/v1/profiles/${mine[0]!.id}`, { method: 'PATCH', body: { notes: 'touched' } });
+      const current = (await page({ group })).items;
+      for (const order of ['asc', 'desc'] as const) {
+        const ids: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const p: ProfilePage = await page({ group, sort, order, limit: 2, ...(cursor ? { cursor } : {}) });
+          ids.push(...p.items.map((i) => i.id));
+          cursor = p.next_cursor;
+        } while (cursor);
+        expect(ids).toEqual(expectedOrder(current, sort, order));
+        expect((await page({ group, sort, order })).items.map((i) => i.id)).toEqual(ids);
+      }
+    },
+  );
 
   it('pages by page number, pinned first when asked, with no cursor for that order', async () => {
     const group = 'list-pinned';
@@ -131,7 +148,9 @@ describe('profile list: sorting, filters, pages', () => {
     // A page number without pinned_first hands out a cursor that continues after that page.
     const second = await page({ group, limit: 2, page: 2 });
     expect(second.items.map((i) => i.id)).toEqual([mine[2]!.id, mine[3]!.id]);
-    expect((await page({ group, limit: 2, cursor: second.next_cursor! })).items.map((i) => i.id)).toEqual([mine[4]!.id]);
+    expect((await page({ group, limit: 2, cursor: second.next_cursor! })).items.map((i) => i.id)).toEqual([
+      mine[4]!.id,
+    ]);
   });
 
   it('filters by group, tag, pinned and q (name or notes, any case)', async () => {
@@ -152,34 +171,46 @@ describe('profile list: sorting, filters, pages', () => {
     expect(ids(await page({ group, q: '%' }))).toEqual([]);
     const both = await page({ group, tag: 'blue', pinned: true, q: 'zebra' });
     expect(both).toEqual({ items: [mine[1]], next_cursor: null, total: 1 });
-    expect((await page({ group: 'no-such-group' }))).toEqual({ items: [], next_cursor: null, total: 0 });
+    expect(await page({ group: 'no-such-group' })).toEqual({ items: [], next_cursor: null, total: 0 });
   });
 });
 
 describe('profile list: cursors', () => {
-  const walks = (['no', 'name', 'created_at', 'updated_at'] as const).flatMap((sort) => (['asc', 'desc'] as const).map((order) => [sort, order] as const));
-  it.each(walks)('a traversal by %s %s sees every profile that existed throughout exactly once while others come and go', { timeout: 30_000 }, async (sort, order) => {
-    const group = `list-walk-${sort}-${order}`;
-    const names = ['m', 'c', 'x', 'a', 'q', 'f', 'z', 'b', 'k', 'p', 'd', 'w'];
-    const stable = await seed(group, names.map((n) => ({ name: `${n}-stable` })));
-    const doomed = await seed(group, names.slice(0, 6).map((n) => ({ name: `${n}-doomed` })));
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let round = 0;
-    do {
-      const p: ProfilePage = await page({ group, sort, order, limit: 3, ...(cursor ? { cursor } : {}) });
-      seen.push(...p.items.map((i) => i.id));
-      cursor = p.next_cursor;
-      // Between pages: a newcomer on either side of the cursor, and one of the doomed goes.
-      await createProfile({ name: `${names[round % names.length]}-new-${round}`, group });
-      await createProfile({ name: `0-new-${round}`, group });
-      const victim = doomed[round];
-      if (victim) expect((await call(`/api/v1/profiles/${victim.id}`, { method: 'DELETE' })).status).toBe(204);
-      round += 1;
-    } while (cursor);
-    expect(new Set(seen).size).toBe(seen.length);
-    for (const p of stable) expect(seen).toContain(p.id);
-  });
+  const walks = (['no', 'name', 'created_at', 'updated_at'] as const).flatMap((sort) =>
+    (['asc', 'desc'] as const).map((order) => [sort, order] as const),
+  );
+  it.each(walks)(
+    'a traversal by %s %s sees every profile that existed throughout exactly once while others come and go',
+    { timeout: 30_000 },
+    async (sort, order) => {
+      const group = `list-walk-${sort}-${order}`;
+      const names = ['m', 'c', 'x', 'a', 'q', 'f', 'z', 'b', 'k', 'p', 'd', 'w'];
+      const stable = await seed(
+        group,
+        names.map((n) => ({ name: `${n}-stable` })),
+      );
+      const doomed = await seed(
+        group,
+        names.slice(0, 6).map((n) => ({ name: `${n}-doomed` })),
+      );
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let round = 0;
+      do {
+        const p: ProfilePage = await page({ group, sort, order, limit: 3, ...(cursor ? { cursor } : {}) });
+        seen.push(...p.items.map((i) => i.id));
+        cursor = p.next_cursor;
+        // Between pages: a newcomer on either side of the cursor, and one of the doomed goes.
+        await createProfile({ name: `${names[round % names.length]}-new-${round}`, group });
+        await createProfile({ name: `0-new-${round}`, group });
+        const victim = doomed[round];
+        if (victim) expect((await call(`/api/v1/profiles/${victim.id}`, { method: 'DELETE' })).status).toBe(204);
+        round += 1;
+      } while (cursor);
+      expect(new Set(seen).size).toBe(seen.length);
+      for (const p of stable) expect(seen).toContain(p.id);
+    },
+  );
 
   it('refuses an altered or forged cursor with 400 request.cursor_invalid', async () => {
     const group = 'list-forged';
@@ -189,7 +220,15 @@ describe('profile list: cursors', () => {
     const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1);
     const payload = JSON.parse(new TextDecoder().decode(fromBase64Url(body)));
     const rewritten = toBase64Url(new TextEncoder().encode(JSON.stringify({ ...payload, n: 0 })));
-    for (const cursor of [`${flip(body, 5)}.${mac}`, `${body}.${flip(mac, 3)}`, `${rewritten}.${mac}`, 'garbage', `${body}.`, `${next_cursor}.x`, `.${mac}`]) {
+    for (const cursor of [
+      `${flip(body, 5)}.${mac}`,
+      `${body}.${flip(mac, 3)}`,
+      `${rewritten}.${mac}`,
+      'garbage',
+      `${body}.`,
+      `${next_cursor}.x`,
+      `.${mac}`,
+    ]) {
       const res = await list({ group, limit: 1, cursor });
       expect(res.status).toBe(400);
       expect(res.json.error).toEqual({ code: 'request.cursor_invalid', message: expect.any(String), details: {} });
@@ -204,8 +243,12 @@ describe('profile list: cursors', () => {
     // The page size is not part of the traversal; anything else is.
     expect((await list({ group, limit: 5, sort: 'name', cursor: cursor! })).status).toBe(200);
     for (const other of [
-      { sort: 'no' }, { sort: 'name', order: 'desc' }, { sort: 'name', group: 'list-mismatch-2' }, { sort: 'name', tag: 't' },
-      { sort: 'name', pinned: false }, { sort: 'name', q: 'list' },
+      { sort: 'no' },
+      { sort: 'name', order: 'desc' },
+      { sort: 'name', group: 'list-mismatch-2' },
+      { sort: 'name', tag: 't' },
+      { sort: 'name', pinned: false },
+      { sort: 'name', q: 'list' },
     ]) {
       const res = await list({ group, limit: 1, cursor: cursor!, ...other });
       expect(res.status).toBe(400);

@@ -15,7 +15,10 @@ it('walks 100,000 profiles by index for every sort key: no sort step, no scan', 
     );
     const seen: Array<{ query: string; params: SqlValue[] }> = [];
     const db = durableSql(storage);
-    const recording = { ...db, all: <T>(query: string, ...params: SqlValue[]) => (seen.push({ query, params }), db.all<T>(query, ...params)) };
+    const recording = {
+      ...db,
+      all: <T>(query: string, ...params: SqlValue[]) => (seen.push({ query, params }), db.all<T>(query, ...params)),
+    };
     const signer = new CursorSigner(new Uint8Array(32));
     const out: Record<string, string[]> = {};
     for (const sort of PROFILE_SORTS) {
@@ -26,7 +29,10 @@ it('walks 100,000 profiles by index for every sort key: no sort step, no scan', 
         expect(first.total).toBe(100_000);
         expect(deep.rows).toHaveLength(50);
         const pageQuery = seen[seen.length - 2]!;
-        out[`${sort} ${order}`] = sql.exec(`EXPLAIN QUERY PLAN ${pageQuery.query}`, ...pageQuery.params).toArray().map((r) => String(r.detail));
+        out[`${sort} ${order}`] = sql
+          .exec(`EXPLAIN QUERY PLAN ${pageQuery.query}`, ...pageQuery.params)
+          .toArray()
+          .map((r) => String(r.detail));
       }
     }
     return out;
@@ -34,6 +40,8 @@ it('walks 100,000 profiles by index for every sort key: no sort step, no scan', 
   for (const [key, plan] of Object.entries(plans)) {
     const text = `${key}: ${plan.join(' | ')}`;
     expect(text).not.toMatch(/TEMP B-TREE/);
-    expect(text).toMatch(/SEARCH profiles USING (INDEX profiles_by_\w+|INTEGER PRIMARY KEY) \((name_lc|created_at|updated_at|rowid)/);
+    expect(text).toMatch(
+      /SEARCH profiles USING (INDEX profiles_by_\w+|INTEGER PRIMARY KEY) \((name_lc|created_at|updated_at|rowid)/,
+    );
   }
 });

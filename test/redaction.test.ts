@@ -7,33 +7,59 @@ import { sanitizeText } from '../src/shared/logs/sanitize';
 
 const runs = inject('fuzzRuns') || 300;
 const ADMIN_CHARS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/'];
-const adminToken = fc.array(fc.constantFrom(...ADMIN_CHARS), { minLength: 16, maxLength: 64 }).map((chars) => chars.join(''));
+const adminToken = fc
+  .array(fc.constantFrom(...ADMIN_CHARS), { minLength: 16, maxLength: 64 })
+  .map((chars) => chars.join(''));
 const issuedToken = fc.stringMatching(/^[A-Za-z0-9_-]{43}$/).map((body) => `lpa_${body}`);
 /** Path-like text: letters, digits, separators, escapes, and the characters of tokens. */
-const pathText = fc.array(fc.constantFrom(...'abcXYZ019/-._~+%?&=;,2F5f'), { maxLength: 40 }).map((chars) => chars.join(''));
+const pathText = fc
+  .array(fc.constantFrom(...'abcXYZ019/-._~+%?&=;,2F5f'), { maxLength: 40 })
+  .map((chars) => chars.join(''));
 
 /** Every character percent-encoded, once or more: `%6C%70%61…`. */
 const encodedAll = (text: string, times: number) => {
   let out = text;
-  for (let i = 0; i < times; i++) out = [...new TextEncoder().encode(out)].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+  for (let i = 0; i < times; i++)
+    out = [...new TextEncoder().encode(out)]
+      .map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`)
+      .join('');
   return out;
 };
 const decodedFully = (text: string) => {
   let out = text;
-  for (let i = 0; i < 4; i++) out = out.replace(/(?:%[0-9A-Fa-f]{2})+/g, (e) => { try { return decodeURIComponent(e); } catch { return e; } });
+  for (let i = 0; i < 4; i++)
+    out = out.replace(/(?:%[0-9A-Fa-f]{2})+/g, (e) => {
+      try {
+        return decodeURIComponent(e);
+      } catch {
+        return e;
+      }
+    });
   return out;
 };
 
 describe('tokens in request text are found after percent-decoding and at any boundary', () => {
   it('never emits the admin token (known by hash and length), the bearer or an issued token', () => {
     fc.assert(
-      fc.property(adminToken, issuedToken, pathText, pathText, fc.integer({ min: 0, max: 2 }), fc.constantFrom('admin', 'issued', 'bearer'), (admin, issued, before, after, encodings, which) => {
-        const secret = which === 'admin' ? admin : issued;
-        const secrets = { adminTokenSha256: sha256Hex(admin), adminTokenLength: admin.length, bearer: which === 'bearer' ? issued : null };
-        const out = redactTokens(`${before}${encodedAll(secret, encodings)}${after}`, secrets);
-        expect(out).not.toContain(secret);
-        expect(decodedFully(out)).not.toContain(secret);
-      }),
+      fc.property(
+        adminToken,
+        issuedToken,
+        pathText,
+        pathText,
+        fc.integer({ min: 0, max: 2 }),
+        fc.constantFrom('admin', 'issued', 'bearer'),
+        (admin, issued, before, after, encodings, which) => {
+          const secret = which === 'admin' ? admin : issued;
+          const secrets = {
+            adminTokenSha256: sha256Hex(admin),
+            adminTokenLength: admin.length,
+            bearer: which === 'bearer' ? issued : null,
+          };
+          const out = redactTokens(`${before}${encodedAll(secret, encodings)}${after}`, secrets);
+          expect(out).not.toContain(secret);
+          expect(decodedFully(out)).not.toContain(secret);
+        },
+      ),
       { numRuns: runs },
     );
   });
@@ -41,16 +67,26 @@ describe('tokens in request text are found after percent-decoding and at any bou
   it('finds the examples of issue 23: lpa%5F…, TOKEN.json, x-TOKEN, TOKEN%2F', () => {
     const admin = 'Custom-Admin.Token~42';
     const secrets = { adminTokenSha256: sha256Hex(admin), adminTokenLength: admin.length, bearer: null };
-    for (const path of [`/api/v1/x/${admin}.json`, `/api/v1/x-${admin}`, `/api/v1/${admin}%2F`, `/a/${encodeURIComponent(admin)}`]) {
+    for (const path of [
+      `/api/v1/x/${admin}.json`,
+      `/api/v1/x-${admin}`,
+      `/api/v1/${admin}%2F`,
+      `/a/${encodeURIComponent(admin)}`,
+    ]) {
       expect(redactTokens(path, secrets)).not.toContain(admin);
     }
     const issued = 'lpa_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefg';
-    expect(redactTokens(`/api/v1/${issued.replace('_', '%5F')}`, { ...secrets, bearer: null })).not.toContain(issued.slice(4));
+    expect(redactTokens(`/api/v1/${issued.replace('_', '%5F')}`, { ...secrets, bearer: null })).not.toContain(
+      issued.slice(4),
+    );
   });
 
   it('keeps text without tokens as it was sent', () => {
     const secrets = { adminTokenSha256: sha256Hex('Custom-Admin.Token~42'), adminTokenLength: 21, bearer: null };
-    for (const path of ['/api/v1/automation/files/content?name=a%20b.txt', '/api/v1/profiles/3f2a1c9e-8b7d-4e6f-a5b4-c3d2e1f0a9b8']) {
+    for (const path of [
+      '/api/v1/automation/files/content?name=a%20b.txt',
+      '/api/v1/profiles/3f2a1c9e-8b7d-4e6f-a5b4-c3d2e1f0a9b8',
+    ]) {
       expect(redactTokens(path, secrets)).toBe(path);
     }
   });

@@ -4,7 +4,13 @@ import type { Route } from '../handlers/implement';
 import { createRouter } from '../src/pipeline/router';
 
 const route = (method: string, path: string) => ({ method, path }) as unknown as Route;
-const routes = [route('GET', '/a/:id'), route('GET', '/a/fixed'), route('POST', '/a/fixed'), route('GET', '/a'), route('GET', '/b/:x/c/:y')];
+const routes = [
+  route('GET', '/a/:id'),
+  route('GET', '/a/fixed'),
+  route('POST', '/a/fixed'),
+  route('GET', '/a'),
+  route('GET', '/b/:x/c/:y'),
+];
 const router = createRouter(routes);
 const found = (method: string, path: string) => {
   const match = router.match(method, path);
@@ -28,7 +34,8 @@ describe('router', () => {
     expect(found('GET', '/a/')).toEqual(['GET /a', {}]);
     expect(found('GET', '/a//')).toEqual(['GET /a', {}]);
     expect(found('GET', '/a/x/')).toEqual(['GET /a/:id', { id: 'x' }]);
-    for (const path of ['/', '//', '//a', '/a//x', '/A', '/a/x/y', '/b/1/c', '/b//c/2']) expect(found('GET', path), path).toBeNull();
+    for (const path of ['/', '//', '//a', '/a//x', '/A', '/a/x/y', '/b/1/c', '/b//c/2'])
+      expect(found('GET', path), path).toBeNull();
   });
 
   it('hands a parameter over as the path holds it, percent-encoded', () => {

@@ -13,14 +13,35 @@ const wasmHex = wasmSha256Hex(sha256Wasm);
 const nodeHex = (text: string) => hash('sha256', text, 'hex');
 
 /** Characters of every UTF-8 length, a surrogate pair, and lone surrogates (both hash as U+FFFD). */
-const ALPHABET = ['a', 'Z', '0', '"', '\\', '\n', '\u0000', 'é', 'ß', '\u2028', '€', '中', '\uffff', '😀', '\u{10ffff}', '\ud800', '\udfff'];
+const ALPHABET = [
+  'a',
+  'Z',
+  '0',
+  '"',
+  '\\',
+  '\n',
+  '\u0000',
+  'é',
+  'ß',
+  '\u2028',
+  '€',
+  '中',
+  '\uffff',
+  '😀',
+  '\u{10ffff}',
+  '\ud800',
+  '\udfff',
+];
 const randomInt = (below: number) => Math.floor(Math.random() * below);
 const randomText = (length: number) => Array.from({ length }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
 
 /** Compares both hashes, naming the input on a mismatch. */
 function expectSameHash(text: string): void {
   const wasm = wasmHex(text);
-  if (wasm !== nodeHex(text)) expect.fail(`different SHA-256 for a text of ${text.length} code units starting ${JSON.stringify(text.slice(0, 40))}`);
+  if (wasm !== nodeHex(text))
+    expect.fail(
+      `different SHA-256 for a text of ${text.length} code units starting ${JSON.stringify(text.slice(0, 40))}`,
+    );
 }
 
 describe('SHA-256 from the compiled module (hash-wasm) against node:crypto', () => {

@@ -57,17 +57,25 @@ describe('store calls per request', () => {
   });
 
   it('an audited write: one, with its entry', async () => {
-    const { res, calls } = await counted('/api/v1/automation/globals/calls_ok', { method: 'PUT', body: { value: 'a', expected_revision: 0 } });
+    const { res, calls } = await counted('/api/v1/automation/globals/calls_ok', {
+      method: 'PUT',
+      body: { value: 'a', expected_revision: 0 },
+    });
     expect(res.status).toBe(200);
     expect(calls).toEqual(['globals.write']);
     expect(await auditOf(res)).toEqual([{ action: 'globals.write', result: 'ok', error_code: null }]);
   });
 
   it('a write that fails in the store (409): one, its failure audited in it', async () => {
-    const { res, calls } = await counted('/api/v1/automation/globals/calls_ok', { method: 'PUT', body: { value: 'b', expected_revision: 0 } });
+    const { res, calls } = await counted('/api/v1/automation/globals/calls_ok', {
+      method: 'PUT',
+      body: { value: 'b', expected_revision: 0 },
+    });
     expect(res.status).toBe(409);
     expect(calls).toEqual(['globals.write']);
-    expect(await auditOf(res)).toEqual([{ action: 'globals.write', result: 'error', error_code: 'state.revision_conflict' }]);
+    expect(await auditOf(res)).toEqual([
+      { action: 'globals.write', result: 'error', error_code: 'state.revision_conflict' },
+    ]);
   });
 
   it('a validation failure on an audited route: one, the failure entry', async () => {
@@ -91,13 +99,19 @@ describe('store calls per request', () => {
     const elsewhere: Invoke = async (storeCall) => {
       const reply = await overRpc(storeCall);
       const check = storeCall.family === 'tokens' && storeCall.method === 'check';
-      return reply.ok && check ? { ok: true, value: { ...(reply.value as object), isolate: 'another-isolate' } } : reply;
+      return reply.ok && check
+        ? { ok: true, value: { ...(reply.value as object), isolate: 'another-isolate' } }
+        : reply;
     };
     const apart = serviceWith({ store: elsewhere });
     await counted('/api/v1/version', {}, apart);
     tokenCache(LOCAL_STORE_KEY).storeAnswered('another-isolate');
     expect((await counted('/api/v1/version', {}, apart)).calls).toEqual(['tokens.check']);
-    const write = await counted('/api/v1/automation/globals/calls_apart', { method: 'PUT', body: { value: 'a', expected_revision: 0 } }, apart);
+    const write = await counted(
+      '/api/v1/automation/globals/calls_apart',
+      { method: 'PUT', body: { value: 'a', expected_revision: 0 } },
+      apart,
+    );
     expect(write.res.status).toBe(200);
     expect(write.calls).toEqual(['tokens.check', 'globals.write']);
   });

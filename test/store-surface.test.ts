@@ -13,7 +13,8 @@ const invoke = storeOverRpc();
 const DAY_MS = 86_400_000;
 
 /** A call the surface does not declare, as a sender that ignores the types would build it. */
-const undeclared = (family: string, method: string, args: unknown[]) => ({ family, method, args }) as unknown as StoreCall;
+const undeclared = (family: string, method: string, args: unknown[]) =>
+  ({ family, method, args }) as unknown as StoreCall;
 
 const auditEntries = async () => (await sql<{ n: number }>('SELECT count(*) AS n FROM audit_log'))[0]!.n;
 
@@ -21,7 +22,14 @@ describe('the store surface', () => {
   afterEach(() => void vi.restoreAllMocks());
 
   it('refuses audit.purge sent to the Durable Object, logs it, and purges nothing', async () => {
-    expect((await call('/api/v1/automation/globals/surface_probe', { method: 'PUT', body: { value: 'a', expected_revision: 0 } })).status).toBe(200);
+    expect(
+      (
+        await call('/api/v1/automation/globals/surface_probe', {
+          method: 'PUT',
+          body: { value: 'a', expected_revision: 0 },
+        })
+      ).status,
+    ).toBe(200);
     const before = await auditEntries();
     expect(before).toBeGreaterThan(0);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -41,7 +49,11 @@ describe('the store surface', () => {
     ['nope', 'list'],
   ])('refuses %s.%s', async (family, method) => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    expect(await invoke(undeclared(family, method, []))).toMatchObject({ ok: false, error: { code: 'internal' }, audited: false });
+    expect(await invoke(undeclared(family, method, []))).toMatchObject({
+      ok: false,
+      error: { code: 'internal' },
+      audited: false,
+    });
   });
 
   it('still serves a declared method', async () => {

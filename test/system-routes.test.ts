@@ -51,7 +51,10 @@ describe('system routes', () => {
 
   it('keeps settings and the store id across a restart of the store', async () => {
     const before = await call('/api/v1/system/status');
-    const put = await call('/api/v1/settings/logs', { method: 'PUT', body: { retention_days: 77, kernel_retention_days: 7 } });
+    const put = await call('/api/v1/settings/logs', {
+      method: 'PUT',
+      body: { retention_days: 77, kernel_retention_days: 7 },
+    });
     expect(put.json).toEqual({ retention_days: 77, kernel_retention_days: 7 });
     await abortAllDurableObjects();
     expect((await call('/api/v1/settings/logs')).json).toEqual({ retention_days: 77, kernel_retention_days: 7 });

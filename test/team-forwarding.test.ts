@@ -14,7 +14,10 @@ const HEAD = `41,${'ab'.repeat(32)}`;
 /** A local service joined to a team the test plays: every forwarded request is recorded and answered by `answer`. */
 function joined(answer: (request: TeamRequest) => TeamAnswer, teamUrl = TEAM_URL) {
   const sent: TeamRequest[] = [];
-  const host: HostPort = { ...hostClient(env.HOST), team: { forward: async (request) => (sent.push(request), answer(request)) } };
+  const host: HostPort = {
+    ...hostClient(env.HOST),
+    team: { forward: async (request) => (sent.push(request), answer(request)) },
+  };
   return { service: serviceWith({ config: { teamUrl }, host }), sent };
 }
 
@@ -37,7 +40,12 @@ async function witnessedOf(service: ReturnType<typeof joined>['service']) {
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): TeamAnswer => ({
   reachable: true,
   status,
-  headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': crypto.randomUUID(), 'x-lpa-team-head': HEAD, ...headers },
+  headers: {
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': crypto.randomUUID(),
+    'x-lpa-team-head': HEAD,
+    ...headers,
+  },
   body: new TextEncoder().encode(JSON.stringify(body)),
 });
 
@@ -51,7 +59,10 @@ describe('a machine joined to a team', () => {
     expect(res.headers.get('x-lpa-team-head')).toBe(HEAD);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ method: 'GET', target: '/api/v1/profiles?limit=5', body: null });
-    expect(sent[0]!.headers).toMatchObject({ 'x-lpa-local-token': id, 'x-lpa-request-id': res.headers.get('x-request-id') });
+    expect(sent[0]!.headers).toMatchObject({
+      'x-lpa-local-token': id,
+      'x-lpa-request-id': res.headers.get('x-request-id'),
+    });
   });
 
   it('checks the local token first: a token without the scope gets the local 403 and nothing is forwarded', async () => {
@@ -65,15 +76,30 @@ describe('a machine joined to a team', () => {
 
   it('validates locally: a bad body is 400 here and never reaches the team', async () => {
     const { service, sent } = joined(() => json(200, {}));
-    const res = await call('/api/v1/automation/globals/fwd_bad', { method: 'PUT', body: { value: 1 }, fetcher: service });
+    const res = await call('/api/v1/automation/globals/fwd_bad', {
+      method: 'PUT',
+      body: { value: 1 },
+      fetcher: service,
+    });
     expect(res.status).toBe(400);
     expect(sent).toHaveLength(0);
   });
 
   it("passes the team's error envelope through, and records the audited request in the local chain with the team's answer", async () => {
-    const conflict = { error: { code: 'state.revision_conflict', message: 'The revision does not match.', details: { current_revision: 3 } }, request_id: 'team-side' };
+    const conflict = {
+      error: {
+        code: 'state.revision_conflict',
+        message: 'The revision does not match.',
+        details: { current_revision: 3 },
+      },
+      request_id: 'team-side',
+    };
     const { service } = joined(() => json(409, conflict));
-    const res = await call('/api/v1/automation/globals/fwd_race', { method: 'PUT', body: { value: 'v', expected_revision: 1 }, fetcher: service });
+    const res = await call('/api/v1/automation/globals/fwd_race', {
+      method: 'PUT',
+      body: { value: 'v', expected_revision: 1 },
+      fetcher: service,
+    });
     expect(res.status).toBe(409);
     expect(res.json.error).toEqual(conflict.error);
     const [entry] = await sql<{ result: string; error_code: string; details: string; request_id: string }>(
@@ -86,7 +112,11 @@ describe('a machine joined to a team', () => {
 
   it('answers 503 team.unreachable with Retry-After when the team does not answer; local routes keep working', async () => {
     const { service } = joined(() => ({ reachable: false, reason: 'no answer within 5000 ms' }));
-    const res = await call('/api/v1/automation/globals/fwd_offline', { method: 'PUT', body: { value: 'v', expected_revision: 0 }, fetcher: service });
+    const res = await call('/api/v1/automation/globals/fwd_offline', {
+      method: 'PUT',
+      body: { value: 'v', expected_revision: 0 },
+      fetcher: service,
+    });
     expect(res.status).toBe(503);
     expect(res.json.error).toMatchObject({ code: 'team.unreachable', details: { reason: 'no answer within 5000 ms' } });
     expect(res.headers.get('retry-after')).toBe('5');
@@ -106,35 +136,71 @@ describe('a machine joined to a team', () => {
 
 describe('a team answer this machine does not pass on as the team API', () => {
   it.each([
-    ['an HTML page (a proxy, or a login page in front of the team)', 200, { 'content-type': 'text/html' }, '<html>sign in</html>', 'content type "text/html"'],
+    [
+      'an HTML page (a proxy, or a login page in front of the team)',
+      200,
+      { 'content-type': 'text/html' },
+      '<html>sign in</html>',
+      'content type "text/html"',
+    ],
     ['a redirect without a body or a type', 302, {}, '', 'content type ""'],
-    ['JSON by its type, not by its body', 200, { 'content-type': 'application/json' }, '{"items": [', 'a body that is not JSON'],
-    ['an error status with a text body', 500, { 'content-type': 'text/plain' }, 'Internal Server Error', 'content type "text/plain"'],
-  ])('%s: 502 team.bad_answer, with its head neither witnessed nor passed on', async (_, status, headers, body, reason) => {
-    const { service } = joined(() => rawAnswer(status, body, headers), `${TEAM_URL}-bad-${status}-${reason.length}`);
-    const res = await call('/api/v1/profiles', { fetcher: service });
-    expect(res.status).toBe(502);
-    expect(res.json.error).toMatchObject({ code: 'team.bad_answer', details: { status } });
-    expect(res.json.error.details.reason).toContain(reason);
-    expect(res.headers.get('x-lpa-team-head')).toBeNull();
-    expect(await witnessedOf(service)).toMatchObject({ heads: 0, newest: null });
-  });
+    [
+      'JSON by its type, not by its body',
+      200,
+      { 'content-type': 'application/json' },
+      '{"items": [',
+      'a body that is not JSON',
+    ],
+    [
+      'an error status with a text body',
+      500,
+      { 'content-type': 'text/plain' },
+      'Internal Server Error',
+      'content type "text/plain"',
+    ],
+  ])(
+    '%s: 502 team.bad_answer, with its head neither witnessed nor passed on',
+    async (_, status, headers, body, reason) => {
+      const { service } = joined(() => rawAnswer(status, body, headers), `${TEAM_URL}-bad-${status}-${reason.length}`);
+      const res = await call('/api/v1/profiles', { fetcher: service });
+      expect(res.status).toBe(502);
+      expect(res.json.error).toMatchObject({ code: 'team.bad_answer', details: { status } });
+      expect(res.json.error.details.reason).toContain(reason);
+      expect(res.headers.get('x-lpa-team-head')).toBeNull();
+      expect(await witnessedOf(service)).toMatchObject({ heads: 0, newest: null });
+    },
+  );
 
   it("records an audited write whose answer was not the team's in the local chain as team.bad_answer", async () => {
-    const { service } = joined(() => rawAnswer(200, '<html></html>', { 'content-type': 'text/html' }), `${TEAM_URL}-bad-write`);
-    const res = await call('/api/v1/automation/globals/fwd_bad_answer', { method: 'PUT', body: { value: 'v', expected_revision: 0 }, fetcher: service });
+    const { service } = joined(
+      () => rawAnswer(200, '<html></html>', { 'content-type': 'text/html' }),
+      `${TEAM_URL}-bad-write`,
+    );
+    const res = await call('/api/v1/automation/globals/fwd_bad_answer', {
+      method: 'PUT',
+      body: { value: 'v', expected_revision: 0 },
+      fetcher: service,
+    });
     expect(res.status).toBe(502);
     const entries = await sql<{ result: string; error_code: string }>(
-      `SELECT result, error_code FROM audit_log WHERE action = 'globals.write' AND request_id = ?`, res.headers.get('x-request-id')!,
+      `SELECT result, error_code FROM audit_log WHERE action = 'globals.write' AND request_id = ?`,
+      res.headers.get('x-request-id')!,
     );
     expect(entries).toEqual([{ result: 'error', error_code: 'team.bad_answer' }]);
   });
 
   it('answers 502 team.bad_answer when the host took an answer too large to pass on', async () => {
-    const { service } = joined(() => ({ reachable: false, answered: true, reason: "the team's answer is larger than 24 MiB" }));
+    const { service } = joined(() => ({
+      reachable: false,
+      answered: true,
+      reason: "the team's answer is larger than 24 MiB",
+    }));
     const res = await call('/api/v1/audit/export?format=jsonl', { fetcher: service });
     expect(res.status).toBe(502);
-    expect(res.json.error).toMatchObject({ code: 'team.bad_answer', details: { status: null, reason: "the team's answer is larger than 24 MiB" } });
+    expect(res.json.error).toMatchObject({
+      code: 'team.bad_answer',
+      details: { status: null, reason: "the team's answer is larger than 24 MiB" },
+    });
     expect(res.headers.get('retry-after')).toBeNull();
   });
 
@@ -145,7 +211,10 @@ describe('a team answer this machine does not pass on as the team API', () => {
     ['a seq past 15 digits', `1234567890123456,${'ab'.repeat(32)}`],
     ['a negative seq', `-7,${'ab'.repeat(32)}`],
   ])('passes the answer on but neither witnesses nor passes on a malformed head: %s', async (_, head) => {
-    const { service } = joined(() => json(200, { items: [], next_cursor: null, total: 0 }, { 'x-lpa-team-head': head }), `${TEAM_URL}-head-${head.length}-${head.slice(0, 3)}`);
+    const { service } = joined(
+      () => json(200, { items: [], next_cursor: null, total: 0 }, { 'x-lpa-team-head': head }),
+      `${TEAM_URL}-head-${head.length}-${head.slice(0, 3)}`,
+    );
     const res = await call('/api/v1/profiles', { fetcher: service });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ items: [], next_cursor: null, total: 0 });
@@ -177,7 +246,14 @@ describe('a team answer this machine does not pass on as the team API', () => {
     };
     let head = HEAD;
     const sent: TeamRequest[] = [];
-    const host: HostPort = { ...hostClient(env.HOST), team: { forward: async (request) => (sent.push(request), json(200, { items: [], next_cursor: null, total: 0 }, { 'x-lpa-team-head': head })) } };
+    const host: HostPort = {
+      ...hostClient(env.HOST),
+      team: {
+        forward: async (request) => (
+          sent.push(request), json(200, { items: [], next_cursor: null, total: 0 }, { 'x-lpa-team-head': head })
+        ),
+      },
+    };
     const service = serviceWith({ config: { teamUrl: `${TEAM_URL}-kept-heads` }, store, host });
     const read = async () => {
       expect((await call('/api/v1/profiles', { fetcher: service })).headers.get('x-lpa-team-head')).toBe(head);
@@ -196,11 +272,17 @@ describe('a team answer this machine does not pass on as the team API', () => {
     expect(await witnessedOf(service)).toMatchObject({ heads: 2, newest: { seq: 42, hash: 'cd'.repeat(32) } });
   });
 
-  it.each([204, 205, 304])('answers a team status %i without a body, though the host port carried one (never a 500)', async (status) => {
-    const { service } = joined(() => rawAnswer(status, '{}', { 'content-type': 'application/json' }), `${TEAM_URL}-null-${status}`);
-    const res = await call('/api/v1/profiles', { fetcher: service });
-    expect(res.status).toBe(status);
-    expect(res.text).toBe('');
-    expect(res.headers.get('x-lpa-team-head')).toBe(HEAD);
-  });
+  it.each([204, 205, 304])(
+    'answers a team status %i without a body, though the host port carried one (never a 500)',
+    async (status) => {
+      const { service } = joined(
+        () => rawAnswer(status, '{}', { 'content-type': 'application/json' }),
+        `${TEAM_URL}-null-${status}`,
+      );
+      const res = await call('/api/v1/profiles', { fetcher: service });
+      expect(res.status).toBe(status);
+      expect(res.text).toBe('');
+      expect(res.headers.get('x-lpa-team-head')).toBe(HEAD);
+    },
+  );
 });

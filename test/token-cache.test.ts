@@ -17,7 +17,9 @@ function paths() {
   // A store that reports another isolate: as if the Durable Object ran elsewhere.
   const elsewhere: Invoke = async (call) => {
     const reply = await overRpc(call);
-    return reply.ok && call.family === 'tokens' && call.method === 'check' ? { ok: true, value: { ...(reply.value as object), isolate: 'another-isolate' } } : reply;
+    return reply.ok && call.family === 'tokens' && call.method === 'check'
+      ? { ok: true, value: { ...(reply.value as object), isolate: 'another-isolate' } }
+      : reply;
   };
   return { calls, shared: serviceWith({ store: overRpc }), apart: serviceWith({ store: elsewhere }) };
 }

@@ -4,7 +4,10 @@ import { sql } from './support/store';
 
 describe('tokens', () => {
   it('issues a token once and stores only its hash', async () => {
-    const res = await call('/api/v1/tokens', { method: 'POST', body: { name: 'deploy script', scopes: ['audit:read', 'rpa:write'] } });
+    const res = await call('/api/v1/tokens', {
+      method: 'POST',
+      body: { name: 'deploy script', scopes: ['audit:read', 'rpa:write'] },
+    });
     expect(res.status).toBe(201);
     expect(res.json).toEqual({
       id: expect.any(String),
@@ -17,7 +20,10 @@ describe('tokens', () => {
     });
     const rows = await sql<Record<string, unknown>>('SELECT * FROM tokens WHERE id = ?', res.json.id);
     expect(JSON.stringify(rows)).not.toContain(res.json.token);
-    const audit = await sql<{ details: string }>(`SELECT details FROM audit_log WHERE action = 'tokens.create' AND entity_id = ?`, res.json.id);
+    const audit = await sql<{ details: string }>(
+      `SELECT details FROM audit_log WHERE action = 'tokens.create' AND entity_id = ?`,
+      res.json.id,
+    );
     expect(audit).toHaveLength(1);
     expect(audit[0]!.details).not.toContain(res.json.token);
     const listed = await call('/api/v1/tokens');
@@ -52,7 +58,12 @@ describe('tokens', () => {
 
   it('audits a failed change as an error entry', async () => {
     const res = await call('/api/v1/tokens/does-not-exist', { method: 'DELETE' });
-    const rows = await sql('SELECT action, result, error_code, actor_type FROM audit_log WHERE request_id = ?', res.json.request_id);
-    expect(rows).toEqual([{ action: 'tokens.revoke', result: 'error', error_code: 'resource.not_found', actor_type: 'admin' }]);
+    const rows = await sql(
+      'SELECT action, result, error_code, actor_type FROM audit_log WHERE request_id = ?',
+      res.json.request_id,
+    );
+    expect(rows).toEqual([
+      { action: 'tokens.revoke', result: 'error', error_code: 'resource.not_found', actor_type: 'admin' },
+    ]);
   });
 });

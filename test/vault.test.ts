@@ -22,7 +22,9 @@ describe('vault (AES-256-GCM)', () => {
     expect(vault.open(sealed, AAD)).toBe('forty-two ✓');
     // A fresh nonce each time: the same plaintext never seals to the same text.
     expect(vault.seal('forty-two ✓', AAD)).not.toBe(sealed);
-    expect(new TextDecoder().decode(vault.openBytes(vault.seal(new Uint8Array([1, 2, 3]), AAD), AAD))).toBe('\u0001\u0002\u0003');
+    expect(new TextDecoder().decode(vault.openBytes(vault.seal(new Uint8Array([1, 2, 3]), AAD), AAD))).toBe(
+      '\u0001\u0002\u0003',
+    );
     expect(vault.open(vault.seal('', AAD), AAD)).toBe('');
   });
 
@@ -32,10 +34,21 @@ describe('vault (AES-256-GCM)', () => {
     const length = altered(SEALED_BEFORE, (b) => b).length;
     expect(length).toBe(SEALED_BEFORE.length);
     for (const at of [0, 11, 12, 20, 30, 38]) {
-      expect(() => vault.open(altered(SEALED_BEFORE, (b) => b.map((x, i) => (i === at ? x ^ 1 : x))), AAD)).toThrow();
+      expect(() =>
+        vault.open(
+          altered(SEALED_BEFORE, (b) => b.map((x, i) => (i === at ? x ^ 1 : x))),
+          AAD,
+        ),
+      ).toThrow();
     }
     // GCM would accept a truncated tag where the length is not fixed; the vault takes only full 16-byte tags.
-    for (const cut of [1, 4, 8, 16, 27]) expect(() => vault.open(altered(SEALED_BEFORE, (b) => b.subarray(0, b.length - cut)), AAD)).toThrow();
+    for (const cut of [1, 4, 8, 16, 27])
+      expect(() =>
+        vault.open(
+          altered(SEALED_BEFORE, (b) => b.subarray(0, b.length - cut)),
+          AAD,
+        ),
+      ).toThrow();
   });
 
   it('a locked vault seals and opens nothing', () => {

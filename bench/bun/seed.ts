@@ -54,12 +54,18 @@ function batched(count: number, step: (i: number) => void): void {
 
 const started = performance.now();
 const existing = store.profiles.count();
-batched(profiles - existing, (i) => store.profiles.create(context('profiles.create'), { name: `bench profile ${existing + i}` }, null));
+batched(profiles - existing, (i) =>
+  store.profiles.create(context('profiles.create'), { name: `bench profile ${existing + i}` }, null),
+);
 // Every audited change of this store writes one entry; the rest are globals entries, with the
 // newest ones split between the export actions, exportPart each.
 const writes = auditEntries - (profiles - existing) - EXPORT_ACTIONS.length * exportPart;
 const entry = (action: AuditAction, i: number) =>
-  log.append(context(action), 'ok', { entity_type: 'global', entity_id: `bench_${i % SEED_GLOBALS}`, details: { revision: 1 + Math.floor(i / SEED_GLOBALS), bytes: 32 } });
+  log.append(context(action), 'ok', {
+    entity_type: 'global',
+    entity_id: `bench_${i % SEED_GLOBALS}`,
+    details: { revision: 1 + Math.floor(i / SEED_GLOBALS), bytes: 32 },
+  });
 batched(writes, (i) => entry('globals.write', i));
 for (const action of EXPORT_ACTIONS) batched(exportPart, (i) => entry(action, i));
 database.exec('PRAGMA wal_checkpoint(TRUNCATE)');

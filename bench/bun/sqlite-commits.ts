@@ -26,8 +26,19 @@ async function committer(): Promise<(i: number) => void> {
     return (i) => insert.run(`row ${i}`);
   }
   const key = crypto.getRandomValues(new Uint8Array(32));
-  const { store } = await openStore(bunSql(db), async () => ({ vault: key, vaultReason: null, mac: key, signing: key, seals: [] }));
-  const audit = { actor: { type: 'token', id: 'bench', label: 'bench' }, source: 'api', request_id: null, action: 'globals.write' } as const;
+  const { store } = await openStore(bunSql(db), async () => ({
+    vault: key,
+    vaultReason: null,
+    mac: key,
+    signing: key,
+    seals: [],
+  }));
+  const audit = {
+    actor: { type: 'token', id: 'bench', label: 'bench' },
+    source: 'api',
+    request_id: null,
+    action: 'globals.write',
+  } as const;
   const value = 'x'.repeat(64);
   return (i) => void store.globals.write(audit, `bench_${i % 50}`, { value, expected_revision: Math.floor(i / 50) });
 }

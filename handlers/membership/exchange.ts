@@ -28,7 +28,8 @@ export async function fetchStatus(base: string): Promise<AccountStatus> {
   }
 }
 
-const isTimeout = (error: unknown) => error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+const isTimeout = (error: unknown) =>
+  error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 
 /** A body that is not JSON is no account status; a body cut off by the timeout is a timeout. */
 function rethrowTimeout(error: unknown): undefined {

@@ -3,7 +3,13 @@ import type { ProfileQuota } from '../../storage/profiles/profiles';
 import type { RequestContext } from '../context';
 import { knownServer, refresh, refreshDue, validConfirmation } from './verification';
 
-const LOCAL_STATUS: AccountStatus = { authenticated: false, verifiedUntil: 0, validForMs: 0, account: null, error: null };
+const LOCAL_STATUS: AccountStatus = {
+  authenticated: false,
+  verifiedUntil: 0,
+  validForMs: 0,
+  account: null,
+  error: null,
+};
 
 /**
  * The account status. Local mode (no `LPA_ACCOUNT_URL`): nobody is signed in. Otherwise, while the
@@ -50,5 +56,8 @@ async function confirmedStatus(ctx: RequestContext): Promise<AccountStatus> {
 async function withTrueUsage(ctx: RequestContext, status: AccountStatus): Promise<AccountStatus> {
   const usage = status.account?.usage;
   if (!usage) return status;
-  return { ...status, account: { ...status.account!, usage: { ...usage, profiles: await ctx.store.profiles.count() } } };
+  return {
+    ...status,
+    account: { ...status.account!, usage: { ...usage, profiles: await ctx.store.profiles.count() } },
+  };
 }

@@ -37,7 +37,9 @@ export async function knownServer(ctx: RequestContext, url: string): Promise<Kno
 /** The confirmation still valid at `now`, if there is one. */
 export function validConfirmation(known: Known, now: number): { status: AccountStatus; verified_until: number } | null {
   const confirmed = known.confirmed;
-  return confirmed?.status && confirmed.verified_until > now ? { status: confirmed.status, verified_until: confirmed.verified_until } : null;
+  return confirmed?.status && confirmed.verified_until > now
+    ? { status: confirmed.status, verified_until: confirmed.verified_until }
+    : null;
 }
 
 /** Whether a request served from a valid confirmation should start a refresh (none under way, the last one old). */
@@ -62,7 +64,10 @@ export function refresh(ctx: RequestContext, url: string, known: Known): Promise
   }
   const exchange = known.refreshing!;
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ ok: false, problem: TIMED_OUT }), Math.max(0, known.askedAt + FETCH_TIMEOUT_MS - now));
+    const timer = setTimeout(
+      () => resolve({ ok: false, problem: TIMED_OUT }),
+      Math.max(0, known.askedAt + FETCH_TIMEOUT_MS - now),
+    );
     void exchange.then((outcome) => {
       clearTimeout(timer);
       resolve(outcome);

@@ -27,7 +27,10 @@ export class ApiCallError extends Error {
   }
 
   get envelope(): CallErrorEnvelope {
-    return { error: { code: this.code, message: this.message, details: this.details }, ...(this.requestId ? { request_id: this.requestId } : {}) };
+    return {
+      error: { code: this.code, message: this.message, details: this.details },
+      ...(this.requestId ? { request_id: this.requestId } : {}),
+    };
   }
 }
 
@@ -61,9 +64,19 @@ type WireParams<T> = { [K in keyof T]-?: string };
 /** Query values are text: a field takes the text, or the number or boolean it spells. */
 type WireQuery<T> = { [K in keyof T]: string | number | boolean };
 /** A body with its field names and value kinds; any text where the schema takes some strings, any field left out. */
-type WireBody<T> = T extends string ? string : T extends readonly (infer E)[] ? WireBody<E>[] : T extends object ? { [K in keyof T]?: WireBody<T[K]> } : T;
+type WireBody<T> = T extends string
+  ? string
+  : T extends readonly (infer E)[]
+    ? WireBody<E>[]
+    : T extends object
+      ? { [K in keyof T]?: WireBody<T[K]> }
+      : T;
 /** One part of a call's input: required when its schema requires something, absent when the contract declares none. */
-type Part<K extends string, S, T> = S extends Schema ? ({} extends T ? { [k in K]?: T } : { [k in K]: T }) : { [k in K]?: never };
+type Part<K extends string, S, T> = S extends Schema
+  ? {} extends T
+    ? { [k in K]?: T }
+    : { [k in K]: T }
+  : { [k in K]?: never };
 
 /** What a call of contract C sends: its path parameters, query and body. */
 export type CallInput<C> =
@@ -99,12 +112,21 @@ export class ApiClient {
     const baseUrl = (env.LPA_URL || `http://127.0.0.1:${env.LPA_PORT || DEFAULT_PORT}`).replace(/\/+$/, '');
     let token = env.LPA_TOKEN;
     if (!token) {
-      if (!adminFallback) throw new ApiCallError(0, 'cli.token_missing', 'no token: set LPA_TOKEN to a token with the scopes the agent needs, or pass --admin to use the admin token');
+      if (!adminFallback)
+        throw new ApiCallError(
+          0,
+          'cli.token_missing',
+          'no token: set LPA_TOKEN to a token with the scopes the agent needs, or pass --admin to use the admin token',
+        );
       const file = join(dataRootOf(vars), 'admin-token');
       try {
         token = readFileSync(file, 'utf8').trim();
       } catch {
-        throw new ApiCallError(0, 'cli.token_missing', `no token: set LPA_TOKEN, or start the service once so that ${file} exists`);
+        throw new ApiCallError(
+          0,
+          'cli.token_missing',
+          `no token: set LPA_TOKEN, or start the service once so that ${file} exists`,
+        );
       }
     }
     return new ApiClient(baseUrl, token, source);
@@ -141,7 +163,8 @@ export class ApiClient {
   url(contract: Contract, { params = {}, query = {} }: RequestInput = {}): string {
     const path = contract.path.replace(/:(\w+)/g, (_, name: string) => {
       const value = params[name];
-      if (value === undefined) throw new ApiCallError(0, 'cli.argument_missing', `${contract.method} ${contract.path}: no value for :${name}`);
+      if (value === undefined)
+        throw new ApiCallError(0, 'cli.argument_missing', `${contract.method} ${contract.path}: no value for :${name}`);
       return encodeURIComponent(String(value));
     });
     const search = new URLSearchParams();
@@ -191,7 +214,11 @@ export class ApiClient {
         onChunk?.(chunk);
       }
     } catch (error) {
-      throw new ApiCallError(0, 'cli.unreachable', `the answer of ${this.baseUrl} was cut: ${(error as Error).message}`);
+      throw new ApiCallError(
+        0,
+        'cli.unreachable',
+        `the answer of ${this.baseUrl} was cut: ${(error as Error).message}`,
+      );
     }
     return Buffer.concat(chunks).toString('utf8');
   }

@@ -10,7 +10,10 @@ export function describeError(error: ApiCallError): string {
   const lines = [`error: ${error.code}${error.status ? ` (HTTP ${error.status})` : ''}: ${error.message}`];
   for (const [name, value] of Object.entries(error.details)) {
     if (name === 'issues' && Array.isArray(value)) {
-      for (const issue of value as Issue[]) lines.push(`  ${[issue.in, ...(issue.path ?? [])].filter((part) => part !== undefined).join('.')}: ${issue.message ?? ''}`);
+      for (const issue of value as Issue[])
+        lines.push(
+          `  ${[issue.in, ...(issue.path ?? [])].filter((part) => part !== undefined).join('.')}: ${issue.message ?? ''}`,
+        );
     } else lines.push(`  ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   }
   return `${lines.join('\n')}\n`;

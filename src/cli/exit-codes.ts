@@ -24,7 +24,13 @@ export const EXIT = {
   serviceError: 10,
 } as const;
 
-const BY_STATUS: Record<number, number> = { 401: EXIT.unauthenticated, 403: EXIT.forbidden, 404: EXIT.notFound, 409: EXIT.conflict, 429: EXIT.throttled };
+const BY_STATUS: Record<number, number> = {
+  401: EXIT.unauthenticated,
+  403: EXIT.forbidden,
+  404: EXIT.notFound,
+  409: EXIT.conflict,
+  429: EXIT.throttled,
+};
 
 export function exitCodeFor(error: ApiCallError): number {
   if (error.status === 0) {

@@ -14,30 +14,71 @@ export interface Family {
  * command reads the contracts and schemas of its own routes only, and `lpa --version` none.
  */
 export const FAMILIES: Family[] = [
-  { name: 'status', description: 'show the core status of the service', load: async () => (await import('./commands/status')).statusCommand },
+  {
+    name: 'status',
+    description: 'show the core status of the service',
+    load: async () => (await import('./commands/status')).statusCommand,
+  },
   {
     name: 'membership',
     aliases: ['account'],
     description: 'the signed-in account of the browser and its membership (also `lpa account`, its former name)',
     load: async () => (await import('./commands/membership')).membershipCommand,
   },
-  { name: 'profiles', description: 'browser profiles', load: async () => (await import('./commands/profiles')).profilesCommand },
+  {
+    name: 'profiles',
+    description: 'browser profiles',
+    load: async () => (await import('./commands/profiles')).profilesCommand,
+  },
   {
     name: 'profile-accounts',
     aliases: ['accounts'],
     description: "a profile's platform accounts, their passwords and 2FA codes (also `lpa accounts`, its former name)",
     load: async () => (await import('./commands/profile-accounts')).profileAccountsCommand,
   },
-  { name: 'globals', description: 'read and write global automation variables', load: async () => (await import('./commands/globals')).globalsCommand },
+  {
+    name: 'globals',
+    description: 'read and write global automation variables',
+    load: async () => (await import('./commands/globals')).globalsCommand,
+  },
   { name: 'flows', description: 'automation flows', load: async () => (await import('./commands/flows')).flowsCommand },
-  { name: 'shares', description: 'share flows by code, redeem and import shared flows', load: async () => (await import('./commands/shares')).sharesCommand },
-  { name: 'files', description: 'files of the automation folder', load: async () => (await import('./commands/files')).filesCommand },
+  {
+    name: 'shares',
+    description: 'share flows by code, redeem and import shared flows',
+    load: async () => (await import('./commands/shares')).sharesCommand,
+  },
+  {
+    name: 'files',
+    description: 'files of the automation folder',
+    load: async () => (await import('./commands/files')).filesCommand,
+  },
   { name: 'sync', description: 'the synchronizer', load: async () => (await import('./commands/sync')).syncCommand },
-  { name: 'settings', description: 'retention settings', load: async () => (await import('./commands/settings')).settingsCommands },
-  { name: 'audit', description: 'the tamper-evident audit log', load: async () => (await import('./commands/audit')).auditCommand },
-  { name: 'tokens', description: 'issue, list and revoke API tokens (admin session)', load: async () => (await import('./commands/tokens')).tokensCommand },
-  { name: 'team', description: "join this machine to a team or leave it, check the team's audit chain against what it witnessed, push this machine's store into the team", load: async () => (await import('./commands/team')).teamCommand },
-  { name: 'logs', description: 'technical log files of the service', load: async () => (await import('./commands/logs')).logsCommand },
+  {
+    name: 'settings',
+    description: 'retention settings',
+    load: async () => (await import('./commands/settings')).settingsCommands,
+  },
+  {
+    name: 'audit',
+    description: 'the tamper-evident audit log',
+    load: async () => (await import('./commands/audit')).auditCommand,
+  },
+  {
+    name: 'tokens',
+    description: 'issue, list and revoke API tokens (admin session)',
+    load: async () => (await import('./commands/tokens')).tokensCommand,
+  },
+  {
+    name: 'team',
+    description:
+      "join this machine to a team or leave it, check the team's audit chain against what it witnessed, push this machine's store into the team",
+    load: async () => (await import('./commands/team')).teamCommand,
+  },
+  {
+    name: 'logs',
+    description: 'technical log files of the service',
+    load: async () => (await import('./commands/logs')).logsCommand,
+  },
   {
     name: 'mcp',
     description:

@@ -9,7 +9,8 @@ export function show<T>(data: T, json: boolean | undefined, human: (data: T) => 
  * so that a table never mixes the two. `--json` keeps the API's values as they are.
  */
 const isTimeName = (name: string) => name === 'ts' || name.endsWith('_at');
-const forPeople = (name: string, value: unknown): unknown => (isTimeName(name) && typeof value === 'number' ? new Date(value).toISOString() : value);
+const forPeople = (name: string, value: unknown): unknown =>
+  isTimeName(name) && typeof value === 'number' ? new Date(value).toISOString() : value;
 
 /** Aligned columns, for lists of records. */
 export function table(rows: Record<string, unknown>[], columns: string[]): string {
@@ -19,12 +20,21 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
     return v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v);
   };
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r, c).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r, c))))].join('\n');
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r, c))))].join(
+    '\n',
+  );
 }
 
 export function keyValues(record: Record<string, unknown>): string {
   return Object.entries(record)
-    .map(([k, v]) => `${k}: ${v !== null && typeof v === 'object' ? JSON.stringify(v, forPeople) : String(forPeople(k, v))}`)
+    .map(
+      ([k, v]) =>
+        `${k}: ${v !== null && typeof v === 'object' ? JSON.stringify(v, forPeople) : String(forPeople(k, v))}`,
+    )
     .join('\n');
 }

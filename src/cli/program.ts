@@ -10,12 +10,17 @@ import { VERSION } from './version';
  */
 export async function buildProgram(load: (family: Family) => boolean = () => true): Promise<Command> {
   const program = new Command('lpa')
-    .description('Command line of LPA. The service is LPA_URL (default http://127.0.0.1:8719); the token is LPA_TOKEN (default: the admin-token file of LPA_DATA_ROOT, ./data).')
+    .description(
+      'Command line of LPA. The service is LPA_URL (default http://127.0.0.1:8719); the token is LPA_TOKEN (default: the admin-token file of LPA_DATA_ROOT, ./data).',
+    )
     .version(VERSION, '-V, --version', 'print the version of lpa')
     .showHelpAfterError()
     .exitOverride((error) => process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage));
   for (const family of FAMILIES) {
-    const command = program.command(family.name).aliases(family.aliases ?? []).description(family.description);
+    const command = program
+      .command(family.name)
+      .aliases(family.aliases ?? [])
+      .description(family.description);
     if (load(family)) (await family.load())(command);
   }
   return program;

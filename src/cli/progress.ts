@@ -14,7 +14,10 @@ const SILENT: Progress = { update() {}, stop() {} };
  */
 function bar(format: string): Progress {
   if (!process.stderr.isTTY) return SILENT;
-  const shown = new SingleBar({ format, stream: process.stderr, hideCursor: true, clearOnComplete: true }, Presets.shades_classic);
+  const shown = new SingleBar(
+    { format, stream: process.stderr, hideCursor: true, clearOnComplete: true },
+    Presets.shades_classic,
+  );
   let started = false;
   return {
     update(done, total) {
@@ -32,7 +35,8 @@ function bar(format: string): Progress {
 }
 
 /** Counted work: `label [====    ] 40/105 unit 0:02`. */
-export const progress = (label: string, unit: string): Progress => bar(`${label} [{bar}] {value}/{total} ${unit} {duration_formatted}`);
+export const progress = (label: string, unit: string): Progress =>
+  bar(`${label} [{bar}] {value}/{total} ${unit} {duration_formatted}`);
 
 /** One long request the service does not report on: the bar shows the time it has taken so far. */
 export async function whileWaiting<T>(label: string, work: Promise<T>): Promise<T> {

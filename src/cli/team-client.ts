@@ -30,8 +30,15 @@ export function teamClient(vars: ProcessVars): ApiClient {
     secret: (path) => readSecret(resolve(path)),
     invalid: (message) => new ApiCallError(0, 'cli.team_link_invalid', message),
   });
-  if (!link) throw new ApiCallError(0, 'cli.team_not_joined', `this machine has joined no team: \`lpa team join\` (${file}) or LPA_TEAM_URL with LPA_TEAM_TOKEN_FILE`);
+  if (!link)
+    throw new ApiCallError(
+      0,
+      'cli.team_not_joined',
+      `this machine has joined no team: \`lpa team join\` (${file}) or LPA_TEAM_URL with LPA_TEAM_TOKEN_FILE`,
+    );
   const access: Record<string, string> =
-    link.accessClientId && link.accessClientSecret ? { 'cf-access-client-id': link.accessClientId, 'cf-access-client-secret': link.accessClientSecret } : {};
+    link.accessClientId && link.accessClientSecret
+      ? { 'cf-access-client-id': link.accessClientId, 'cf-access-client-secret': link.accessClientSecret }
+      : {};
   return new ApiClient(link.url, link.token, 'cli', access);
 }

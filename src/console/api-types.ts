@@ -3,10 +3,21 @@
  * nothing of zod reaches the bundle). One place, so the console can move to typed route contracts.
  */
 import type { z } from 'zod';
-import type { Reachability as ReachabilitySchema, Versions as VersionsSchema, CoreStatus } from '../../storage/system/schema';
+import type {
+  Reachability as ReachabilitySchema,
+  Versions as VersionsSchema,
+  CoreStatus,
+} from '../../storage/system/schema';
 import type { AccountStatus } from '../../storage/membership/schema';
 import type { CreatedToken, Token } from '../../storage/tokens/schema';
-import type { AuditCheckpoint, AuditEntry, AuditExport, AuditList, AuditResult, AuditVerification } from '../../storage/audit/schema';
+import type {
+  AuditCheckpoint,
+  AuditEntry,
+  AuditExport,
+  AuditList,
+  AuditResult,
+  AuditVerification,
+} from '../../storage/audit/schema';
 import type { AuditRetention, LogRetention } from '../../storage/settings/schema';
 import type { GlobalSummary, GlobalValue } from '../../storage/globals/schema';
 import type { FlowSummary } from '../../storage/flows/schema';

@@ -54,7 +54,14 @@ function isEnvelope(body: unknown): body is ErrorEnvelope {
 
 /** The failure an answer that is not 2xx stands for. */
 export function failureOf(status: number, body: unknown): ApiFailure {
-  if (isEnvelope(body)) return new ApiFailure(status, body.error.code, body.error.message, body.error.details ?? null, body.request_id ?? null);
+  if (isEnvelope(body))
+    return new ApiFailure(
+      status,
+      body.error.code,
+      body.error.message,
+      body.error.details ?? null,
+      body.request_id ?? null,
+    );
   return new ApiFailure(status, NOT_AN_ENVELOPE, `The service answered HTTP ${status} without an error envelope.`);
 }
 
@@ -66,13 +73,22 @@ export interface Api {
 }
 
 export function createApi(token: string | null, fetcher: typeof fetch = (input, init) => fetch(input, init)): Api {
-  async function call<T>(method: Method, path: string, { query, body }: { query?: Query; body?: unknown } = {}): Promise<T> {
+  async function call<T>(
+    method: Method,
+    path: string,
+    { query, body }: { query?: Query; body?: unknown } = {},
+  ): Promise<T> {
     const headers: Record<string, string> = {};
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetcher(apiPath(path, query), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+      response = await fetcher(apiPath(path, query), {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: 'no-store',
+      });
     } catch (error) {
       throw new ApiFailure(0, UNREACHABLE, `The service did not answer: ${String(error)}`);
     }
@@ -81,7 +97,11 @@ export function createApi(token: string | null, fetcher: typeof fetch = (input, 
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
-      throw new ApiFailure(response.status, NOT_AN_ENVELOPE, `The service answered HTTP ${response.status} with something that is not JSON.`);
+      throw new ApiFailure(
+        response.status,
+        NOT_AN_ENVELOPE,
+        `The service answered HTTP ${response.status} with something that is not JSON.`,
+      );
     }
     if (!response.ok) throw failureOf(response.status, parsed);
     return parsed as T;

@@ -22,17 +22,32 @@ export function AuditChart({ days }: { days: DayCount[] }) {
           return RESULTS.map((result) => {
             const h = (day[result] / peak) * HEIGHT;
             top -= h;
-            return h > 0 ? <rect key={`${day.day}-${result}`} class={`bar-${result}`} x={i * bar} y={top} width={Math.max(bar - 0.5, 0.5)} height={h} /> : null;
+            return h > 0 ? (
+              <rect
+                key={`${day.day}-${result}`}
+                class={`bar-${result}`}
+                x={i * bar}
+                y={top}
+                width={Math.max(bar - 0.5, 0.5)}
+                height={h}
+              />
+            ) : null;
           });
         })}
       </svg>
       <figcaption>
-        Entries per day (UTC) over the last {days.length} days, by result: <span class="key-ok">ok</span>, <span class="key-denied">denied</span>,{' '}
-        <span class="key-error">error</span>. Highest day: {highest}.
+        Entries per day (UTC) over the last {days.length} days, by result: <span class="key-ok">ok</span>,{' '}
+        <span class="key-denied">denied</span>, <span class="key-error">error</span>. Highest day: {highest}.
       </figcaption>
       <details>
         <summary>Days with entries ({busy.length})</summary>
-        <Table columns={['Day', ...RESULTS]} rows={busy} rowKey={(day) => day.day} cells={(day) => [day.day, ...RESULTS.map((r) => day[r])]} rowHeader />
+        <Table
+          columns={['Day', ...RESULTS]}
+          rows={busy}
+          rowKey={(day) => day.day}
+          cells={(day) => [day.day, ...RESULTS.map((r) => day[r])]}
+          rowHeader
+        />
       </details>
     </figure>
   );

@@ -16,9 +16,16 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * Entries per UTC day and result, for every day of the window that ends on `now`'s day and spans
  * `days` days (empty days included, oldest first). Entries outside the window are not counted.
  */
-export function countPerDay(entries: readonly { ts: number; result: AuditResult }[], days: number, now: number): DayCount[] {
+export function countPerDay(
+  entries: readonly { ts: number; result: AuditResult }[],
+  days: number,
+  now: number,
+): DayCount[] {
   const last = Math.floor(now / DAY_MS);
-  const counts = Array.from({ length: days }, (_, i): DayCount => ({ day: dayOf((last - days + 1 + i) * DAY_MS), ok: 0, denied: 0, error: 0 }));
+  const counts = Array.from(
+    { length: days },
+    (_, i): DayCount => ({ day: dayOf((last - days + 1 + i) * DAY_MS), ok: 0, denied: 0, error: 0 }),
+  );
   for (const entry of entries) {
     const index = Math.floor(entry.ts / DAY_MS) - (last - days + 1);
     const slot = counts[index];

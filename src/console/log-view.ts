@@ -19,5 +19,10 @@ export function excerptLines(text: string, { from, to, search }: LogView): LogLi
   const needle = (search ?? '').trim().toLowerCase();
   return lines
     .map((line, i) => ({ no: i + 1, text: line }))
-    .filter(({ no, text: line }) => (from === undefined || no >= from) && (to === undefined || no <= to) && (needle === '' || line.toLowerCase().includes(needle)));
+    .filter(
+      ({ no, text: line }) =>
+        (from === undefined || no >= from) &&
+        (to === undefined || no <= to) &&
+        (needle === '' || line.toLowerCase().includes(needle)),
+    );
 }

@@ -16,12 +16,22 @@ export function profileBody(form: FormData): ProfileBody {
     .split(',')
     .map((tag) => tag.trim())
     .filter(Boolean);
-  return { name: text(form, 'name'), group: orNull(text(form, 'group')), tags: [...new Set(tags)], pinned: form.get('pinned') === 'on', notes: orNull(text(form, 'notes')) };
+  return {
+    name: text(form, 'name'),
+    group: orNull(text(form, 'group')),
+    tags: [...new Set(tags)],
+    pinned: form.get('pinned') === 'on',
+    notes: orNull(text(form, 'notes')),
+  };
 }
 
 /** A new platform account: a secret left blank is not set (it is never sent as an empty string). */
 export function accountBody(form: FormData): Record<string, string | null> {
-  const body: Record<string, string | null> = { platform_url: text(form, 'platform_url'), username: orNull(text(form, 'username')), notes: orNull(text(form, 'notes')) };
+  const body: Record<string, string | null> = {
+    platform_url: text(form, 'platform_url'),
+    username: orNull(text(form, 'username')),
+    notes: orNull(text(form, 'notes')),
+  };
   // Secrets keep their spaces: only an empty field means "none".
   for (const secret of ['password', 'totp_secret']) {
     const value = String(form.get(secret) ?? '');

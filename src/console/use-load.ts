@@ -12,7 +12,11 @@ export interface Loaded<T> {
  * while the page is open. An answer that arrives after a newer load started is dropped.
  */
 export function useLoad<T>(load: () => Promise<T>, key: string, refreshMs?: number): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; busy: boolean }>({ data: undefined, error: undefined, busy: true });
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; busy: boolean }>({
+    data: undefined,
+    error: undefined,
+    busy: true,
+  });
   const generation = useRef(0);
   const loadRef = useRef(load);
   loadRef.current = load;
@@ -22,7 +26,8 @@ export function useLoad<T>(load: () => Promise<T>, key: string, refreshMs?: numb
     setState((previous) => ({ ...previous, busy: true }));
     loadRef.current().then(
       (data) => mine === generation.current && setState({ data, error: undefined, busy: false }),
-      (error: unknown) => mine === generation.current && setState((previous) => ({ data: previous.data, error, busy: false })),
+      (error: unknown) =>
+        mine === generation.current && setState((previous) => ({ data: previous.data, error, busy: false })),
     );
   }, []);
 

@@ -1,5 +1,12 @@
 import { AuditExportQuery, AuditHashesQuery, AuditListQuery } from '../../storage/audit/filters';
-import { AuditCheckpoint, AuditExport, AuditHashes, AuditList, AuditPublicKey, AuditVerification } from '../../storage/audit/schema';
+import {
+  AuditCheckpoint,
+  AuditExport,
+  AuditHashes,
+  AuditList,
+  AuditPublicKey,
+  AuditVerification,
+} from '../../storage/audit/schema';
 import { defineContract } from './define';
 
 export const audit = {
@@ -45,7 +52,8 @@ export const audit = {
     path: '/api/v1/audit/checkpoint',
     home: 'team',
     tag: 'Audit',
-    summary: 'The head of the chain, signed now with the audit signing key (Ed25519); keep it elsewhere to prove later that nothing before it was rewritten',
+    summary:
+      'The head of the chain, signed now with the audit signing key (Ed25519); keep it elsewhere to prove later that nothing before it was rewritten',
     description:
       '`signature` is the base64 Ed25519 signature over the UTF-8 bytes of the canonical JSON (keys sorted, no spaces) of `{hash, seq, store_id, ts}`; ' +
       '`ts` is when it was signed. Verify it with the key of `GET /api/v1/audit/public-key`, or offline with `lpa audit verify-file --checkpoint`.',
@@ -58,7 +66,8 @@ export const audit = {
     path: '/api/v1/audit/public-key',
     home: 'team',
     tag: 'Audit',
-    summary: 'The Ed25519 public key that verifies anchors and checkpoints; key_id is the hex SHA-256 of its 32 raw bytes',
+    summary:
+      'The Ed25519 public key that verifies anchors and checkpoints; key_id is the hex SHA-256 of its 32 raw bytes',
     scopes: ['audit:read'],
     response: AuditPublicKey,
     errors: ['audit.signing_key_missing'],
@@ -68,7 +77,8 @@ export const audit = {
     path: '/api/v1/audit/export',
     home: 'team',
     tag: 'Audit',
-    summary: 'Export matching entries, oldest first, as CSV or JSONL (each JSONL line carries category, v, hash, prev_hash and, ending a sealed day, its signed anchor; the last JSONL line is the head the store signs over the file)',
+    summary:
+      'Export matching entries, oldest first, as CSV or JSONL (each JSONL line carries category, v, hash, prev_hash and, ending a sealed day, its signed anchor; the last JSONL line is the head the store signs over the file)',
     scopes: ['audit:read'],
     query: AuditExportQuery,
     response: AuditExport,

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { Ok } from '../shared/schemas/ok';
 import {
-  AutomationFileContent, AutomationFileListing, AutomationFileName, AutomationFileWrite, FILE_BASE64_MAX_CHARS,
+  AutomationFileContent,
+  AutomationFileListing,
+  AutomationFileName,
+  AutomationFileWrite,
+  FILE_BASE64_MAX_CHARS,
 } from '../host/files-schema';
 import { defineContract } from './define';
 

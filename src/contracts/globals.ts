@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { Ok } from '../shared/schemas/ok';
-import { GLOBAL_VALUE_MAX_CHARS, GlobalDelete, GlobalList, GlobalName, GlobalSummary, GlobalValue, GlobalWrite } from '../../storage/globals/schema';
+import {
+  GLOBAL_VALUE_MAX_CHARS,
+  GlobalDelete,
+  GlobalList,
+  GlobalName,
+  GlobalSummary,
+  GlobalValue,
+  GlobalWrite,
+} from '../../storage/globals/schema';
 import { defineContract } from './define';
 
 /**

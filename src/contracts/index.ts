@@ -22,13 +22,29 @@ import { tokens } from './tokens';
  * the server then refuses to build until handlers/index.ts implements it.
  */
 export const FAMILIES = {
-  system, settings, membership, tokens, profiles, profileAccounts, logs, globals, flows, shares, files, synchronizer, audit, team, openapi,
+  system,
+  settings,
+  membership,
+  tokens,
+  profiles,
+  profileAccounts,
+  logs,
+  globals,
+  flows,
+  shares,
+  files,
+  synchronizer,
+  audit,
+  team,
+  openapi,
 };
 
 export type Families = typeof FAMILIES;
 
 /** Every route's contract: what the OpenAPI document, the MCP tools and the docs are derived from. */
-export const CONTRACTS: readonly Contract[] = Object.values(FAMILIES).flatMap((family): Contract[] => Object.values(family));
+export const CONTRACTS: readonly Contract[] = Object.values(FAMILIES).flatMap((family): Contract[] =>
+  Object.values(family),
+);
 
 /**
  * The families only the team service serves, beside the `home: 'team'` routes of FAMILIES: the
@@ -36,6 +52,26 @@ export const CONTRACTS: readonly Contract[] = Object.values(FAMILIES).flatMap((f
  */
 export const TEAM_FAMILIES = { members, push };
 
-export const TEAM_CONTRACTS: readonly Contract[] = Object.values(TEAM_FAMILIES).flatMap((family): Contract[] => Object.values(family));
+export const TEAM_CONTRACTS: readonly Contract[] = Object.values(TEAM_FAMILIES).flatMap((family): Contract[] =>
+  Object.values(family),
+);
 
-export { audit, files, flows, globals, logs, members, membership, openapi, profileAccounts, profiles, push, settings, shares, synchronizer, system, team, tokens };
+export {
+  audit,
+  files,
+  flows,
+  globals,
+  logs,
+  members,
+  membership,
+  openapi,
+  profileAccounts,
+  profiles,
+  push,
+  settings,
+  shares,
+  synchronizer,
+  system,
+  team,
+  tokens,
+};

@@ -1,6 +1,11 @@
 import { Id, IdParams } from '../shared/schemas/ids';
 import {
-  PlatformAccount, PlatformAccountInput, PlatformAccountList, PlatformAccountPatch, PlatformPassword, TotpCode,
+  PlatformAccount,
+  PlatformAccountInput,
+  PlatformAccountList,
+  PlatformAccountPatch,
+  PlatformPassword,
+  TotpCode,
 } from '../../storage/profile-accounts/schema';
 import { defineContract } from './define';
 

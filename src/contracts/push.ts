@@ -13,11 +13,12 @@ export const push = {
     path: '/api/v1/import',
     home: 'team',
     tag: 'Team push',
-    summary: "Take a page of a solo store's items under their own ids: created, unchanged (already here exactly so), or conflict (never overwritten)",
+    summary:
+      "Take a page of a solo store's items under their own ids: created, unchanged (already here exactly so), or conflict (never overwritten)",
     description:
       'Refused with 409 `team.not_empty` when the team holds data that was not pushed from the same `source.store_id`. Each created item is ' +
       "written with its `team.import` audit entry, whose `details.pushed_from` is `source` (the solo store's signed checkpoint); an unchanged " +
-      'item or a conflict writes nothing. Secrets arrive in plaintext and are sealed with the team\'s vault key.',
+      "item or a conflict writes nothing. Secrets arrive in plaintext and are sealed with the team's vault key.",
     access: 'admin',
     body: ImportRequest,
     bodyLimit: IMPORT_BODY_LIMIT,

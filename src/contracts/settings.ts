@@ -1,4 +1,10 @@
-import { AuditRetention, AuditRetentionSetting, AuditRetentionWrite, LogRetention, LogRetentionPatch } from '../../storage/settings/schema';
+import {
+  AuditRetention,
+  AuditRetentionSetting,
+  AuditRetentionWrite,
+  LogRetention,
+  LogRetentionPatch,
+} from '../../storage/settings/schema';
 import { defineContract } from './define';
 
 export const settings = {

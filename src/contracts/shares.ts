@@ -1,7 +1,13 @@
 import { IdParams } from '../shared/schemas/ids';
 import { Ok } from '../shared/schemas/ok';
 import {
-  NewShare, ShareImportRequest, ShareImportResult, ShareList, ShareRedeemPreview, ShareRedeemRequest, ShareWithCode,
+  NewShare,
+  ShareImportRequest,
+  ShareImportResult,
+  ShareList,
+  ShareRedeemPreview,
+  ShareRedeemRequest,
+  ShareWithCode,
 } from '../../storage/shares/schema';
 import { defineContract } from './define';
 
@@ -50,7 +56,12 @@ export const shares = {
     response: ShareRedeemPreview,
     audit: 'shares.redeem',
     errors: [
-      'shares.code_malformed', 'shares.code_unknown', 'shares.code_invalid', 'shares.revoked', 'shares.expired', 'shares.exhausted',
+      'shares.code_malformed',
+      'shares.code_unknown',
+      'shares.code_invalid',
+      'shares.revoked',
+      'shares.expired',
+      'shares.exhausted',
       'vault.locked',
     ],
   }),
@@ -65,8 +76,13 @@ export const shares = {
     response: ShareImportResult,
     audit: 'shares.import',
     errors: [
-      'shares.ticket_unknown', 'shares.ticket_used', 'shares.ticket_expired', 'shares.revoked', 'shares.import_unknown_items',
-      'shares.import_dependencies_missing', 'vault.locked',
+      'shares.ticket_unknown',
+      'shares.ticket_used',
+      'shares.ticket_expired',
+      'shares.revoked',
+      'shares.import_unknown_items',
+      'shares.import_dependencies_missing',
+      'vault.locked',
     ],
   }),
 };

@@ -58,7 +58,8 @@ export const team = {
     path: '/api/v1/team/verify',
     home: 'local',
     tag: 'Team',
-    summary: "Check the team's signed checkpoint with the pinned key and every witnessed head against the team's chain; a fork names its seq",
+    summary:
+      "Check the team's signed checkpoint with the pinned key and every witnessed head against the team's chain; a fork names its seq",
     description:
       "Fetches the team's public key and signed checkpoint (the key is pinned the first time), checks the signature, that the team's head " +
       'is not before the newest seq this machine saw, and that the hash the team has at each witnessed seq is the one this machine saw. ' +
@@ -72,7 +73,8 @@ export const team = {
     path: '/api/v1/team/export',
     home: 'local',
     tag: 'Team',
-    summary: "One page of this machine's own store, secrets in plaintext, with its signed checkpoint: what `lpa team push` copies into a team",
+    summary:
+      "One page of this machine's own store, secrets in plaintext, with its signed checkpoint: what `lpa team push` copies into a team",
     description:
       "Always this machine's store, joined to a team or not. Kinds in push order: `profiles`, `accounts` (passwords and 2FA secrets opened), " +
       '`globals` (with their revisions and values), `flows` (protected values opened), `shares` (the bundle still sealed under the share key, ' +

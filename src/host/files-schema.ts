@@ -16,10 +16,13 @@ export const AutomationFileName = z
   // The pattern is stated for clients; fileNameProblem checks it, with a message that says which rule failed.
   .meta({
     pattern: FILE_NAME_PATTERN.source,
-    description: 'A plain file name: 1..200 characters and at most 255 bytes of UTF-8, no separators, no "..", no leading dot, no control characters.',
+    description:
+      'A plain file name: 1..200 characters and at most 255 bytes of UTF-8, no separators, no "..", no leading dot, no control characters.',
   });
 
-export const AutomationFileEntry = z.object({ name: z.string(), size_bytes: z.int() }).meta({ id: 'AutomationFileEntry' });
+export const AutomationFileEntry = z
+  .object({ name: z.string(), size_bytes: z.int() })
+  .meta({ id: 'AutomationFileEntry' });
 export type AutomationFileEntry = z.output<typeof AutomationFileEntry>;
 
 /**

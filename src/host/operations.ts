@@ -17,7 +17,8 @@ export interface HostOperation {
   result: z.ZodType;
 }
 
-const operation = <A extends z.ZodTuple, R extends z.ZodType>(args: A, result: R) => ({ args, result }) satisfies HostOperation;
+const operation = <A extends z.ZodTuple, R extends z.ZodType>(args: A, result: R) =>
+  ({ args, result }) satisfies HostOperation;
 
 /** The key files of the data root, `<name>.key`: each 32 random bytes, base64. */
 export const KeyName = z.enum(['vault', 'audit', 'audit-signing']);
@@ -90,7 +91,8 @@ export type HostGroup = keyof HostOperations;
 const wirePath = (group: string, name: string) => `/${group}/${name}`;
 
 /** The path of one operation on the wire, for tests that speak it raw. */
-export const hostPath = <G extends HostGroup>(group: G, name: keyof HostOperations[G] & string): string => wirePath(group, name);
+export const hostPath = <G extends HostGroup>(group: G, name: keyof HostOperations[G] & string): string =>
+  wirePath(group, name);
 
 /** Every operation with its group, name and path on the wire: what the client and the server are built from. */
 export const HOST_OPERATION_LIST = Object.entries(HOST_OPERATIONS).flatMap(([group, operations]) =>

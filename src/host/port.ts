@@ -34,7 +34,11 @@ export function hostClient(fetcher: HostFetcher): HostPort {
   for (const { group, name, path, operation } of HOST_OPERATION_LIST) {
     (port[group] ??= {})[name] = async (...args) => {
       const body = JSON.stringify(z.encode(operation.args, args));
-      const response = await fetcher.fetch(`${HOST_BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const response = await fetcher.fetch(`${HOST_BASE}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       if (response.status === 400) throw new HostRefusal(`host ${path}: HTTP 400 ${await response.text()}`);
       if (!response.ok) throw new Error(`host ${path}: HTTP ${response.status}`);
       return z.decode(operation.result, ((await response.json()) as { result: unknown }).result);

@@ -17,13 +17,22 @@ export const TEAM_ANSWER_MAX_BYTES = 24 * 1024 * 1024;
 export const FORWARDED_HEADERS = ['content-type', 'x-lpa-client', 'x-lpa-local-token', 'x-lpa-request-id'] as const;
 
 /** The headers of the team's answer that reach the local client. */
-export const ANSWER_HEADERS = ['content-type', 'x-request-id', TEAM_HEAD_HEADER, 'retry-after', 'content-disposition'] as const;
+export const ANSWER_HEADERS = [
+  'content-type',
+  'x-request-id',
+  TEAM_HEAD_HEADER,
+  'retry-after',
+  'content-disposition',
+] as const;
 
 /** One API request to the team, as the local pipeline hands it to the host (docs/teams.md#a-machine-in-a-team). */
 export const TeamRequest = z.object({
   method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
   /** The path and query under the team's `/api/v1`, as the local request had them. */
-  target: z.string().regex(/^\/api\/v1\/[^#\s]*$/).max(8192),
+  target: z
+    .string()
+    .regex(/^\/api\/v1\/[^#\s]*$/)
+    .max(8192),
   headers: z.partialRecord(z.enum(FORWARDED_HEADERS), z.string().max(1024)),
   body: Base64Bytes.nullable(),
 });

@@ -9,15 +9,27 @@ import { SchemaCollector, type JsonSchema } from './json-schema';
 export const OPENAPI_INFO_VERSION = '0.5.12';
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 204: 'No content', 400: 'Bad request', 401: 'Unauthorized', 403: 'Forbidden',
-  404: 'Not found', 409: 'Conflict', 413: 'Payload too large', 415: 'Unsupported media type',
-  421: 'Misdirected request', 429: 'Too many requests', 500: 'Internal error', 503: 'Service unavailable',
+  200: 'OK',
+  201: 'Created',
+  204: 'No content',
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  421: 'Misdirected request',
+  429: 'Too many requests',
+  500: 'Internal error',
+  503: 'Service unavailable',
 };
 
 /** Every answer, success or error, carries the CORS header when the request came from an allowed origin. */
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': {
-    description: 'The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin.',
+    description:
+      'The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin.',
     schema: { type: 'string', format: 'uri', maxLength: 2048 },
   },
 };
@@ -40,7 +52,8 @@ const TEAM_HEAD = {
 };
 
 /** The headers any answer of a route may carry: a team route's answer may be the team's. */
-const answerHeaders = (route: Contract): JsonSchema => (route.home === 'team' ? { ...CORS_HEADERS, 'X-LPA-Team-Head': TEAM_HEAD } : CORS_HEADERS);
+const answerHeaders = (route: Contract): JsonSchema =>
+  route.home === 'team' ? { ...CORS_HEADERS, 'X-LPA-Team-Head': TEAM_HEAD } : CORS_HEADERS;
 
 /** The headers of an error answer: `Retry-After` where the answer tells when to try again. */
 function errorHeaders(route: Contract, status: number, codes: readonly ErrorCode[]): JsonSchema {
@@ -63,9 +76,15 @@ export function operationId(route: Contract): string {
 
 function parameters(route: Contract, schemas: SchemaCollector): JsonSchema[] {
   const out: JsonSchema[] = [];
-  for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
+  for (const [where, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
     if (!schema) continue;
-    const object = schemas.convert(schema, 'output') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const object = schemas.convert(schema, 'output') as {
+      properties?: Record<string, JsonSchema>;
+      required?: string[];
+    };
     for (const [name, property] of Object.entries(object.properties ?? {})) {
       const { description, ...rest } = property;
       out.push({
@@ -96,7 +115,11 @@ function operation(route: Contract, schemas: SchemaCollector): JsonSchema {
   const status = route.status ?? 200;
   const responses: Record<string, JsonSchema> = {
     [status]: route.response
-      ? { description: STATUS_TEXT[status], headers: answerHeaders(route), content: { 'application/json': { schema: schemas.convert(route.response, 'output') } } }
+      ? {
+          description: STATUS_TEXT[status],
+          headers: answerHeaders(route),
+          content: { 'application/json': { schema: schemas.convert(route.response, 'output') } },
+        }
       : { description: STATUS_TEXT[status], headers: answerHeaders(route) },
   };
   for (const [code, codes] of byStatus(routeErrorCodes(route))) {
@@ -116,7 +139,12 @@ function operation(route: Contract, schemas: SchemaCollector): JsonSchema {
     ...(route.audit ? { 'x-audit-action': route.audit } : {}),
     parameters: parameters(route, schemas),
     ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(route.body, 'input') } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemas.convert(route.body, 'input') } },
+          },
+        }
       : {}),
     responses,
   };
@@ -147,10 +175,11 @@ export function openapiDocument(routes: readonly Contract[], serverUrl: string):
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: `${name} routes` })),
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An LPA token (see POST /api/v1/tokens).' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An LPA token (see POST /api/v1/tokens).' },
+      },
       schemas: Object.fromEntries(Object.entries(schemas.components).sort(([a], [b]) => a.localeCompare(b))),
     },
     'x-error-catalog': Object.entries(ERROR_CATALOG).map(([code, { status, message }]) => ({ code, status, message })),
   };
 }
-

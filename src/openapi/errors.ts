@@ -12,7 +12,13 @@ export function routeErrorCodes(route: Contract): ErrorCode[] {
   // Every route validates its query (a route without one refuses any parameter).
   codes.add('request.invalid');
   if (route.body) {
-    for (const code of ['request.malformed_json', 'request.unsupported_media_type', 'request.too_large', 'request.body_timeout'] as const) codes.add(code);
+    for (const code of [
+      'request.malformed_json',
+      'request.unsupported_media_type',
+      'request.too_large',
+      'request.body_timeout',
+    ] as const)
+      codes.add(code);
   }
   // A machine in a team sends a team route on to the team and answers these when the team does not,
   // or answers what is not the team API's JSON (docs/teams.md#offline); solo, it never does, but the

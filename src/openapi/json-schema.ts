@@ -13,7 +13,11 @@ export class SchemaCollector {
   readonly components: Record<string, JsonSchema> = {};
 
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-    const { $schema: _, $defs, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+    const {
+      $schema: _,
+      $defs,
+      ...rest
+    } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
     for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
       const hoisted = normalize(def) as JsonSchema;
       const known = this.components[id];

@@ -23,9 +23,14 @@ export const requestTarget = (url: string) => url.replace(/^[a-z][a-z0-9+.-]*:\/
 /** The path as requested, without tokens and without the values of secret-looking query parameters. */
 function loggedPath(url: URL | null, secrets: KnownSecrets): string {
   if (url === null) return '-';
-  const query = url.search === '' ? [] : [...url.searchParams].map(([name, value]) => `${name}=${isSecretKey(name) ? REDACTED : value}`);
+  const query =
+    url.search === ''
+      ? []
+      : [...url.searchParams].map(([name, value]) => `${name}=${isSecretKey(name) ? REDACTED : value}`);
   // Redacted before it is cut, so that a cut never leaves part of a secret unrecognised.
-  const path = sanitizeText(redactTokens(query.length === 0 ? url.pathname : `${url.pathname}?${query.join('&')}`, secrets));
+  const path = sanitizeText(
+    redactTokens(query.length === 0 ? url.pathname : `${url.pathname}?${query.join('&')}`, secrets),
+  );
   return path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path;
 }
 

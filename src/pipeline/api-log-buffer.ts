@@ -83,7 +83,10 @@ export class LogBuffer {
         const dropped = this.dropped;
         this.dropped = 0;
         const records = batch.map((line) => line.record);
-        const warning: LogRecord[] = dropped > 0 ? [{ ts: records[0]!.ts, level: 'warn', message: 'api log lines dropped', fields: { count: dropped } }] : [];
+        const warning: LogRecord[] =
+          dropped > 0
+            ? [{ ts: records[0]!.ts, level: 'warn', message: 'api log lines dropped', fields: { count: dropped } }]
+            : [];
         try {
           await this.write([...warning, ...records]);
         } catch (error) {

@@ -46,6 +46,13 @@ export class ApiLogGate {
     const { lines, bytes } = this.dropped;
     if (lines === 0) return [];
     this.dropped = { lines: 0, bytes: 0 };
-    return [{ ts: record.ts, level: 'warn', message: 'api log lines of unknown clients dropped', fields: { count: lines, bytes } }];
+    return [
+      {
+        ts: record.ts,
+        level: 'warn',
+        message: 'api log lines of unknown clients dropped',
+        fields: { count: lines, bytes },
+      },
+    ];
   }
 }

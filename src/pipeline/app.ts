@@ -79,7 +79,12 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
   const storeFacts = startupFacts(store);
 
   /** `seen.url` is the request's URL once the Host guard has passed it, parsed once for the answer and the log line. */
-  async function answer(request: Request, ctx: RequestContext, seen: { url: URL | null }, servedAt: URL | undefined): Promise<Response> {
+  async function answer(
+    request: Request,
+    ctx: RequestContext,
+    seen: { url: URL | null },
+    servedAt: URL | undefined,
+  ): Promise<Response> {
     const { clientIp } = ctx;
     let origin: string | null = null;
     let route: Route | undefined;
@@ -88,7 +93,8 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
       assertAllowedHost(request, deps.config.allowedHosts);
       // A request target that is no path (`OPTIONS *`, `GET *`) makes no URL under workerd: no route has it.
       const url = (seen.url = servedAt ?? parsedUrl(request));
-      if (url === null) throw new ApiError('route.not_found', { method: request.method, path: requestTarget(request.url) });
+      if (url === null)
+        throw new ApiError('route.not_found', { method: request.method, path: requestTarget(request.url) });
       path = url.pathname;
       origin = checkOrigin(request, deps.config.allowedOrigins);
       if (origin !== null && isPreflight(request)) return emptyResponse(204, ctx.requestId, preflightHeaders(origin));
@@ -101,23 +107,30 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
         throttle.assertNotBlocked(clientIp, now());
         ctx.principal = await authenticate(request, store).catch(async (error: unknown) => {
           // Only a presented token that fails is a guess; a request without one gains nothing to throttle.
-          if (error instanceof ApiError && error.code === 'auth.token_invalid') await throttle.recordFailure(clientIp, now());
+          if (error instanceof ApiError && error.code === 'auth.token_invalid')
+            await throttle.recordFailure(clientIp, now());
           throw error;
         });
         throttle.recordSuccess(clientIp, now());
         if (deps.acceptsMachines) adoptMachine(request, ctx);
       }
-      if (!match || !route) throw new ApiError('route.not_found', { method: request.method, path: url.pathname.slice(0, 200) });
+      if (!match || !route)
+        throw new ApiError('route.not_found', { method: request.method, path: url.pathname.slice(0, 200) });
       authorize(route, ctx.principal);
       const params = route.params ? validate(route.params, decodeParams(match.params), 'path') : undefined;
       const query = validate(route.query ?? EMPTY_QUERY, queryObject(url), 'query');
       const raw = route.body ? await readJsonBody(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT) : undefined;
       const body = route.body ? validate(route.body, raw, 'body') : undefined;
       // A machine in a team: the team's data is the team's (./forward.ts), once everything local has passed.
-      if (deps.config.teamUrl !== null && route.home === 'team') return await forwardToTeam(request, url, route, raw, ctx, origin);
+      if (deps.config.teamUrl !== null && route.home === 'team')
+        return await forwardToTeam(request, url, route, raw, ctx, origin);
       const audit = route.audit ? auditContext(ctx, route.audit) : undefined;
       // An audited route's store calls carry their failure's audit entry: a failing change is audited in its own call.
-      if (audit) ctx.store = storeClient(deps.store, { storeKey: deps.storeKey, failure: { audit, request: failedRequest(request, path, ctx) } });
+      if (audit)
+        ctx.store = storeClient(deps.store, {
+          storeKey: deps.storeKey,
+          failure: { audit, request: failedRequest(request, path, ctx) },
+        });
       const result = await route.handler({ params, query: route.query ? query : undefined, body, ctx, audit });
       return jsonResponse(result, route.status ?? 200, ctx.requestId, origin);
     } catch (thrown) {
@@ -156,7 +169,18 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
     const response = await answer(request, ctx, seen, servedAt);
     await discardUnreadBody(request);
     const trusted = ctx.principal !== null || throttle.isKnown(ctx.clientIp, now());
-    logAccess(apiLog, apiLogGate, trusted, ctx, request, seen.url ?? parsedUrl(request), secretsOf(request), response, startedAt, now());
+    logAccess(
+      apiLog,
+      apiLogGate,
+      trusted,
+      ctx,
+      request,
+      seen.url ?? parsedUrl(request),
+      secretsOf(request),
+      response,
+      startedAt,
+      now(),
+    );
     // HEAD is answered wherever GET is (the router matches it as GET), with the same status and headers.
     return request.method === 'HEAD' ? withoutBody(response) : response;
   };

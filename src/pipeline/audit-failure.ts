@@ -1,4 +1,14 @@
-import { AuditedFailure, DenialCoalescer, failureDetails, isDenial, type Actor, type AuditContext, type Denial, type FailedRequest, type StoreClient } from '../../storage/client';
+import {
+  AuditedFailure,
+  DenialCoalescer,
+  failureDetails,
+  isDenial,
+  type Actor,
+  type AuditContext,
+  type Denial,
+  type FailedRequest,
+  type StoreClient,
+} from '../../storage/client';
 import type { ApiError } from '../shared/errors/api-error';
 import { CLIENT_HEADER, clientSource } from '../shared/client-header';
 import type { RequestContext } from '../../handlers/context';
@@ -52,8 +62,17 @@ export async function auditFailure(
   const denied = isDenial(error.status);
   if (!denied && !route?.audit) return;
   try {
-    if (!denied) return await store.system.recordFailure({ audit: auditContext(ctx, route!.audit!), request }, error.code, error.status);
-    await recordDenial(store, { audit: auditContext(ctx, 'auth.denied'), code: error.code, details: failureDetails(request, error.status) }, now);
+    if (!denied)
+      return await store.system.recordFailure(
+        { audit: auditContext(ctx, route!.audit!), request },
+        error.code,
+        error.status,
+      );
+    await recordDenial(
+      store,
+      { audit: auditContext(ctx, 'auth.denied'), code: error.code, details: failureDetails(request, error.status) },
+      now,
+    );
   } catch (thrown) {
     console.error('could not audit a failed request', thrown);
   }

@@ -35,7 +35,9 @@ function isJsonMediaType(contentType: string | null): boolean {
  */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   if (!isJsonMediaType(request.headers.get('content-type'))) {
-    throw new ApiError('request.unsupported_media_type', { content_type: (request.headers.get('content-type') ?? '').slice(0, 100) });
+    throw new ApiError('request.unsupported_media_type', {
+      content_type: (request.headers.get('content-type') ?? '').slice(0, 100),
+    });
   }
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limit) throw new ApiError('request.too_large', { limit_bytes: limit });
@@ -67,7 +69,14 @@ function assertShallow(text: string): void {
     else if (c === 0x5b || c === 0x7b) {
       if (++depth > MAX_JSON_DEPTH) {
         throw new ApiError('request.invalid', {
-          issues: [{ in: 'body', path: [], code: 'too_deep', message: `Arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels` }],
+          issues: [
+            {
+              in: 'body',
+              path: [],
+              code: 'too_deep',
+              message: `Arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`,
+            },
+          ],
         });
       }
     } else if (c === 0x5d || c === 0x7d) depth--;
@@ -78,7 +87,10 @@ function assertShallow(text: string): void {
 async function withinBodyTimeout<T>(reading: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError('request.body_timeout', { timeout_ms: BODY_TIMEOUT_MS })), BODY_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new ApiError('request.body_timeout', { timeout_ms: BODY_TIMEOUT_MS })),
+      BODY_TIMEOUT_MS,
+    );
   });
   // The read given up on may still fail later: that failure has no one to answer.
   reading.catch(() => {});

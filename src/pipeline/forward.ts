@@ -21,18 +21,27 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
  * route is also recorded in the local chain, with the team's answer. An answer that is not the team
  * API's (not JSON) is 502 `team.bad_answer`, and its head is neither witnessed nor passed on.
  */
-export async function forwardToTeam(request: Request, url: URL, route: Route, body: unknown, ctx: RequestContext, origin: string | null): Promise<Response> {
+export async function forwardToTeam(
+  request: Request,
+  url: URL,
+  route: Route,
+  body: unknown,
+  ctx: RequestContext,
+  origin: string | null,
+): Promise<Response> {
   const headers: Record<string, string> = { 'x-lpa-request-id': ctx.requestId };
   if (ctx.principal?.actor.id) headers['x-lpa-local-token'] = ctx.principal.actor.id;
   const client = request.headers.get(CLIENT_HEADER);
   if (client !== null) headers[CLIENT_HEADER] = client.slice(0, 64);
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const answer = reached(await ctx.host.team.forward({
-    method: request.method as 'GET',
-    target: `${url.pathname}${url.search}`,
-    headers,
-    body: body === undefined ? null : utf8Bytes(JSON.stringify(body)),
-  }));
+  const answer = reached(
+    await ctx.host.team.forward({
+      method: request.method as 'GET',
+      target: `${url.pathname}${url.search}`,
+      headers,
+      body: body === undefined ? null : utf8Bytes(JSON.stringify(body)),
+    }),
+  );
   const bodyless = NULL_BODY.has(answer.status) || request.method === 'HEAD';
   const json = bodyless ? null : teamJson(answer);
   // A malformed head is the team's garbage: not kept, not passed on, not recorded.
@@ -40,13 +49,28 @@ export async function forwardToTeam(request: Request, url: URL, route: Route, bo
   if (head) witness(ctx, ctx.config.teamUrl!, head);
   if (route.audit) {
     const ok = answer.status < 400;
-    const details = { team: { status: answer.status, request_id: answer.headers['x-request-id'] ?? null, head: head && teamHeadValue(head) } };
-    await ctx.store.system.record(auditContext(ctx, route.audit), ok ? 'ok' : 'error', { details }, ok ? null : teamErrorCode(json, 'team.error'));
+    const details = {
+      team: {
+        status: answer.status,
+        request_id: answer.headers['x-request-id'] ?? null,
+        head: head && teamHeadValue(head),
+      },
+    };
+    await ctx.store.system.record(
+      auditContext(ctx, route.audit),
+      ok ? 'ok' : 'error',
+      { details },
+      ok ? null : teamErrorCode(json, 'team.error'),
+    );
   }
   const responseHeaders = new Headers(baseHeaders(ctx.requestId, origin));
-  for (const [name, value] of Object.entries(answer.headers)) if (name !== 'x-request-id' && name !== TEAM_HEAD_HEADER) responseHeaders.set(name, value);
+  for (const [name, value] of Object.entries(answer.headers))
+    if (name !== 'x-request-id' && name !== TEAM_HEAD_HEADER) responseHeaders.set(name, value);
   if (head) responseHeaders.set(TEAM_HEAD_HEADER, teamHeadValue(head));
-  return new Response(bodyless ? null : (answer.body as Uint8Array<ArrayBuffer>), { status: answer.status, headers: responseHeaders });
+  return new Response(bodyless ? null : (answer.body as Uint8Array<ArrayBuffer>), {
+    status: answer.status,
+    headers: responseHeaders,
+  });
 }
 
 /**
@@ -57,7 +81,10 @@ export async function forwardToTeam(request: Request, url: URL, route: Route, bo
 function teamJson(answer: TeamReply): unknown {
   const type = answer.headers['content-type'] ?? '';
   const refuse = (reason: string) => new ApiError('team.bad_answer', { status: answer.status, reason });
-  if (!/^application\/json\s*(;|$)/i.test(type)) throw refuse(`the team answered ${answer.status} with content type ${JSON.stringify(type.slice(0, 100))}, not JSON`);
+  if (!/^application\/json\s*(;|$)/i.test(type))
+    throw refuse(
+      `the team answered ${answer.status} with content type ${JSON.stringify(type.slice(0, 100))}, not JSON`,
+    );
   try {
     return JSON.parse(utf8Text(answer.body));
   } catch {

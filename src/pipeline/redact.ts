@@ -79,5 +79,7 @@ function withoutTokens(text: string, secrets: KnownSecrets): string {
   const { bearer } = secrets;
   const out = bearer !== null && bearer.length >= MIN_BEARER ? text.split(bearer).join(REDACTED) : text;
   // The prefix stays: it tells what kind of token was sent, and is no secret.
-  return withoutAdminToken(out, secrets).replace(ISSUED_TOKEN, `lpa_${REDACTED}`).replace(TOKEN_SHAPED, `$1_${REDACTED}`);
+  return withoutAdminToken(out, secrets)
+    .replace(ISSUED_TOKEN, `lpa_${REDACTED}`)
+    .replace(TOKEN_SHAPED, `$1_${REDACTED}`);
 }

@@ -35,7 +35,9 @@ export function touch<V>(map: Map<string, V>, key: string, value: V, max: number
 /** The answer to a blocked client: 429 with the seconds it must wait. */
 export function throttled(blockedUntil: number, now: number): ApiError {
   const retryAfter = Math.ceil((blockedUntil - now) / 1000);
-  return new ApiError('auth.throttled', { retry_after_s: retryAfter }, undefined, { 'retry-after': String(retryAfter) });
+  return new ApiError('auth.throttled', { retry_after_s: retryAfter }, undefined, {
+    'retry-after': String(retryAfter),
+  });
 }
 
 /** The addresses that authenticated with a valid token within the last hour (bounded, least recent forgotten first). */

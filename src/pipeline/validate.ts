@@ -35,7 +35,9 @@ export function decodeParams(raw: Record<string, string>): Record<string, string
     try {
       out[name] = decodeURIComponent(value);
     } catch {
-      throw new ApiError('request.invalid', { issues: [{ in: 'path', path: [name], code: 'invalid_format', message: 'Invalid percent-encoding' }] });
+      throw new ApiError('request.invalid', {
+        issues: [{ in: 'path', path: [name], code: 'invalid_format', message: 'Invalid percent-encoding' }],
+      });
     }
   }
   return out;

@@ -18,13 +18,19 @@ export type InProcessService = (request: Request, clientIp: string) => Promise<R
  * daily run on a timer. The runtime's entry opens the database and serves HTTP; everything in
  * between is here, once.
  */
-export async function inProcessService(db: SqlDb, { settings, version, onStop }: ProcessStart): Promise<InProcessService> {
+export async function inProcessService(
+  db: SqlDb,
+  { settings, version, onStop }: ProcessStart,
+): Promise<InProcessService> {
   // WAL with a full sync at every commit: an acknowledged write survives a crash of the machine.
   db.run('PRAGMA journal_mode = WAL');
   db.run('PRAGMA synchronous = FULL');
   const host = nodeHost(settings.dataRoot, settings.team);
   // A timer does not outlive the process, so there is never a pending one to keep.
-  const { invoke } = await startStore(db, host, { storeKey: LOCAL_STORE_KEY, wakeAt: (at, { run }) => void setTimeout(run, at - Date.now()) });
+  const { invoke } = await startStore(db, host, {
+    storeKey: LOCAL_STORE_KEY,
+    wakeAt: (at, { run }) => void setTimeout(run, at - Date.now()),
+  });
 
   const app = lpaService({
     config: configFrom(configVars(settings, version)),

@@ -54,7 +54,10 @@ export function configFrom(vars: ConfigVars): Config {
     dataRoot: vars.LPA_DATA_ROOT,
     allowedOrigins: new Set([
       ...consoleOrigins(Number(vars.LPA_PORT)),
-      ...(vars.LPA_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+      ...(vars.LPA_ALLOWED_ORIGINS ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
     ]),
     adminTokenSha256: vars.LPA_ADMIN_TOKEN_SHA256.toLowerCase(),
     adminTokenLength: Number(vars.LPA_ADMIN_TOKEN_LENGTH) || 0,

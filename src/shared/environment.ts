@@ -15,7 +15,11 @@ interface Variable {
  * these names, and `npm run docs` writes docs/reference/environment.md from this table.
  */
 export const ENVIRONMENT = {
-  LPA_PORT: { default: String(DEFAULT_PORT), meaning: 'The port the service listens on, on 127.0.0.1 only.', readBy: ['launcher', 'cli'] },
+  LPA_PORT: {
+    default: String(DEFAULT_PORT),
+    meaning: 'The port the service listens on, on 127.0.0.1 only.',
+    readBy: ['launcher', 'cli'],
+  },
   LPA_DATA_ROOT: {
     default: './data',
     meaning: 'The folder of the store, the keys, the logs, the automation files and the admin-token file.',
@@ -31,10 +35,15 @@ export const ENVIRONMENT = {
     meaning: 'Comma-separated browser origins (`scheme://host[:port]`) that may call the API.',
     readBy: ['launcher', 'team'],
   },
-  LPA_TEAM_PORT: { default: '8720', meaning: 'The port the team service listens on, on 127.0.0.1 (docs/teams.md#run-it-locally).', readBy: ['team'] },
+  LPA_TEAM_PORT: {
+    default: '8720',
+    meaning: 'The port the team service listens on, on 127.0.0.1 (docs/teams.md#run-it-locally).',
+    readBy: ['team'],
+  },
   LPA_TEAM_DATA_ROOT: {
     default: './data-team',
-    meaning: "The team service's local state: the simulated Durable Objects, bucket and rate limiter, and its secrets' files.",
+    meaning:
+      "The team service's local state: the simulated Durable Objects, bucket and rate limiter, and its secrets' files.",
     readBy: ['team'],
   },
   LPA_TEAM_HOSTNAMES: {
@@ -57,36 +66,81 @@ export const ENVIRONMENT = {
     meaning: "Cloudflare Access's signing keys, `https://<team>.cloudflareaccess.com/cdn-cgi/access/certs`.",
     readBy: ['team'],
   },
-  LPA_ACCESS_AUD: { default: 'unset: the local stand-in', meaning: "The Access application's AUD tag.", readBy: ['team'] },
-  LPA_ACCESS_ISSUER: { default: 'unset: the local stand-in', meaning: 'The Access issuer, `https://<team>.cloudflareaccess.com`.', readBy: ['team'] },
-  LPA_TEAM_LOG_LEVEL: { default: 'log', meaning: "The log level of `npm run start:team`, in Wrangler's `--log-level` values (none, error, warn, info, log, debug; `warn` hides the per-request lines).", readBy: ['team'] },
+  LPA_ACCESS_AUD: {
+    default: 'unset: the local stand-in',
+    meaning: "The Access application's AUD tag.",
+    readBy: ['team'],
+  },
+  LPA_ACCESS_ISSUER: {
+    default: 'unset: the local stand-in',
+    meaning: 'The Access issuer, `https://<team>.cloudflareaccess.com`.',
+    readBy: ['team'],
+  },
+  LPA_TEAM_LOG_LEVEL: {
+    default: 'log',
+    meaning:
+      "The log level of `npm run start:team`, in Wrangler's `--log-level` values (none, error, warn, info, log, debug; `warn` hides the per-request lines).",
+    readBy: ['team'],
+  },
   LPA_TEAM_INSPECTOR_PORT: {
     default: 'unset: no inspector',
-    meaning: "A port of 127.0.0.1 where `npm run start:team` opens DevTools' inspector on the Worker and its objects (to profile them); the next ports for its other workerd processes.",
+    meaning:
+      "A port of 127.0.0.1 where `npm run start:team` opens DevTools' inspector on the Worker and its objects (to profile them); the next ports for its other workerd processes.",
     readBy: ['team'],
   },
   LPA_TEAM_PROCESSES: {
     default: 'the number of cores, at most 4; kept in the data root from its first start',
-    meaning: 'How many workerd processes `npm run start:team` spreads the teams\' objects over, behind one front on LPA_TEAM_PORT (1 to 16; docs/teams.md#run-it-locally).',
+    meaning:
+      "How many workerd processes `npm run start:team` spreads the teams' objects over, behind one front on LPA_TEAM_PORT (1 to 16; docs/teams.md#run-it-locally).",
     readBy: ['team'],
   },
   LPA_TEAM_URL: {
     default: 'unset: solo, unless `lpa team join` wrote `<data root>/team.json`',
-    meaning: 'The team this machine works in, `https://<host>/teams/<team_id>`: its profiles, accounts, automation data and audit trail are the team\'s (docs/teams.md#a-machine-in-a-team).',
+    meaning:
+      "The team this machine works in, `https://<host>/teams/<team_id>`: its profiles, accounts, automation data and audit trail are the team's (docs/teams.md#a-machine-in-a-team).",
     readBy: ['launcher', 'cli'],
   },
-  LPA_TEAM_TOKEN_FILE: { default: 'unset', meaning: "The file that holds this machine's team token (with LPA_TEAM_URL).", readBy: ['launcher', 'cli'] },
-  LPA_TEAM_ACCESS_CLIENT_ID: { default: 'unset', meaning: 'The client id of a Cloudflare Access service token, when Access stands in front of the team.', readBy: ['launcher', 'cli'] },
-  LPA_TEAM_ACCESS_CLIENT_SECRET: { default: 'unset', meaning: 'The client secret of that Access service token.', readBy: ['launcher', 'cli'] },
-  LPA_ACCOUNT_URL: { default: 'unset: local mode', meaning: 'The membership server that confirms the signed-in account.', readBy: ['launcher'] },
-  LPA_URL: { default: 'http://127.0.0.1:$LPA_PORT', meaning: 'The service the CLI and the MCP server call.', readBy: ['cli', 'tests'] },
+  LPA_TEAM_TOKEN_FILE: {
+    default: 'unset',
+    meaning: "The file that holds this machine's team token (with LPA_TEAM_URL).",
+    readBy: ['launcher', 'cli'],
+  },
+  LPA_TEAM_ACCESS_CLIENT_ID: {
+    default: 'unset',
+    meaning: 'The client id of a Cloudflare Access service token, when Access stands in front of the team.',
+    readBy: ['launcher', 'cli'],
+  },
+  LPA_TEAM_ACCESS_CLIENT_SECRET: {
+    default: 'unset',
+    meaning: 'The client secret of that Access service token.',
+    readBy: ['launcher', 'cli'],
+  },
+  LPA_ACCOUNT_URL: {
+    default: 'unset: local mode',
+    meaning: 'The membership server that confirms the signed-in account.',
+    readBy: ['launcher'],
+  },
+  LPA_URL: {
+    default: 'http://127.0.0.1:$LPA_PORT',
+    meaning: 'The service the CLI and the MCP server call.',
+    readBy: ['cli', 'tests'],
+  },
   LPA_TOKEN: {
-    default: 'the admin-token file of `LPA_DATA_ROOT` for the CLI; `lpa mcp` refuses to start without it unless given `--admin`',
+    default:
+      'the admin-token file of `LPA_DATA_ROOT` for the CLI; `lpa mcp` refuses to start without it unless given `--admin`',
     meaning: 'The bearer token the CLI and the MCP server send.',
     readBy: ['cli', 'tests'],
   },
-  FUZZ_RUNS: { default: '12 per route, 150 for paths', meaning: 'Runs per fuzz property (test/fuzz-*.test.ts).', readBy: ['tests'] },
-  CRASH_ROUNDS: { default: '3', meaning: 'Kill-and-restart rounds of the crash test (test/node/crash.test.ts).', readBy: ['tests'] },
+  FUZZ_RUNS: {
+    default: '12 per route, 150 for paths',
+    meaning: 'Runs per fuzz property (test/fuzz-*.test.ts).',
+    readBy: ['tests'],
+  },
+  CRASH_ROUNDS: {
+    default: '3',
+    meaning: 'Kill-and-restart rounds of the crash test (test/node/crash.test.ts).',
+    readBy: ['tests'],
+  },
   LPA_TEST_RUN_FOLDER: {
     default: 'a new temporary folder per run',
     meaning: "The test run's scratch folder; vitest.config.ts sets it for the test processes it starts.",

@@ -29,6 +29,16 @@ declare module 'node:crypto' {
   interface GcmDecipher extends AeadCipher {
     setAuthTag(tag: Uint8Array): this;
   }
-  export function createCipheriv(algorithm: 'aes-256-gcm', key: KeyObject, iv: Uint8Array, options: { authTagLength: number }): GcmCipher;
-  export function createDecipheriv(algorithm: 'aes-256-gcm', key: KeyObject, iv: Uint8Array, options: { authTagLength: number }): GcmDecipher;
+  export function createCipheriv(
+    algorithm: 'aes-256-gcm',
+    key: KeyObject,
+    iv: Uint8Array,
+    options: { authTagLength: number },
+  ): GcmCipher;
+  export function createDecipheriv(
+    algorithm: 'aes-256-gcm',
+    key: KeyObject,
+    iv: Uint8Array,
+    options: { authTagLength: number },
+  ): GcmDecipher;
 }

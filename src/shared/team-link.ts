@@ -12,7 +12,9 @@ export const TEAM_FILE = 'team.json';
 export const TeamUrl = z
   .string()
   .regex(
-    new RegExp(`^(https://[^/\\s?#]+|http://(127\\.0\\.0\\.1|localhost)(:\\d+)?)(/[^\\s?#]*)?/teams/${TEAM_ID_PATTERN}$`),
+    new RegExp(
+      `^(https://[^/\\s?#]+|http://(127\\.0\\.0\\.1|localhost)(:\\d+)?)(/[^\\s?#]*)?/teams/${TEAM_ID_PATTERN}$`,
+    ),
     'a team URL is https://<host>/teams/<team_id>',
   );
 
@@ -41,10 +43,15 @@ interface TeamLinkSettings {
  * Where the link is set: LPA_TEAM_URL with LPA_TEAM_TOKEN_FILE (and the Access service token, when
  * Access asks for one) win over `team.json`, whose text (null when there is no such file) was read.
  */
-function teamLinkSettings(env: Environment, teamFile: { path: string; text: string | null }, invalid: TeamLinkReader['invalid']): TeamLinkSettings | null {
+function teamLinkSettings(
+  env: Environment,
+  teamFile: { path: string; text: string | null },
+  invalid: TeamLinkReader['invalid'],
+): TeamLinkSettings | null {
   let link: TeamFile;
   if (env.LPA_TEAM_URL) {
-    if (!env.LPA_TEAM_TOKEN_FILE) throw invalid("LPA_TEAM_URL needs LPA_TEAM_TOKEN_FILE: the file that holds this machine's team token");
+    if (!env.LPA_TEAM_TOKEN_FILE)
+      throw invalid("LPA_TEAM_URL needs LPA_TEAM_TOKEN_FILE: the file that holds this machine's team token");
     link = { url: env.LPA_TEAM_URL, token_file: env.LPA_TEAM_TOKEN_FILE };
   } else if (teamFile.text !== null) {
     let json: unknown;
@@ -54,7 +61,8 @@ function teamLinkSettings(env: Environment, teamFile: { path: string; text: stri
       throw invalid(`${teamFile.path} is not a team link: not JSON`);
     }
     const parsed = TeamFile.safeParse(json);
-    if (!parsed.success) throw invalid(`${teamFile.path} is not a team link: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    if (!parsed.success)
+      throw invalid(`${teamFile.path} is not a team link: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     link = parsed.data;
   } else {
     return null;
@@ -100,6 +108,10 @@ export function readTeamLink(env: Environment, teamFilePath: string, files: Team
     url: settings.url,
     token: files.secret(settings.tokenFile, 'the team token'),
     accessClientId: settings.accessClientId,
-    accessClientSecret: settings.accessClientSecret ?? (settings.accessClientSecretFile ? files.secret(settings.accessClientSecretFile, 'the Access client secret') : null),
+    accessClientSecret:
+      settings.accessClientSecret ??
+      (settings.accessClientSecretFile
+        ? files.secret(settings.accessClientSecretFile, 'the Access client secret')
+        : null),
   };
 }

@@ -12,10 +12,14 @@ const ALGORITHMS = new Set(['SHA1', 'SHA256', 'SHA512']);
  */
 export function parseTotp(secret: string): TOTP {
   const text = secret.trim();
-  const totp = /^otpauth:/i.test(text) ? fromUri(text) : new TOTP({ secret: Secret.fromBase32(text.replace(/[\s-]/g, '')) });
+  const totp = /^otpauth:/i.test(text)
+    ? fromUri(text)
+    : new TOTP({ secret: Secret.fromBase32(text.replace(/[\s-]/g, '')) });
   if (totp.secret.bytes.length === 0) throw new TypeError('The secret is empty');
-  if (totp.digits < DIGITS.min || totp.digits > DIGITS.max) throw new TypeError(`digits must be ${DIGITS.min}..${DIGITS.max}`);
-  if (totp.period < PERIOD_S.min || totp.period > PERIOD_S.max) throw new TypeError(`period must be ${PERIOD_S.min}..${PERIOD_S.max} seconds`);
+  if (totp.digits < DIGITS.min || totp.digits > DIGITS.max)
+    throw new TypeError(`digits must be ${DIGITS.min}..${DIGITS.max}`);
+  if (totp.period < PERIOD_S.min || totp.period > PERIOD_S.max)
+    throw new TypeError(`period must be ${PERIOD_S.min}..${PERIOD_S.max} seconds`);
   if (!ALGORITHMS.has(totp.algorithm)) throw new TypeError('algorithm must be SHA1, SHA256 or SHA512');
   return totp;
 }
@@ -40,5 +44,8 @@ export function totpProblem(secret: string): string | null {
 export function totpAt(secret: string, timeMs: number) {
   const totp = parseTotp(secret);
   const periodMs = totp.period * 1000;
-  return { code: totp.generate({ timestamp: timeMs }), remaining_s: Math.ceil((periodMs - (timeMs % periodMs)) / 1000) };
+  return {
+    code: totp.generate({ timestamp: timeMs }),
+    remaining_s: Math.ceil((periodMs - (timeMs % periodMs)) / 1000),
+  };
 }

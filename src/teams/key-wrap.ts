@@ -26,10 +26,14 @@ export function parseWrapKey(text: string): WrapKey {
   try {
     bytes = fromBase64(text.trim());
   } catch {
-    throw new Error('LPA_KEY_WRAP_KEY is not base64: it must be 32 random bytes in standard base64, e.g. the output of `openssl rand -base64 32`');
+    throw new Error(
+      'LPA_KEY_WRAP_KEY is not base64: it must be 32 random bytes in standard base64, e.g. the output of `openssl rand -base64 32`',
+    );
   }
   if (bytes.length !== KEY_BYTES) {
-    throw new Error(`LPA_KEY_WRAP_KEY holds ${bytes.length} bytes: it must be exactly ${KEY_BYTES} random bytes in standard base64 (44 characters)`);
+    throw new Error(
+      `LPA_KEY_WRAP_KEY holds ${bytes.length} bytes: it must be exactly ${KEY_BYTES} random bytes in standard base64 (44 characters)`,
+    );
   }
   return { sealer: Vault.unlocked(bytes) };
 }
@@ -51,9 +55,12 @@ export function unwrapKey(kek: WrapKey, id: WrappedKeyId, wrapped: string): Uint
   try {
     key = kek.sealer.openBytes(wrapped, associatedData(id));
   } catch {
-    throw new Error(`the ${id.name} key of team ${id.teamId} does not unwrap: altered, or wrapped under another key-encryption key`);
+    throw new Error(
+      `the ${id.name} key of team ${id.teamId} does not unwrap: altered, or wrapped under another key-encryption key`,
+    );
   }
-  if (key.length !== KEY_BYTES) throw new Error(`the ${id.name} key of team ${id.teamId} unwrapped to ${key.length} bytes, not ${KEY_BYTES}`);
+  if (key.length !== KEY_BYTES)
+    throw new Error(`the ${id.name} key of team ${id.teamId} unwrapped to ${key.length} bytes, not ${KEY_BYTES}`);
   return key;
 }
 

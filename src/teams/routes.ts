@@ -12,4 +12,9 @@ import type { Route } from '../../handlers/implement';
  * The routes of one machine (log files, automation files, the synchronizer, the machine's status,
  * the account membership) are not served there: 404 `route.not_found`.
  */
-export const TEAM_ROUTES: readonly Route[] = [...ROUTES.filter((route) => route.home === 'team'), ...tokenRoutes, ...memberRoutes, ...pushRoutes];
+export const TEAM_ROUTES: readonly Route[] = [
+  ...ROUTES.filter((route) => route.home === 'team'),
+  ...tokenRoutes,
+  ...memberRoutes,
+  ...pushRoutes,
+];

@@ -20,7 +20,11 @@ export interface TeamVars {
   LPA_KEY_WRAP_KEY: string;
 }
 
-const list = (text: string | undefined) => (text ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+const list = (text: string | undefined) =>
+  (text ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 /** The pipeline's configuration for every team: the same for all of them, nothing of one team's. */
 export function teamConfigFrom(vars: TeamVars): Config {

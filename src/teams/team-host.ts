@@ -17,7 +17,7 @@ export interface TeamHostParts {
 /** The keys of a team, seen from the Worker: it never holds them. */
 export const NO_KEYS: TeamKeys = {
   read: async () => {
-    throw new HostRefusal('a team\'s keys are read only inside its Durable Object');
+    throw new HostRefusal("a team's keys are read only inside its Durable Object");
   },
 };
 
@@ -41,7 +41,12 @@ export function teamHost({ teamId, bucket, keys }: TeamHostParts): HostPort {
   return {
     disk: { free: refuse('disk') },
     keys,
-    files: { list: refuse('automation files'), write: refuse('automation files'), read: refuse('automation files'), problems: async () => [] },
+    files: {
+      list: refuse('automation files'),
+      write: refuse('automation files'),
+      read: refuse('automation files'),
+      problems: async () => [],
+    },
     logs: {
       append: async (stream, records) => {
         for (const record of records) console.log(JSON.stringify(logLine(teamId, stream, record)));
@@ -71,5 +76,12 @@ export function teamHost({ teamId, bucket, keys }: TeamHostParts): HostPort {
 
 /** One log line as Workers Logs keeps it: the team and stream beside the record's own fields. */
 function logLine(teamId: TeamId, stream: string, record: LogRecord) {
-  return { team_id: teamId, stream, ts: new Date(record.ts).toISOString(), level: record.level, message: record.message, fields: record.fields };
+  return {
+    team_id: teamId,
+    stream,
+    ts: new Date(record.ts).toISOString(),
+    level: record.level,
+    message: record.message,
+    fields: record.fields,
+  };
 }

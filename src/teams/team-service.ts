@@ -106,7 +106,8 @@ export function teamService(parts: TeamServiceParts): (request: Request, connect
   };
 
   async function createTeam(request: Request, clientIp: string, requestId: string): Promise<Response> {
-    if (request.method !== teams.create.method) throw new ApiError('route.not_found', { method: request.method, path: teams.create.path });
+    if (request.method !== teams.create.method)
+      throw new ApiError('route.not_found', { method: request.method, path: teams.create.path });
     operatorThrottle.assertNotBlocked(clientIp, Date.now());
     const token = bearerToken(request);
     if (token === null) throw new ApiError('auth.token_missing');
@@ -132,7 +133,8 @@ export function teamService(parts: TeamServiceParts): (request: Request, connect
     const match = TEAM_PATH.exec(path);
     if (!url || !match) throw new ApiError('route.not_found', { method: request.method, path: path.slice(0, 200) });
     const teamId = TeamId.safeParse(match[1]);
-    if (!teamId.success || !(await exists(teamId.data))) throw new ApiError('team.not_found', { team_id: match[1]!.slice(0, 63) });
+    if (!teamId.success || !(await exists(teamId.data)))
+      throw new ApiError('team.not_found', { team_id: match[1]!.slice(0, 63) });
     // The team's pipeline sees the path its routes are declared with; the team is in which pipeline it is.
     url.pathname = match[2]!;
     const { serve, seen } = appFor(teamId.data);

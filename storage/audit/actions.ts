@@ -11,7 +11,10 @@ export type AuditCategory = z.output<typeof AuditCategory>;
 
 export const AUDIT_ACTIONS = {
   'service.start': { category: 'startup', description: 'The service started and opened its store.' },
-  'auth.denied': { category: 'account', description: 'A request was refused: bad or missing token, missing scope, or throttled.' },
+  'auth.denied': {
+    category: 'account',
+    description: 'A request was refused: bad or missing token, missing scope, or throttled.',
+  },
   'tokens.create': { category: 'account', description: 'An API token was issued.' },
   'tokens.revoke': { category: 'account', description: 'An API token was revoked.' },
   'settings.logs_write': { category: 'account', description: 'Log retention settings were changed.' },
@@ -34,12 +37,25 @@ export const AUDIT_ACTIONS = {
   'profile_accounts.create': { category: 'profile', description: 'A platform account was added to a profile.' },
   'profile_accounts.update': { category: 'profile', description: 'A platform account of a profile was changed.' },
   'profile_accounts.delete': { category: 'profile', description: 'A platform account was removed from a profile.' },
-  'profile_accounts.password_read': { category: 'profile', description: 'The plaintext password of a platform account was read.' },
-  'profile_accounts.totp_read': { category: 'profile', description: 'A 2FA code of a platform account was generated and read.' },
+  'profile_accounts.password_read': {
+    category: 'profile',
+    description: 'The plaintext password of a platform account was read.',
+  },
+  'profile_accounts.totp_read': {
+    category: 'profile',
+    description: 'A 2FA code of a platform account was generated and read.',
+  },
   'members.write': { category: 'team', description: 'A member was added to the team, or given another role.' },
   'members.delete': { category: 'team', description: 'A member was removed from the team.' },
-  'team.export': { category: 'team', description: 'A page of this store was read for `lpa team push`, its secrets in plaintext.' },
-  'team.import': { category: 'team', description: 'An item of a solo store was pushed into the team (`lpa team push`), with the store id and its signed checkpoint.' },
+  'team.export': {
+    category: 'team',
+    description: 'A page of this store was read for `lpa team push`, its secrets in plaintext.',
+  },
+  'team.import': {
+    category: 'team',
+    description:
+      'An item of a solo store was pushed into the team (`lpa team push`), with the store id and its signed checkpoint.',
+  },
 } as const satisfies Record<string, { category: AuditCategory; description: string }>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -22,7 +22,14 @@ export interface Checkpoint {
  * checkpoint is MACed over canonical({hash, seq}); the missing `day` keeps the two apart.
  */
 export function sealMac(key: Uint8Array, sealed: Anchor | Checkpoint): string {
-  return hmacHex(key, canonical('day' in sealed ? { day: sealed.day, seq: sealed.seq, hash: sealed.hash } : { seq: sealed.seq, hash: sealed.hash }));
+  return hmacHex(
+    key,
+    canonical(
+      'day' in sealed
+        ? { day: sealed.day, seq: sealed.seq, hash: sealed.hash }
+        : { seq: sealed.seq, hash: sealed.hash },
+    ),
+  );
 }
 
 export function sealMacValid(key: Uint8Array | null, sealed: Anchor | Checkpoint, mac: string | null): boolean {
@@ -30,7 +37,12 @@ export function sealMacValid(key: Uint8Array | null, sealed: Anchor | Checkpoint
 }
 
 /** What an anchor's Ed25519 signature covers: canonical({day, hash, seq, store_id}). */
-export const anchorSigned = (anchor: Anchor, storeId: string) => ({ day: anchor.day, hash: anchor.hash, seq: anchor.seq, store_id: storeId });
+export const anchorSigned = (anchor: Anchor, storeId: string) => ({
+  day: anchor.day,
+  hash: anchor.hash,
+  seq: anchor.seq,
+  store_id: storeId,
+});
 
 /** The newest anchor; anchors only ever move forward, so it is the one with the latest day. */
 export function newestAnchor(db: SqlDb): Anchor | undefined {
@@ -47,7 +59,9 @@ export function openFrom(db: SqlDb): number {
 /** The last entry of the newest finished day (before the UTC day of `now`) that has entries. */
 function newestFinishedDay(db: SqlDb, now: number): Anchor | null {
   const last = first<{ seq: number; ts: number; hash: string }>(
-    db, 'SELECT seq, ts, hash FROM audit_log WHERE ts < ? ORDER BY ts DESC, seq DESC LIMIT 1', dayIndex(now) * DAY_MS,
+    db,
+    'SELECT seq, ts, hash FROM audit_log WHERE ts < ? ORDER BY ts DESC, seq DESC LIMIT 1',
+    dayIndex(now) * DAY_MS,
   );
   return last ? { day: dayName(dayIndex(last.ts)), seq: last.seq, hash: last.hash } : null;
 }
@@ -63,13 +77,17 @@ export type SealDue = AuditSeal | { refused: string } | null;
  * seal's hash, or the history under it was rewritten, and nothing is signed on top of that.
  */
 export function sealDue(db: SqlDb, proofs: AuditProofs, now: number): SealDue {
-  if (proofs.mac === null || proofs.signer === null) return { refused: 'an audit key (audit.key or audit-signing.key) is missing' };
+  if (proofs.mac === null || proofs.signer === null)
+    return { refused: 'an audit key (audit.key or audit-signing.key) is missing' };
   const recorded = proofs.recorded();
   if (recorded === null) return { refused: 'the seal record could not be read' };
   const due = newestFinishedDay(db, now);
   if (!due) return null;
   const lastRecorded = recorded.at(-1);
-  const newest = [newestAnchor(db)?.day, lastRecorded?.day].filter((day) => day !== undefined).sort().at(-1);
+  const newest = [newestAnchor(db)?.day, lastRecorded?.day]
+    .filter((day) => day !== undefined)
+    .sort()
+    .at(-1);
   if (newest !== undefined && newest >= due.day) return null;
   const rewritten = lastSealRewritten(db, recorded);
   if (rewritten) return { refused: rewritten };
@@ -98,11 +116,17 @@ export function lastSealRewritten(db: SqlDb, recorded: AuditSeal[]): string | nu
 export function commitSeal(db: SqlDb, proofs: AuditProofs, seal: AuditSeal, now: number): boolean {
   if (proofs.mac === null || proofs.signer === null) return false;
   const current = newestFinishedDay(db, (dayIndex(Date.parse(seal.day)) + 1) * DAY_MS);
-  if (current?.seq !== seal.seq || current.hash !== seal.hash || (newestAnchor(db)?.day ?? '') >= seal.day) return false;
+  if (current?.seq !== seal.seq || current.hash !== seal.hash || (newestAnchor(db)?.day ?? '') >= seal.day)
+    return false;
   const anchor: Anchor = { day: seal.day, seq: seal.seq, hash: seal.hash };
   db.run(
     'INSERT INTO audit_anchor (day, seq, hash, mac, signature, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    anchor.day, anchor.seq, anchor.hash, sealMac(proofs.mac, anchor), proofs.signer.sign(anchorSigned(anchor, seal.store_id)), now,
+    anchor.day,
+    anchor.seq,
+    anchor.hash,
+    sealMac(proofs.mac, anchor),
+    proofs.signer.sign(anchorSigned(anchor, seal.store_id)),
+    now,
   );
   return true;
 }

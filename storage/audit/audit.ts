@@ -10,7 +10,17 @@ import { purgeBefore } from './retention';
 import { exportLine } from './export-format';
 import { exportHead } from './export-head';
 import type {
-  AuditCheckpoint, AuditHashes, AuditPage, AuditPublicKey, AuditRecord, AuditStats, ExportExtent, ExportFormat, ExportHead, ExportPageSize, PurgeResult,
+  AuditCheckpoint,
+  AuditHashes,
+  AuditPage,
+  AuditPublicKey,
+  AuditRecord,
+  AuditStats,
+  ExportExtent,
+  ExportFormat,
+  ExportHead,
+  ExportPageSize,
+  PurgeResult,
 } from './schema';
 import type { AuditSigner } from './signing';
 import { verifySlice, type VerifyCursor, type VerifyStep } from './verify';
@@ -27,15 +37,23 @@ export class Audit {
     const where = whereClause(this.ctx.db, filters, start);
     if (!where) return { items: [], next_seq: null };
     const order = start.after_seq === undefined ? 'DESC' : 'ASC';
-    const rows = this.ctx.db.all<AuditRow & { prev_hash: string | null; anchor: string | null }>(pageSql(where, order), ...where.params, limit + 1);
-    const checkpoint = first<{ seq: number; hash: string }>(this.ctx.db, 'SELECT seq, hash FROM audit_checkpoint WHERE id = 1');
+    const rows = this.ctx.db.all<AuditRow & { prev_hash: string | null; anchor: string | null }>(
+      pageSql(where, order),
+      ...where.params,
+      limit + 1,
+    );
+    const checkpoint = first<{ seq: number; hash: string }>(
+      this.ctx.db,
+      'SELECT seq, hash FROM audit_checkpoint WHERE id = 1',
+    );
     const storeId = this.ctx.proofs.storeId();
     const items = rows.slice(0, limit).map((row): AuditRecord => {
       const anchor = row.anchor === null ? null : (JSON.parse(row.anchor) as { day: string; signature: string | null });
       return {
         ...entryOf(row),
         hash: row.hash,
-        prev_hash: row.prev_hash ?? (row.seq === (checkpoint?.seq ?? 0) + 1 ? (checkpoint?.hash ?? GENESIS_HASH) : null),
+        prev_hash:
+          row.prev_hash ?? (row.seq === (checkpoint?.seq ?? 0) + 1 ? (checkpoint?.hash ?? GENESIS_HASH) : null),
         ...(anchor && { anchor: { day: anchor.day, store_id: storeId, signature: anchor.signature } }),
       };
     });
@@ -44,7 +62,11 @@ export class Audit {
 
   /** The seq and hash of the entries after `afterSeq`, oldest first (the witness's comparison). */
   hashes(afterSeq: number, limit: number): AuditHashes {
-    const rows = this.ctx.db.all<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?', afterSeq, limit + 1);
+    const rows = this.ctx.db.all<{ seq: number; hash: string }>(
+      'SELECT seq, hash FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?',
+      afterSeq,
+      limit + 1,
+    );
     const items = rows.slice(0, limit);
     return { items, next_after_seq: rows.length > limit ? items[items.length - 1]!.seq : null };
   }
@@ -54,7 +76,9 @@ export class Audit {
     const where = whereClause(this.ctx.db, filters);
     if (!where) return { count: 0, last_seq: 0 };
     return first<ExportExtent>(
-      this.ctx.db, `SELECT count(*) AS count, coalesce(max(a.seq), 0) AS last_seq FROM audit_log a ${where.sql}`, ...where.params,
+      this.ctx.db,
+      `SELECT count(*) AS count, coalesce(max(a.seq), 0) AS last_seq FROM audit_log a ${where.sql}`,
+      ...where.params,
     )!;
   }
 

@@ -20,18 +20,34 @@ export type StoredEntry = AuditEntry & { category: string; v: number };
 export function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+  const keys = Object.keys(value)
+    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
 /** The 15 spec fields: all that form 1 hashes. */
 const SPEC_FIELDS = [
-  'seq', 'id', 'ts', 'actor_type', 'actor_id', 'actor_label', 'source', 'action',
-  'entity_type', 'entity_id', 'entity_no', 'result', 'error_code', 'details', 'request_id',
+  'seq',
+  'id',
+  'ts',
+  'actor_type',
+  'actor_id',
+  'actor_label',
+  'source',
+  'action',
+  'entity_type',
+  'entity_id',
+  'entity_no',
+  'result',
+  'error_code',
+  'details',
+  'request_id',
 ] as const satisfies readonly (keyof AuditEntry)[];
 
 /** The hashed keys of a form in canonical (sorted) order, each with its `"key":` prefix written once. */
-const sortedKeys = (fields: readonly (keyof StoredEntry)[]) => [...fields].sort().map((key) => [key, `${JSON.stringify(key)}:`] as const);
+const sortedKeys = (fields: readonly (keyof StoredEntry)[]) =>
+  [...fields].sort().map((key) => [key, `${JSON.stringify(key)}:`] as const);
 const FORM_1 = sortedKeys(SPEC_FIELDS);
 /** Form 2 hashes the spec fields plus `category` and `v`. */
 const FORM_2 = sortedKeys([...SPEC_FIELDS, 'category', 'v']);
@@ -55,12 +71,14 @@ export function canonicalEntry(entry: StoredEntry): string {
  * NULL values; any other type (REAL, BLOB) gives NULL, so the whole text is NULL and the entry is
  * checked through canonicalEntry instead.
  */
-const sqlCanonical = (column: string) => `CASE WHEN typeof(${column}) IN ('text', 'integer', 'null') THEN json_quote(${column}) END`;
+const sqlCanonical = (column: string) =>
+  `CASE WHEN typeof(${column}) IN ('text', 'integer', 'null') THEN json_quote(${column}) END`;
 
 /** A form's canonical text as two SQL expressions: before `details` (up to `"details":`) and after it. */
 function sqlAroundDetails(form: typeof FORM_2): [before: string, after: string] {
   const at = form.findIndex(([key]) => key === 'details');
-  const fields = (part: typeof FORM_2, first: boolean) => part.map(([key, prefix], i) => `'${i === 0 && first ? '' : ','}${prefix}' || ${sqlCanonical(key)}`);
+  const fields = (part: typeof FORM_2, first: boolean) =>
+    part.map(([key, prefix], i) => `'${i === 0 && first ? '' : ','}${prefix}' || ${sqlCanonical(key)}`);
   return [
     ["'{'", ...fields(form.slice(0, at), true), `'${at > 0 ? ',' : ''}${form[at]![1]}'`].join(' || '),
     [...fields(form.slice(at + 1), false), "'}'"].join(' || '),

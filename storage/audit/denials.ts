@@ -74,7 +74,12 @@ export class DenialCoalescer {
       const { latest } = window;
       entries.push({
         ...latest,
-        details: { ...latest.details, count: window.count, first_at: new Date(window.firstAt).toISOString(), last_at: new Date(window.lastAt).toISOString() },
+        details: {
+          ...latest.details,
+          count: window.count,
+          first_at: new Date(window.firstAt).toISOString(),
+          last_at: new Date(window.lastAt).toISOString(),
+        },
       });
     }
     return entries;

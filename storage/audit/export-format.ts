@@ -2,8 +2,23 @@ import type { AuditRecord, ExportFormat, ExportHead } from './schema';
 
 /** The columns of the CSV export: the spec's entry fields, then the chain links. */
 const COLUMNS = [
-  'seq', 'id', 'ts', 'actor_type', 'actor_id', 'actor_label', 'source', 'action', 'entity_type', 'entity_id',
-  'entity_no', 'result', 'error_code', 'details', 'request_id', 'hash', 'prev_hash',
+  'seq',
+  'id',
+  'ts',
+  'actor_type',
+  'actor_id',
+  'actor_label',
+  'source',
+  'action',
+  'entity_type',
+  'entity_id',
+  'entity_no',
+  'result',
+  'error_code',
+  'details',
+  'request_id',
+  'hash',
+  'prev_hash',
 ] as const satisfies readonly (keyof AuditRecord)[];
 
 /**

@@ -19,7 +19,12 @@ export const AUDIT_FILTERS = {
   entity_id: Id.optional(),
   entity_no: queryInt(1).optional(),
   result: AuditResult.optional(),
-  search: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive substring of the text fields and details.' }),
+  search: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: 'Case-insensitive substring of the text fields and details.' }),
 };
 
 /** The filters, parsed: what the store's list and count take. */
@@ -35,7 +40,9 @@ export const AuditListQuery = z
   .object({
     ...AUDIT_FILTERS,
     before_seq: queryInt(1).optional(),
-    limit: queryInt(1, 1000).optional().meta({ description: `Default ${DEFAULT_LIST_LIMIT}.` }),
+    limit: queryInt(1, 1000)
+      .optional()
+      .meta({ description: `Default ${DEFAULT_LIST_LIMIT}.` }),
   })
   .strict()
   .refine(fromNotAfterTo, FROM_AFTER_TO);
@@ -48,6 +55,8 @@ export const AuditExportQuery = z
 export const AuditHashesQuery = z
   .object({
     after_seq: queryInt(0).optional().meta({ description: 'Entries after this seq; default 0, the first.' }),
-    limit: queryInt(1, 1000).optional().meta({ description: `Default ${DEFAULT_LIST_LIMIT}.` }),
+    limit: queryInt(1, 1000)
+      .optional()
+      .meta({ description: `Default ${DEFAULT_LIST_LIMIT}.` }),
   })
   .strict();

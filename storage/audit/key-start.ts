@@ -44,5 +44,9 @@ export function signKeyStart(db: SqlDb, signer: AuditSigner): void {
 /** Writes a signed key start: the migration's, or a test's store from before signed anchors. */
 export function writeKeyStart(db: SqlDb, signer: AuditSigner, seq: number): void {
   const value = JSON.stringify({ seq, signature: signer.sign(keyStartSigned(signer.keyId, seq)) });
-  db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', KEY_START, value);
+  db.run(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    KEY_START,
+    value,
+  );
 }

@@ -15,7 +15,9 @@ export const MAX_DETAILS_CHARS = 16_384;
 function storedDetails(details: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
   if (!details) return null;
   const json = JSON.stringify(details);
-  return json.length > MAX_DETAILS_CHARS ? { truncated: true, chars: json.length } : (JSON.parse(json) as Record<string, unknown>);
+  return json.length > MAX_DETAILS_CHARS
+    ? { truncated: true, chars: json.length }
+    : (JSON.parse(json) as Record<string, unknown>);
 }
 
 export interface ChainHead {
@@ -41,11 +43,20 @@ export class AuditLog {
   head(): ChainHead {
     return (
       first<ChainHead>(this.db, 'SELECT seq, hash, ts FROM audit_log ORDER BY seq DESC LIMIT 1') ??
-      first<ChainHead>(this.db, 'SELECT seq, hash, NULL AS ts FROM audit_checkpoint WHERE id = 1') ?? { seq: 0, hash: GENESIS_HASH, ts: null }
+      first<ChainHead>(this.db, 'SELECT seq, hash, NULL AS ts FROM audit_checkpoint WHERE id = 1') ?? {
+        seq: 0,
+        hash: GENESIS_HASH,
+        ts: null,
+      }
     );
   }
 
-  append(ctx: AuditContext, result: AuditResult, subject: AuditSubject = {}, errorCode: string | null = null): StoredEntry {
+  append(
+    ctx: AuditContext,
+    result: AuditResult,
+    subject: AuditSubject = {},
+    errorCode: string | null = null,
+  ): StoredEntry {
     const head = this.head();
     // Times never go backwards along the chain and never into a sealed day, even if the clock does:
     // the ts filters and the anchors rely on both.
@@ -74,10 +85,24 @@ export class AuditLog {
       `INSERT INTO audit_log (seq, id, ts, actor_type, actor_id, actor_label, source, action, category,
         entity_type, entity_id, entity_no, result, error_code, details, request_id, hash, v)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      entry.seq, entry.id, entry.ts, entry.actor_type, entry.actor_id, entry.actor_label, entry.source,
-      entry.action, entry.category, entry.entity_type, entry.entity_id, entry.entity_no,
-      entry.result, entry.error_code, entry.details === null ? null : JSON.stringify(entry.details),
-      entry.request_id, hash, entry.v,
+      entry.seq,
+      entry.id,
+      entry.ts,
+      entry.actor_type,
+      entry.actor_id,
+      entry.actor_label,
+      entry.source,
+      entry.action,
+      entry.category,
+      entry.entity_type,
+      entry.entity_id,
+      entry.entity_no,
+      entry.result,
+      entry.error_code,
+      entry.details === null ? null : JSON.stringify(entry.details),
+      entry.request_id,
+      hash,
+      entry.v,
     );
     return entry;
   }

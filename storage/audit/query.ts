@@ -12,7 +12,18 @@ export interface WhereClause {
 const EXACT = ['category', 'action', 'source', 'actor_type', 'entity_id', 'entity_no', 'result'] as const;
 
 /** The columns `search` looks in: everything textual except the hash, one line each. */
-const SEARCHED = ['action', 'actor_label', 'actor_id', 'source', 'entity_type', 'entity_id', 'error_code', 'request_id', 'id', 'details']
+const SEARCHED = [
+  'action',
+  'actor_label',
+  'actor_id',
+  'source',
+  'entity_type',
+  'entity_id',
+  'error_code',
+  'request_id',
+  'id',
+  'details',
+]
   .map((column) => `coalesce(a.${column}, '')`)
   .join(' || char(10) || ');
 
@@ -37,12 +48,20 @@ export function whereClause(db: SqlDb, filters: AuditFilters, start: PageStart =
   let lowSeq = start.after_seq ?? 0;
   let highSeq = start.before_seq ?? Number.MAX_SAFE_INTEGER;
   if (filters.from !== undefined) {
-    const row = first<{ seq: number }>(db, 'SELECT seq FROM audit_log WHERE ts >= ? ORDER BY ts, seq LIMIT 1', filters.from);
+    const row = first<{ seq: number }>(
+      db,
+      'SELECT seq FROM audit_log WHERE ts >= ? ORDER BY ts, seq LIMIT 1',
+      filters.from,
+    );
     if (!row) return null;
     lowSeq = Math.max(lowSeq, row.seq - 1);
   }
   if (filters.to !== undefined) {
-    const row = first<{ seq: number }>(db, 'SELECT seq FROM audit_log WHERE ts <= ? ORDER BY ts DESC, seq DESC LIMIT 1', filters.to);
+    const row = first<{ seq: number }>(
+      db,
+      'SELECT seq FROM audit_log WHERE ts <= ? ORDER BY ts DESC, seq DESC LIMIT 1',
+      filters.to,
+    );
     if (!row) return null;
     highSeq = Math.min(highSeq, row.seq + 1);
   }

@@ -48,6 +48,13 @@ export function entryOf(row: AuditRow): StoredEntry {
 }
 
 /** The spec's fields of a record, in the spec's order: what the list answers. */
-export function withoutLinks({ hash: _hash, prev_hash: _prev, category: _category, v: _v, anchor: _anchor, ...entry }: AuditRecord): AuditEntry {
+export function withoutLinks({
+  hash: _hash,
+  prev_hash: _prev,
+  category: _category,
+  v: _v,
+  anchor: _anchor,
+  ...entry
+}: AuditRecord): AuditEntry {
   return entry;
 }

@@ -14,19 +14,27 @@ const CHUNK = 10_000;
  */
 export function purgeBefore(ctx: StoreContext, cutoff: number, retentionDays: number): PurgeResult {
   const { db } = ctx;
-  const cut = first<{ seq: number }>(db, 'SELECT seq FROM audit_log WHERE ts < ? ORDER BY ts DESC, seq DESC LIMIT 1', cutoff);
+  const cut = first<{ seq: number }>(
+    db,
+    'SELECT seq FROM audit_log WHERE ts < ? ORDER BY ts DESC, seq DESC LIMIT 1',
+    cutoff,
+  );
   if (!cut) return { deleted: 0, checkpoint_seq: null };
   let deleted = 0;
   for (;;) {
     const end = db.transaction(() => {
       const oldest = first<{ seq: number }>(db, 'SELECT seq FROM audit_log ORDER BY seq LIMIT 1')!.seq;
       const last = first<{ seq: number; hash: string }>(
-        db, 'SELECT seq, hash FROM audit_log WHERE seq <= ? ORDER BY seq DESC LIMIT 1', Math.min(oldest + CHUNK - 1, cut.seq),
+        db,
+        'SELECT seq, hash FROM audit_log WHERE seq <= ? ORDER BY seq DESC LIMIT 1',
+        Math.min(oldest + CHUNK - 1, cut.seq),
       )!;
       db.run(
         `INSERT INTO audit_checkpoint (id, seq, hash, mac) VALUES (1, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, mac = excluded.mac`,
-        last.seq, last.hash, ctx.proofs.mac ? sealMac(ctx.proofs.mac, last) : null,
+        last.seq,
+        last.hash,
+        ctx.proofs.mac ? sealMac(ctx.proofs.mac, last) : null,
       );
       deleted += db.run('DELETE FROM audit_log WHERE seq <= ?', last.seq);
       db.run('DELETE FROM audit_anchor WHERE seq <= ?', last.seq);

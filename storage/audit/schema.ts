@@ -69,7 +69,9 @@ export const AuditHashes = z
 export type AuditHashes = z.output<typeof AuditHashes>;
 
 /** One page of entries as the list answers it: newest first, `next_before_seq` to page onward. */
-export const AuditList = z.object({ items: z.array(AuditEntry), next_before_seq: z.int().nullable() }).meta({ id: 'AuditList' });
+export const AuditList = z
+  .object({ items: z.array(AuditEntry), next_before_seq: z.int().nullable() })
+  .meta({ id: 'AuditList' });
 export type AuditList = z.output<typeof AuditList>;
 
 export const AuditStats = z.object({ entries: z.int(), oldest_ts: z.int().nullable() });

@@ -13,7 +13,9 @@ export function publicKeyPem(publicKey: Uint8Array): string {
   const der = new Uint8Array(SPKI_PREFIX.length + publicKey.length);
   der.set(SPKI_PREFIX);
   der.set(publicKey, SPKI_PREFIX.length);
-  const body = toBase64(der).match(/.{1,64}/g)!.join('\n');
+  const body = toBase64(der)
+    .match(/.{1,64}/g)!
+    .join('\n');
   return `-----BEGIN PUBLIC KEY-----\n${body}\n-----END PUBLIC KEY-----\n`;
 }
 
@@ -37,7 +39,11 @@ export function keyId(publicKey: Uint8Array): string {
 }
 
 /** Whether `signature` (base64) is the key's Ed25519 signature over the UTF-8 canonical JSON of `value`. */
-export function signatureValid(publicKey: Uint8Array | null, value: Record<string, unknown>, signature: string | null | undefined): boolean {
+export function signatureValid(
+  publicKey: Uint8Array | null,
+  value: Record<string, unknown>,
+  signature: string | null | undefined,
+): boolean {
   if (publicKey === null || typeof signature !== 'string') return false;
   try {
     return ed25519.verify(fromBase64(signature), new TextEncoder().encode(canonical(value)), publicKey);

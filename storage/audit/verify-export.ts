@@ -40,7 +40,14 @@ function parseLine(text: string): Line | { head: ExportHead } | string {
   if (prev_hash !== null && typeof prev_hash !== 'string') return 'prev_hash is missing';
   // Exports from before canonical form 2 carry neither `v` nor `category`: their lines are form 1.
   const stored = { ...entry, v: entry.v ?? 1 } as unknown as StoredEntry;
-  return { seq: stored.seq, ts: stored.ts, hash, prev_hash, anchor: (anchor as AnchorProof | undefined) ?? null, entry: stored };
+  return {
+    seq: stored.seq,
+    ts: stored.ts,
+    hash,
+    prev_hash,
+    anchor: (anchor as AnchorProof | undefined) ?? null,
+    entry: stored,
+  };
 }
 
 /** What the offline check is given besides the file: the public key (SPKI PEM) and a checkpoint saved earlier. */
@@ -72,8 +79,18 @@ type Fail = (lineNo: number | null, seq: number | null, reason: string) => void;
 export function verifyJsonlExport(text: string, proofs: ExportProofs = {}): ExportVerification {
   const publicKey = proofs.publicKeyPem ? publicKeyFromPem(proofs.publicKeyPem) : null;
   const result: ExportVerification = {
-    ok: true, checked: 0, first_bad_seq: null, first_bad_line: null, reason: null, first_seq: null, last_seq: null, gaps: 0,
-    anchors: publicKey ? 0 : null, missing_anchor: null, checkpoint_seq: proofs.checkpoint?.seq ?? null, signed_head: publicKey ? false : null,
+    ok: true,
+    checked: 0,
+    first_bad_seq: null,
+    first_bad_line: null,
+    reason: null,
+    first_seq: null,
+    last_seq: null,
+    gaps: 0,
+    anchors: publicKey ? 0 : null,
+    missing_anchor: null,
+    checkpoint_seq: proofs.checkpoint?.seq ?? null,
+    signed_head: publicKey ? false : null,
   };
   const fail: Fail = (lineNo, seq, reason) => {
     if (result.reason !== null) return;
@@ -107,29 +124,41 @@ export function verifyJsonlExport(text: string, proofs: ExportProofs = {}): Expo
     if (previous && line.seq <= previous.seq) fail(lineNo, line.seq, 'seq does not ascend');
     else if (line.prev_hash === null) fail(lineNo, line.seq, 'the entry before it was missing from the store');
     else if (form1 && sawForm2) fail(lineNo, line.seq, 'a form 1 entry follows a form 2 entry');
-    else if (form1 && publicKey && line.seq >= keyStart) fail(lineNo, line.seq, 'a form 1 entry at or after the key start');
+    else if (form1 && publicKey && line.seq >= keyStart)
+      fail(lineNo, line.seq, 'a form 1 entry at or after the key start');
     else if (form1 && line.entry.category !== undefined && line.entry.category !== categoryOf(line.entry.action)) {
       fail(lineNo, line.seq, 'category is not the one its action files under');
-    } else if (chainHash(line.prev_hash, line.entry) !== line.hash) fail(lineNo, line.seq, 'hash does not match the entry');
-    else if (line.seq === 1 && line.prev_hash !== GENESIS_HASH) fail(lineNo, line.seq, 'seq 1 does not link to the genesis hash');
-    else if (contiguous && line.prev_hash !== previous!.hash) fail(lineNo, line.seq, 'prev_hash is not the previous hash');
+    } else if (chainHash(line.prev_hash, line.entry) !== line.hash)
+      fail(lineNo, line.seq, 'hash does not match the entry');
+    else if (line.seq === 1 && line.prev_hash !== GENESIS_HASH)
+      fail(lineNo, line.seq, 'seq 1 does not link to the genesis hash');
+    else if (contiguous && line.prev_hash !== previous!.hash)
+      fail(lineNo, line.seq, 'prev_hash is not the previous hash');
     if (previous && line.seq > previous.seq + 1) {
       result.gaps += 1;
       // Across a gap no link is checked: with the key nothing unchecked is accepted.
-      if (publicKey) fail(lineNo, previous.seq + 1, 'seqs jump: entries are missing (an export filtered other than by time cannot be proven)');
+      if (publicKey)
+        fail(
+          lineNo,
+          previous.seq + 1,
+          'seqs jump: entries are missing (an export filtered other than by time cannot be proven)',
+        );
     }
     sawForm2 ||= !form1;
     if (publicKey) {
       const day = dayIndex(line.ts);
       // The previous line ended a day that this line shows finished: it must carry that day's anchor.
-      if (previous && day > dayIndex(previous.ts) && previous.anchor === null && previous.seq >= keyStart) unsealed.add(dayIndex(previous.ts));
+      if (previous && day > dayIndex(previous.ts) && previous.anchor === null && previous.seq >= keyStart)
+        unsealed.add(dayIndex(previous.ts));
       // An anchor must seal its line's own day, and no later line of the same day may follow it.
       if (previous?.anchor && day === dayIndex(previous.ts)) unsealed.add(dayIndex(Date.parse(previous.anchor.day)));
       if (line.anchor !== null) {
         const anchorDay = dayIndex(Date.parse(line.anchor.day));
         const legacy = line.anchor.signature === null && line.seq < keyStart;
         const anchor = { day: line.anchor.day, seq: line.seq, hash: line.hash };
-        const valid = line.anchor.day === dayName(day) && signatureValid(publicKey, anchorSigned(anchor, line.anchor.store_id), line.anchor.signature);
+        const valid =
+          line.anchor.day === dayName(day) &&
+          signatureValid(publicKey, anchorSigned(anchor, line.anchor.store_id), line.anchor.signature);
         if (valid) result.anchors! += 1;
         else if (!legacy) unsealed.add(Number.isNaN(anchorDay) ? day : anchorDay);
       }
@@ -144,9 +173,19 @@ export function verifyJsonlExport(text: string, proofs: ExportProofs = {}): Expo
 }
 
 /** Whether the file ends with the head the key signed over its first and last entry. */
-function checkHead(head: ExportHead | null, publicKey: Uint8Array, last: Line | null, result: ExportVerification, fail: Fail): void {
+function checkHead(
+  head: ExportHead | null,
+  publicKey: Uint8Array,
+  last: Line | null,
+  result: ExportVerification,
+  fail: Fail,
+): void {
   if (head === null) {
-    fail(null, null, 'the export does not end with a signed head: its end is not proven (an export made before signed heads, or one cut short)');
+    fail(
+      null,
+      null,
+      'the export does not end with a signed head: its end is not proven (an export made before signed heads, or one cut short)',
+    );
     return;
   }
   if (head.signature === null) {
@@ -159,7 +198,11 @@ function checkHead(head: ExportHead | null, publicKey: Uint8Array, last: Line | 
   }
   result.signed_head = true;
   if (head.first_seq !== result.first_seq || head.seq !== result.last_seq || head.hash !== (last?.hash ?? null)) {
-    fail(null, head.seq === result.last_seq ? head.first_seq : (result.last_seq ?? 0) + 1, 'the file does not begin and end where its signed head says');
+    fail(
+      null,
+      head.seq === result.last_seq ? head.first_seq : (result.last_seq ?? 0) + 1,
+      'the file does not begin and end where its signed head says',
+    );
   }
 }
 
@@ -180,8 +223,11 @@ function checkCheckpoint(
   if (result.last_seq === null || result.last_seq < checkpoint.seq) {
     fail(null, (result.last_seq ?? 0) + 1, 'the export ends before the checkpoint: entries it vouches for are missing');
   } else if (at) {
-    if (at.hash !== checkpoint.hash) fail(null, checkpoint.seq, 'the entry at the checkpoint seq does not have its hash');
-  } else if (checkpoint.seq === 0 ? checkpoint.hash !== GENESIS_HASH : !after || result.first_seq !== checkpoint.seq + 1) {
+    if (at.hash !== checkpoint.hash)
+      fail(null, checkpoint.seq, 'the entry at the checkpoint seq does not have its hash');
+  } else if (
+    checkpoint.seq === 0 ? checkpoint.hash !== GENESIS_HASH : !after || result.first_seq !== checkpoint.seq + 1
+  ) {
     fail(null, checkpoint.seq, 'the export neither holds the checkpoint seq nor starts right after it');
   } else if (after && after.prev_hash !== checkpoint.hash) {
     fail(null, checkpoint.seq + 1, 'the export does not extend from the checkpoint hash');

@@ -90,13 +90,23 @@ function sliceRows(db: SqlDb, cursor: VerifyCursor): VerifyRow[] {
        SELECT seq, sum(chars) OVER (ORDER BY seq) - chars AS before FROM (
          SELECT seq, coalesce(length(details), 0) AS chars FROM audit_log WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?))
      WHERE before <= ?`,
-    cursor.seq, cursor.end, SLICE_ENTRIES, SLICE_DETAILS_CHARS,
+    cursor.seq,
+    cursor.end,
+    SLICE_ENTRIES,
+    SLICE_DETAILS_CHARS,
   )!;
-  return last === null ? [] : db.all<VerifyRow>(`SELECT ${VERIFY_COLUMNS} FROM audit_log WHERE seq > ? AND seq <= ? ORDER BY seq`, cursor.seq, last);
+  return last === null
+    ? []
+    : db.all<VerifyRow>(
+        `SELECT ${VERIFY_COLUMNS} FROM audit_log WHERE seq > ? AND seq <= ? ORDER BY seq`,
+        cursor.seq,
+        last,
+      );
 }
 
 type StoredCheckpoint = Checkpoint & { mac: string | null };
-const readCheckpoint = (db: SqlDb) => first<StoredCheckpoint>(db, 'SELECT seq, hash, mac FROM audit_checkpoint WHERE id = 1') ?? null;
+const readCheckpoint = (db: SqlDb) =>
+  first<StoredCheckpoint>(db, 'SELECT seq, hash, mac FROM audit_checkpoint WHERE id = 1') ?? null;
 
 function start(db: SqlDb, proofs: AuditProofs, now: number, checkpoint: StoredCheckpoint | null): VerifyCursor {
   const base = checkpoint?.seq ?? 0;
@@ -104,7 +114,8 @@ function start(db: SqlDb, proofs: AuditProofs, now: number, checkpoint: StoredCh
     checkpoint: checkpoint && { seq: checkpoint.seq, hash: checkpoint.hash },
     end: first<{ end: number }>(db, 'SELECT coalesce(max(seq), 0) AS end FROM audit_log')!.end,
     today: dayIndex(now),
-    firstBad: checkpoint && proofs.mac !== null && !sealMacValid(proofs.mac, checkpoint, checkpoint.mac) ? base + 1 : null,
+    firstBad:
+      checkpoint && proofs.mac !== null && !sealMacValid(proofs.mac, checkpoint, checkpoint.mac) ? base + 1 : null,
     seq: base,
     hash: checkpoint?.hash ?? GENESIS_HASH,
     checked: 0,
@@ -147,10 +158,16 @@ function checkAnchors(db: SqlDb, proofs: AuditProofs, cursor: VerifyCursor): boo
   const base = cursor.checkpoint?.seq ?? 0;
   if (cursor.anchorDay === '') {
     // Every anchor (also one whose day is no longer a date) vouches for its seq.
-    pastTail(cursor, first<{ seq: number | null }>(db, 'SELECT max(seq) AS seq FROM audit_anchor WHERE seq > ?', base)!.seq ?? 0);
+    pastTail(
+      cursor,
+      first<{ seq: number | null }>(db, 'SELECT max(seq) AS seq FROM audit_anchor WHERE seq > ?', base)!.seq ?? 0,
+    );
   }
   const anchors = db.all<Anchor & { mac: string; signature: string | null }>(
-    'SELECT day, seq, hash, mac, signature FROM audit_anchor WHERE seq > ? AND day > ? ORDER BY day LIMIT ?', base, cursor.anchorDay!, SLICE_ANCHORS,
+    'SELECT day, seq, hash, mac, signature FROM audit_anchor WHERE seq > ? AND day > ? ORDER BY day LIMIT ?',
+    base,
+    cursor.anchorDay!,
+    SLICE_ANCHORS,
   );
   const storeId = proofs.storeId();
   const publicKey = proofs.signer?.publicKey ?? null;
@@ -164,7 +181,12 @@ function checkAnchors(db: SqlDb, proofs: AuditProofs, cursor: VerifyCursor): boo
     // An anchor of a day that ended before the key start may be unsigned: it was written before the key.
     const legacy = anchor.signature === null && anchor.seq < cursor.keyStart;
     const signed = legacy || signatureValid(publicKey, anchorSigned(anchor, storeId), anchor.signature);
-    if (signed && sealMacValid(proofs.mac, anchor, anchor.mac) && last?.seq === anchor.seq && last.hash === anchor.hash) {
+    if (
+      signed &&
+      sealMacValid(proofs.mac, anchor, anchor.mac) &&
+      last?.seq === anchor.seq &&
+      last.hash === anchor.hash
+    ) {
       cursor.anchors += 1;
       cursor.validAnchors.push({ day: anchor.day, seq: anchor.seq, hash: anchor.hash });
       unsealed.delete(day);
@@ -192,7 +214,11 @@ function finish(proofs: AuditProofs, cursor: VerifyCursor): AuditVerification {
   const firstBad = cursor.firstBad;
   return {
     ok: firstBad === null && missing === null && sealedTwice === null,
-    checked: cursor.checked, anchors: cursor.anchors, first_bad_seq: firstBad, missing_anchor: missing, sealed_twice: sealedTwice,
+    checked: cursor.checked,
+    anchors: cursor.anchors,
+    first_bad_seq: firstBad,
+    missing_anchor: missing,
+    sealed_twice: sealedTwice,
   };
 }
 
@@ -216,8 +242,10 @@ function firstRepeated(values: string[]): string | null {
  */
 export function verifySlice(db: SqlDb, proofs: AuditProofs, now: number, from: VerifyCursor | null): VerifyStep {
   const checkpoint = readCheckpoint(db);
-  const moved = from !== null && (from.checkpoint?.seq !== checkpoint?.seq || from.checkpoint?.hash !== checkpoint?.hash);
-  const cursor = from === null || moved ? start(db, proofs, now, checkpoint) : { ...from, validAnchors: [...from.validAnchors] };
+  const moved =
+    from !== null && (from.checkpoint?.seq !== checkpoint?.seq || from.checkpoint?.hash !== checkpoint?.hash);
+  const cursor =
+    from === null || moved ? start(db, proofs, now, checkpoint) : { ...from, validAnchors: [...from.validAnchors] };
   if (cursor.anchorDay === null) checkEntries(db, cursor);
   else if (!checkAnchors(db, proofs, cursor)) return { done: true, result: finish(proofs, cursor) };
   return { done: false, cursor };

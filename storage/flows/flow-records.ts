@@ -52,12 +52,17 @@ export function unknownFlowIds(ctx: StoreContext, ids: readonly string[]): strin
 
 /** Flows in the order they were made (a flow after those it needs), `limit` of them after the first `offset`. */
 export function flowSlice(ctx: StoreContext, offset: number, limit: number): FlowSummary[] {
-  return ctx.db.all<FlowRow>('SELECT * FROM automation_flows ORDER BY created_at, id LIMIT ? OFFSET ?', limit, offset).map(summary);
+  return ctx.db
+    .all<FlowRow>('SELECT * FROM automation_flows ORDER BY created_at, id LIMIT ? OFFSET ?', limit, offset)
+    .map(summary);
 }
 
 export function flowRows(ctx: StoreContext, ids?: readonly string[]): FlowSummary[] {
   const rows = ids
-    ? ctx.db.all<FlowRow>('SELECT f.* FROM json_each(?) j JOIN automation_flows f ON f.id = j.value ORDER BY j.key', JSON.stringify(ids))
+    ? ctx.db.all<FlowRow>(
+        'SELECT f.* FROM json_each(?) j JOIN automation_flows f ON f.id = j.value ORDER BY j.key',
+        JSON.stringify(ids),
+      )
     : ctx.db.all<FlowRow>('SELECT * FROM automation_flows ORDER BY created_at, id');
   return rows.map(summary);
 }
@@ -97,8 +102,16 @@ export function insertFlow(
   ctx.db.run(
     `INSERT INTO automation_flows (id, name, group_name, description, is_template, dependencies, step_count, value_count,
        created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    flow.id, flow.name, flow.group, flow.description, flow.is_template ? 1 : 0, JSON.stringify(flow.dependencies),
-    flow.step_count, flow.value_count, flow.created_at, flow.updated_at,
+    flow.id,
+    flow.name,
+    flow.group,
+    flow.description,
+    flow.is_template ? 1 : 0,
+    JSON.stringify(flow.dependencies),
+    flow.step_count,
+    flow.value_count,
+    flow.created_at,
+    flow.updated_at,
   );
   putChunks(ctx.db, owner(id), JSON.stringify(document));
   return flow;
@@ -112,7 +125,10 @@ export function removeFlow(ctx: StoreContext, id: string): void {
 /** The ids of the flows that list `id` among their dependencies. */
 export function dependentsOf(ctx: StoreContext, id: string): string[] {
   return ctx.db
-    .all<{ id: string }>('SELECT DISTINCT f.id FROM automation_flows f, json_each(f.dependencies) d WHERE d.value = ? ORDER BY f.id', id)
+    .all<{ id: string }>(
+      'SELECT DISTINCT f.id FROM automation_flows f, json_each(f.dependencies) d WHERE d.value = ? ORDER BY f.id',
+      id,
+    )
     .map((r) => r.id);
 }
 
@@ -148,13 +164,20 @@ export function bundleFlow(ctx: StoreContext, summaryRow: FlowSummary, includeSe
     values: document.values.map((v) => ({
       name: v.name,
       protected: v.protected,
-      value: !v.protected ? v.value : includeSecrets && v.sealed !== null ? ctx.vault.open(v.sealed, valueAad(summaryRow.id, v.name)) : null,
+      value: !v.protected
+        ? v.value
+        : includeSecrets && v.sealed !== null
+          ? ctx.vault.open(v.sealed, valueAad(summaryRow.id, v.name))
+          : null,
     })),
   };
 }
 
 /** A flow as `lpa team push` carries it: a bundled flow with every protected value opened, and its times. */
-export function plainFlow(ctx: StoreContext, summaryRow: FlowSummary): BundledFlow & { created_at: number; updated_at: number } {
+export function plainFlow(
+  ctx: StoreContext,
+  summaryRow: FlowSummary,
+): BundledFlow & { created_at: number; updated_at: number } {
   return { ...bundleFlow(ctx, summaryRow, true), created_at: summaryRow.created_at, updated_at: summaryRow.updated_at };
 }
 

@@ -15,7 +15,11 @@ export class Flows {
         assertFlowsExist(this.ctx, input.dependencies ?? []);
         return insertFlow(this.ctx, input);
       },
-      (flow) => ({ entity_type: 'flow', entity_id: flow.id, details: { name: flow.name, steps: flow.step_count, values: flow.value_count } }),
+      (flow) => ({
+        entity_type: 'flow',
+        entity_id: flow.id,
+        details: { name: flow.name, steps: flow.step_count, values: flow.value_count },
+      }),
     );
     return readFlow(this.ctx, created);
   }

@@ -12,7 +12,11 @@ export type Step = z.output<typeof Step>;
 
 export const FlowValueInput = z
   // A value has no bound of its own in the spec: the body limit is its bound, stated so that the document shows one.
-  .object({ name: Label, value: z.string().max(DEFAULT_BODY_LIMIT).nullable().optional(), protected: z.boolean().optional() })
+  .object({
+    name: Label,
+    value: z.string().max(DEFAULT_BODY_LIMIT).nullable().optional(),
+    protected: z.boolean().optional(),
+  })
   .strict();
 
 export const NewFlow = z
@@ -58,11 +62,11 @@ const FlowValue = BundledFlowValue.extend({
   value_set: z.boolean(),
 });
 
-export const Flow = z
-  .object({ ...flowFields, steps: z.array(Step), values: z.array(FlowValue) })
-  .meta({ id: 'Flow' });
+export const Flow = z.object({ ...flowFields, steps: z.array(Step), values: z.array(FlowValue) }).meta({ id: 'Flow' });
 export type Flow = z.output<typeof Flow>;
 
 /** A flow as a share bundle carries it: no timestamps, its values as `BundledFlowValue`. */
-export const BundledFlow = Flow.omit({ created_at: true, updated_at: true }).extend({ values: z.array(BundledFlowValue) });
+export const BundledFlow = Flow.omit({ created_at: true, updated_at: true }).extend({
+  values: z.array(BundledFlowValue),
+});
 export type BundledFlow = z.output<typeof BundledFlow>;

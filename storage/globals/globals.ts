@@ -68,7 +68,11 @@ export class Globals {
         if (!row) throw notFound(name);
         if (row.revision !== expectedRevision) throw conflict(row.revision);
         deleteChunks(this.ctx.db, owner(name));
-        this.ctx.db.run('UPDATE automation_globals SET deleted = 1, bytes = 0, updated_at = ? WHERE name = ?', this.ctx.now(), name);
+        this.ctx.db.run(
+          'UPDATE automation_globals SET deleted = 1, bytes = 0, updated_at = ? WHERE name = ?',
+          this.ctx.now(),
+          name,
+        );
       },
       () => ({ entity_type: 'global', entity_id: name, details: { revision: expectedRevision } }),
     );
@@ -84,14 +88,21 @@ export class Globals {
       `INSERT INTO automation_globals (name, revision, bytes, updated_at, deleted) VALUES (?, ?, ?, ?, 0)
        ON CONFLICT (name) DO UPDATE SET revision = excluded.revision, bytes = excluded.bytes,
          updated_at = excluded.updated_at, deleted = 0`,
-      summary.name, summary.revision, summary.bytes, summary.updated_at,
+      summary.name,
+      summary.revision,
+      summary.bytes,
+      summary.updated_at,
     );
   }
 
   /** Live globals by name with their values opened, for `lpa team push`: the caller audits the read. */
   slice(offset: number, limit: number): PlainGlobal[] {
     return this.ctx.db
-      .all<GlobalRow>('SELECT * FROM automation_globals WHERE deleted = 0 ORDER BY name LIMIT ? OFFSET ?', limit, offset)
+      .all<GlobalRow>(
+        'SELECT * FROM automation_globals WHERE deleted = 0 ORDER BY name LIMIT ? OFFSET ?',
+        limit,
+        offset,
+      )
       .map((row) => this.plain(row));
   }
 
@@ -103,7 +114,12 @@ export class Globals {
   }
 
   private plain(row: GlobalRow): PlainGlobal {
-    return { name: row.name, revision: row.revision, value: this.ctx.vault.open(getChunks(this.ctx.db, owner(row.name))!, aad(row.name)), updated_at: row.updated_at };
+    return {
+      name: row.name,
+      revision: row.revision,
+      value: this.ctx.vault.open(getChunks(this.ctx.db, owner(row.name))!, aad(row.name)),
+      updated_at: row.updated_at,
+    };
   }
 
   private row(name: string): GlobalRow | undefined {

@@ -24,7 +24,10 @@ export type GlobalValue = z.output<typeof GlobalValue>;
 /** `expected_revision` 0 creates; otherwise it must be the current revision. */
 export const GlobalWrite = z
   .object({
-    value: z.string().max(GLOBAL_VALUE_MAX_CHARS).refine(isWellFormed, 'The value must be valid Unicode (no lone surrogates)'),
+    value: z
+      .string()
+      .max(GLOBAL_VALUE_MAX_CHARS)
+      .refine(isWellFormed, 'The value must be valid Unicode (no lone surrogates)'),
     expected_revision: z.int().min(0).max(Number.MAX_SAFE_INTEGER),
   })
   .strict()

@@ -27,6 +27,8 @@ export async function runDailyJobs(store: Store, host: HostPort, now: number): P
       reports.push({ name: job.name, ok: false, result: { error: String(error) } });
     }
   }
-  await host.logs.append('jobs', jobLogRecords(reports, startedAt)).catch((error: unknown) => console.error('jobs log write failed:', String(error)));
+  await host.logs
+    .append('jobs', jobLogRecords(reports, startedAt))
+    .catch((error: unknown) => console.error('jobs log write failed:', String(error)));
   return reports;
 }

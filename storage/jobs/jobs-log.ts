@@ -6,12 +6,19 @@ export function jobLogRecords(reports: readonly JobReport[], startedAt: number):
   const ts = Date.now();
   const failed = reports.filter((report) => !report.ok).length;
   return [
-    ...reports.map((report): LogRecord => ({
+    ...reports.map(
+      (report): LogRecord => ({
+        ts,
+        level: report.ok ? 'info' : 'error',
+        message: `job ${report.name} ${report.ok ? 'done' : 'failed'}`,
+        fields: report.result,
+      }),
+    ),
+    {
       ts,
-      level: report.ok ? 'info' : 'error',
-      message: `job ${report.name} ${report.ok ? 'done' : 'failed'}`,
-      fields: report.result,
-    })),
-    { ts, level: failed === 0 ? 'info' : 'warn', message: 'daily run finished', fields: { jobs: reports.length, failed, duration_ms: ts - startedAt } },
+      level: failed === 0 ? 'info' : 'warn',
+      message: 'daily run finished',
+      fields: { jobs: reports.length, failed, duration_ms: ts - startedAt },
+    },
   ];
 }

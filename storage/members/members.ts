@@ -27,7 +27,10 @@ export class Members {
         this.ctx.db.run(
           `INSERT INTO members (email, role, created_at, updated_at) VALUES (?, ?, ?, ?)
            ON CONFLICT (email) DO UPDATE SET role = excluded.role, updated_at = excluded.updated_at`,
-          member.email, member.role, member.created_at, member.updated_at,
+          member.email,
+          member.role,
+          member.created_at,
+          member.updated_at,
         );
         return member;
       },
@@ -60,9 +63,17 @@ export class Members {
 
   /** Throws when `email` is the only owner, before a change that would leave the team without one. */
   private keepAnOwner(email: string): void {
-    const others = first<{ n: number }>(this.ctx.db, `SELECT count(*) AS n FROM members WHERE role = 'owner' AND email <> ?`, email)!;
+    const others = first<{ n: number }>(
+      this.ctx.db,
+      `SELECT count(*) AS n FROM members WHERE role = 'owner' AND email <> ?`,
+      email,
+    )!;
     if (others.n === 0) throw new ApiError('members.last_owner', { email });
   }
 }
 
-const subject = (member: Member) => ({ entity_type: 'member', entity_id: member.email, details: { role: member.role } });
+const subject = (member: Member) => ({
+  entity_type: 'member',
+  entity_id: member.email,
+  details: { role: member.role },
+});

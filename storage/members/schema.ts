@@ -16,8 +16,14 @@ export const MemberEmail = z
   .string()
   .max(254)
   .toLowerCase()
-  .regex(new RegExp(`^(?:${EMAIL}|${SERVICE_TOKEN})$`), 'A member is an email address or an Access service token id (<id>.access)')
-  .meta({ description: 'An email address, or the client id of a Cloudflare Access service token; matched without regard to case.' });
+  .regex(
+    new RegExp(`^(?:${EMAIL}|${SERVICE_TOKEN})$`),
+    'A member is an email address or an Access service token id (<id>.access)',
+  )
+  .meta({
+    description:
+      'An email address, or the client id of a Cloudflare Access service token; matched without regard to case.',
+  });
 
 export const MemberRole = z.enum(['owner', 'admin', 'member']);
 export type MemberRole = z.output<typeof MemberRole>;

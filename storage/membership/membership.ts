@@ -13,7 +13,9 @@ export class MembershipCache {
   /** The cached confirmation from this server; a confirmation from another URL does not count. */
   read(url: string): CachedAccountStatus | null {
     const row = first<{ status: string; verified_until: number }>(
-      this.ctx.db, 'SELECT status, verified_until FROM account_status_cache WHERE id = 1 AND url = ?', url,
+      this.ctx.db,
+      'SELECT status, verified_until FROM account_status_cache WHERE id = 1 AND url = ?',
+      url,
     );
     if (!row) return null;
     const status = AccountStatus.safeParse(JSON.parse(row.status));
@@ -26,7 +28,10 @@ export class MembershipCache {
       `INSERT INTO account_status_cache (id, url, status, verified_until, saved_at) VALUES (1, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET url = excluded.url, status = excluded.status,
          verified_until = excluded.verified_until, saved_at = excluded.saved_at`,
-      url, JSON.stringify(status), verifiedUntil, this.ctx.now(),
+      url,
+      JSON.stringify(status),
+      verifiedUntil,
+      this.ctx.now(),
     );
   }
 }

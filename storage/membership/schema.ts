@@ -12,12 +12,32 @@ const Limit = z.int().min(0).nullable();
 const Account = z.object({
   permissions: z.array(z.string()).optional(),
   membership: Membership,
-  entitlements: z.object({ profiles: z.boolean(), api: z.boolean(), automation: z.boolean(), synchronizer: z.boolean(), teamSync: z.boolean() }),
-  limits: z.object({ profiles: Limit, runningProfiles: Limit, groups: Limit, members: Limit.optional(), dailyStarts: Limit.optional() }),
+  entitlements: z.object({
+    profiles: z.boolean(),
+    api: z.boolean(),
+    automation: z.boolean(),
+    synchronizer: z.boolean(),
+    teamSync: z.boolean(),
+  }),
+  limits: z.object({
+    profiles: Limit,
+    runningProfiles: Limit,
+    groups: Limit,
+    members: Limit.optional(),
+    dailyStarts: Limit.optional(),
+  }),
   usage: z
-    .object({ profiles: z.int().min(0), members: z.int().min(0), startsToday: z.int().min(0), day: z.string(), resetAt: z.number() })
+    .object({
+      profiles: z.int().min(0),
+      members: z.int().min(0),
+      startsToday: z.int().min(0),
+      day: z.string(),
+      resetAt: z.number(),
+    })
     .optional(),
-  team: z.object({ id: z.string(), name: z.string(), role: z.enum(['owner', 'admin', 'member']), ownerId: z.string() }).optional(),
+  team: z
+    .object({ id: z.string(), name: z.string(), role: z.enum(['owner', 'admin', 'member']), ownerId: z.string() })
+    .optional(),
   isAdmin: z.boolean(),
   notificationsUnread: z.int().min(0),
   serverTime: z.number(),

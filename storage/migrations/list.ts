@@ -14,6 +14,13 @@ import { witnessPerTeamMigration } from './009-witness-per-team';
  * once landed: add a new one, with the next id (a duplicate or out-of-order id fails at load).
  */
 export const MIGRATIONS = migrationList([
-  foundationMigration, auditMigration, automationMigration, profilesMigration, auditProofsMigration, auditKeyStartMigration,
-  membersMigration, teamWitnessMigration, witnessPerTeamMigration,
+  foundationMigration,
+  auditMigration,
+  automationMigration,
+  profilesMigration,
+  auditProofsMigration,
+  auditKeyStartMigration,
+  membersMigration,
+  teamWitnessMigration,
+  witnessPerTeamMigration,
 ]);

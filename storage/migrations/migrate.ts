@@ -34,7 +34,9 @@ export interface MigrationReport {
  */
 export function migrate(db: SqlDb, migrations: readonly Migration[], now: number): MigrationReport {
   return db.transaction(() => {
-    db.run(`CREATE TABLE IF NOT EXISTS migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+    db.run(
+      `CREATE TABLE IF NOT EXISTS migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+    );
     const before = new Set(db.all<{ id: number }>('SELECT id FROM migrations').map((r) => r.id));
     const pending = migrations.filter((migration) => !before.has(migration.id));
     for (const migration of pending) {

@@ -66,14 +66,21 @@ export class ProfileAccounts {
   list(profileId: string): PlatformAccount[] {
     const profile = this.profiles.require(profileId);
     return this.ctx.db
-      .all<AccountRow>('SELECT * FROM profile_accounts WHERE profile_no = ? ORDER BY sort_order, created_at, id', profile.no)
+      .all<AccountRow>(
+        'SELECT * FROM profile_accounts WHERE profile_no = ? ORDER BY sort_order, created_at, id',
+        profile.no,
+      )
       .map((row) => toAccount(row, profile));
   }
 
   create(audit: AuditContext, profileId: string, input: PlatformAccountInput): PlatformAccount {
     return this.write(audit, profileId, input, (profile) => {
-      const count = this.ctx.db.all<{ n: number }>('SELECT count(*) AS n FROM profile_accounts WHERE profile_no = ?', profile.no)[0]!.n;
-      if (count >= MAX_ACCOUNTS_PER_PROFILE) throw new ApiError('profile_accounts.limit_reached', { max: MAX_ACCOUNTS_PER_PROFILE });
+      const count = this.ctx.db.all<{ n: number }>(
+        'SELECT count(*) AS n FROM profile_accounts WHERE profile_no = ?',
+        profile.no,
+      )[0]!.n;
+      if (count >= MAX_ACCOUNTS_PER_PROFILE)
+        throw new ApiError('profile_accounts.limit_reached', { max: MAX_ACCOUNTS_PER_PROFILE });
       const now = this.ctx.now();
       return this.insert(profile, crypto.randomUUID(), input, now, now);
     });
@@ -87,8 +94,16 @@ export class ProfileAccounts {
     this.ctx.db.run(
       `INSERT INTO profile_accounts (id, profile_no, platform_url, username, password, totp_secret, notes, sort_order, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      id, profile.no, input.platform_url, input.username ?? null, this.seal(id, 'password', input.password),
-      this.seal(id, 'totp_secret', input.totp_secret), input.notes ?? null, input.sort_order ?? 0, createdAt, updatedAt,
+      id,
+      profile.no,
+      input.platform_url,
+      input.username ?? null,
+      this.seal(id, 'password', input.password),
+      this.seal(id, 'totp_secret', input.totp_secret),
+      input.notes ?? null,
+      input.sort_order ?? 0,
+      createdAt,
+      updatedAt,
     );
     return id;
   }
@@ -99,7 +114,8 @@ export class ProfileAccounts {
       .all<AccountRow & { profile_id: string }>(
         `SELECT a.*, p.id AS profile_id FROM profile_accounts a JOIN profiles p ON p.no = a.profile_no
          ORDER BY a.profile_no, a.sort_order, a.created_at, a.id LIMIT ? OFFSET ?`,
-        limit, offset,
+        limit,
+        offset,
       )
       .map((row) => this.plain(row));
   }
@@ -123,13 +139,21 @@ export class ProfileAccounts {
   update(audit: AuditContext, profileId: string, accountId: string, patch: PlatformAccountPatch): PlatformAccount {
     return this.write(audit, profileId, patch, (profile) => {
       const row = this.requireRow(profile, accountId);
-      const keep = <K extends keyof AccountRow & keyof PlatformAccountPatch>(field: K) => (patch[field] === undefined ? row[field] : patch[field]);
-      const secret = (field: SecretField) => (patch[field] === undefined ? row[field] : this.seal(accountId, field, patch[field]));
+      const keep = <K extends keyof AccountRow & keyof PlatformAccountPatch>(field: K) =>
+        patch[field] === undefined ? row[field] : patch[field];
+      const secret = (field: SecretField) =>
+        patch[field] === undefined ? row[field] : this.seal(accountId, field, patch[field]);
       this.ctx.db.run(
         `UPDATE profile_accounts SET platform_url = ?, username = ?, password = ?, totp_secret = ?, notes = ?, sort_order = ?, updated_at = ?
          WHERE id = ?`,
-        keep('platform_url'), keep('username'), secret('password'), secret('totp_secret'), keep('notes'), keep('sort_order'),
-        this.ctx.now(), accountId,
+        keep('platform_url'),
+        keep('username'),
+        secret('password'),
+        secret('totp_secret'),
+        keep('notes'),
+        keep('sort_order'),
+        this.ctx.now(),
+        accountId,
       );
       return accountId;
     });
@@ -169,14 +193,20 @@ export class ProfileAccounts {
   }
 
   /** Runs one write on an account of the profile, audited with the names of the fields it set. */
-  private write(audit: AuditContext, profileId: string, fields: PlatformAccountPatch, fn: (profile: Profile) => string): PlatformAccount {
+  private write(
+    audit: AuditContext,
+    profileId: string,
+    fields: PlatformAccountPatch,
+    fn: (profile: Profile) => string,
+  ): PlatformAccount {
     return this.ctx.change(
       audit,
       () => {
         const profile = this.profiles.require(profileId);
         return { profile, account: toAccount(this.requireRow(profile, fn(profile)), profile) };
       },
-      ({ profile, account }) => subject(profile, account.id, { platform_url: account.platform_url, fields: fieldsOf(fields) }),
+      ({ profile, account }) =>
+        subject(profile, account.id, { platform_url: account.platform_url, fields: fieldsOf(fields) }),
     ).account;
   }
 
@@ -202,7 +232,12 @@ export class ProfileAccounts {
   }
 
   private requireRow(profile: Profile, accountId: string): AccountRow {
-    const row = first<AccountRow>(this.ctx.db, 'SELECT * FROM profile_accounts WHERE id = ? AND profile_no = ?', accountId, profile.no);
+    const row = first<AccountRow>(
+      this.ctx.db,
+      'SELECT * FROM profile_accounts WHERE id = ? AND profile_no = ?',
+      accountId,
+      profile.no,
+    );
     if (!row) throw new ApiError('resource.not_found', { resource: 'profile_account', id: accountId });
     return row;
   }

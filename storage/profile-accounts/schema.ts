@@ -52,6 +52,9 @@ export type PlatformPassword = z.output<typeof PlatformPassword>;
 
 /** The current code of a 2FA secret and the whole seconds it stays valid. */
 export const TotpCode = z
-  .object({ code: z.string().regex(new RegExp(`^[0-9]{${DIGITS.min},${DIGITS.max}}$`)), remaining_s: z.int().min(1).max(PERIOD_S.max) })
+  .object({
+    code: z.string().regex(new RegExp(`^[0-9]{${DIGITS.min},${DIGITS.max}}$`)),
+    remaining_s: z.int().min(1).max(PERIOD_S.max),
+  })
   .meta({ id: 'TotpCode' });
 export type TotpCode = z.output<typeof TotpCode>;

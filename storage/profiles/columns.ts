@@ -35,10 +35,14 @@ const STORED_AS: Partial<Record<keyof ProfileFields, Stored>> = {
 const CASE_FOLDED = ['name', 'notes'] as const;
 
 const FIELDS = Object.keys(ProfileFields.shape) as (keyof ProfileFields)[];
-const storedAs = (field: string): Stored => STORED_AS[field as keyof ProfileFields] ?? { column: field, write: asIs, read: asIs };
+const storedAs = (field: string): Stored =>
+  STORED_AS[field as keyof ProfileFields] ?? { column: field, write: asIs, read: asIs };
 
 /** The columns that hold a profile's fields, in the order of `fieldValues`. */
-export const FIELD_COLUMNS = [...FIELDS.map((field) => storedAs(field).column), ...CASE_FOLDED.map((field) => `${field}_lc`)];
+export const FIELD_COLUMNS = [
+  ...FIELDS.map((field) => storedAs(field).column),
+  ...CASE_FOLDED.map((field) => `${field}_lc`),
+];
 
 /** The column values of these fields, in the order of `FIELD_COLUMNS`; a field not given gets its default. */
 export function fieldValues(fields: Partial<ProfileFields>): SqlValue[] {

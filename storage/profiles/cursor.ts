@@ -39,7 +39,8 @@ export class CursorSigner {
     }
     const payload = JSON.parse(decode(body)) as Payload;
     if (payload.b !== digest(binding)) throw new ApiError('request.cursor_mismatch');
-    if (typeof payload.v !== valueType || !Number.isSafeInteger(payload.n)) throw new ApiError('request.cursor_invalid');
+    if (typeof payload.v !== valueType || !Number.isSafeInteger(payload.n))
+      throw new ApiError('request.cursor_invalid');
     return { value: payload.v, no: payload.n };
   }
 }

@@ -17,7 +17,14 @@ export function listProfileRows(db: SqlDb, signer: CursorSigner, query: ProfileQ
   const { column, type } = SORT_COLUMN[query.sort];
   const dir = query.order === 'desc' ? 'DESC' : 'ASC';
   const filter = filters(query);
-  const binding = { sort: query.sort, order: query.order, group: query.group ?? null, tag: query.tag ?? null, pinned: query.pinned ?? null, q: query.q ?? null };
+  const binding = {
+    sort: query.sort,
+    order: query.order,
+    group: query.group ?? null,
+    tag: query.tag ?? null,
+    pinned: query.pinned ?? null,
+    q: query.q ?? null,
+  };
 
   const where = [...filter.clauses];
   const params = [...filter.params];
@@ -36,14 +43,19 @@ export function listProfileRows(db: SqlDb, signer: CursorSigner, query: ProfileQ
   const offset = query.page === undefined ? 0 : (query.page - 1) * query.limit;
   const rows = db.all<ProfileRow>(
     `SELECT * FROM profiles ${whereSql(where)} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    ...params, query.limit + 1, offset,
+    ...params,
+    query.limit + 1,
+    offset,
   );
   const more = rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;
   const last = page[page.length - 1];
   // A cursor cannot carry the pinned-first order, so that order is paged by `page` alone.
   const next_cursor = more && last && !query.pinned_first ? signer.sign(binding, keysetOf(last, column)) : null;
-  const total = db.all<{ n: number }>(`SELECT count(*) AS n FROM profiles ${whereSql(filter.clauses)}`, ...filter.params)[0]!.n;
+  const total = db.all<{ n: number }>(
+    `SELECT count(*) AS n FROM profiles ${whereSql(filter.clauses)}`,
+    ...filter.params,
+  )[0]!.n;
   return { rows: page, next_cursor, total };
 }
 

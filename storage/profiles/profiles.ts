@@ -18,7 +18,12 @@ const INSERTED = ['id', ...FIELD_COLUMNS, 'created_at', 'updated_at'];
 const INSERT = `INSERT INTO profiles (${INSERTED.join(', ')}) VALUES (${INSERTED.map(() => '?').join(', ')})`;
 const UPDATE = `UPDATE profiles SET ${FIELD_COLUMNS.map((column) => `${column} = ?`).join(', ')}, updated_at = ? WHERE no = ?`;
 
-const subject = (p: Profile): AuditSubject => ({ entity_type: 'profile', entity_id: p.id, entity_no: p.no, details: { name: p.name } });
+const subject = (p: Profile): AuditSubject => ({
+  entity_type: 'profile',
+  entity_id: p.id,
+  entity_no: p.no,
+  details: { name: p.name },
+});
 
 /** Browser profiles: records with a serial `no`, tags for filtering, and keyset-paged listing. */
 export class Profiles {
@@ -26,7 +31,10 @@ export class Profiles {
 
   constructor(private readonly ctx: StoreContext) {
     // The cursor key is made once per store and kept, so cursors survive restarts.
-    ctx.db.run(`INSERT OR IGNORE INTO meta (key, value) VALUES ('profiles.cursor_key', ?)`, bytesToHex(crypto.getRandomValues(new Uint8Array(32))));
+    ctx.db.run(
+      `INSERT OR IGNORE INTO meta (key, value) VALUES ('profiles.cursor_key', ?)`,
+      bytesToHex(crypto.getRandomValues(new Uint8Array(32))),
+    );
     const key = first<{ value: string }>(ctx.db, `SELECT value FROM meta WHERE key = 'profiles.cursor_key'`)!.value;
     this.cursors = new CursorSigner(hexToBytes(key));
   }
@@ -97,7 +105,9 @@ export class Profiles {
 
   /** Profiles in the order they were made, `limit` of them after the first `offset`. */
   slice(offset: number, limit: number): Profile[] {
-    return this.ctx.db.all<ProfileRow>('SELECT * FROM profiles ORDER BY no LIMIT ? OFFSET ?', limit, offset).map(toProfile);
+    return this.ctx.db
+      .all<ProfileRow>('SELECT * FROM profiles ORDER BY no LIMIT ? OFFSET ?', limit, offset)
+      .map(toProfile);
   }
 
   find(id: string): Profile | null {
@@ -115,7 +125,8 @@ export class Profiles {
   private assertQuota(quota: ProfileQuota): void {
     if (!quota.entitled) throw new ApiError('account.entitlement_missing', { entitlement: 'profiles' });
     const usage = this.count();
-    if (quota.limit !== null && usage >= quota.limit) throw new ApiError('account.limit_reached', { limit: 'profiles', max: quota.limit, usage });
+    if (quota.limit !== null && usage >= quota.limit)
+      throw new ApiError('account.limit_reached', { limit: 'profiles', max: quota.limit, usage });
   }
 
   private writeTags(no: number, tags: readonly string[]): void {

@@ -3,7 +3,16 @@ import { uniqueItems } from '../../src/shared/schemas/ids';
 import { queryBool, queryInt } from '../../src/shared/schemas/query';
 
 /** Bounds the spec leaves open (docs/profiles.md#profiles). */
-export const PROFILE_BOUNDS = { name: 120, group: 120, tag: 64, tags: 50, notes: 10_000, q: 200, cursor: 2048, page: 1_000_000 } as const;
+export const PROFILE_BOUNDS = {
+  name: 120,
+  group: 120,
+  tag: 64,
+  tags: 50,
+  notes: 10_000,
+  q: 200,
+  cursor: 2048,
+  page: 1_000_000,
+} as const;
 
 export const PROFILE_SORTS = ['no', 'name', 'created_at', 'updated_at'] as const;
 export type ProfileSort = (typeof PROFILE_SORTS)[number];
@@ -39,17 +48,19 @@ export type Profile = z.output<typeof Profile>;
 
 export const ProfileQuery = z
   .object({
-    page: queryInt(1, PROFILE_BOUNDS.page).optional().meta({ description: 'The page to answer (1 is the first); not with `cursor`.' }),
-    limit: queryInt(1, 1000).default(50),
-    cursor: z
-      .string()
-      .min(1)
-      .max(PROFILE_BOUNDS.cursor)
+    page: queryInt(1, PROFILE_BOUNDS.page)
       .optional()
-      .meta({ description: 'A `next_cursor` of an earlier answer, with the same sort, order and filters; not with `page` nor `pinned_first=true`.' }),
+      .meta({ description: 'The page to answer (1 is the first); not with `cursor`.' }),
+    limit: queryInt(1, 1000).default(50),
+    cursor: z.string().min(1).max(PROFILE_BOUNDS.cursor).optional().meta({
+      description:
+        'A `next_cursor` of an earlier answer, with the same sort, order and filters; not with `page` nor `pinned_first=true`.',
+    }),
     sort: z.enum(PROFILE_SORTS).default('no'),
     order: z.enum(['asc', 'desc']).default('asc'),
-    pinned_first: queryBool().default(false).meta({ description: 'Pinned profiles first; pages by `page` only (no `cursor`).' }),
+    pinned_first: queryBool()
+      .default(false)
+      .meta({ description: 'Pinned profiles first; pages by `page` only (no `cursor`).' }),
     group: ProfileFields.shape.group.unwrap().optional(),
     tag: Tag.optional(),
     pinned: queryBool().optional(),
@@ -58,8 +69,14 @@ export const ProfileQuery = z
   .strict()
   .superRefine((query, issues) => {
     if (query.cursor === undefined) return;
-    if (query.pinned_first) issues.addIssue({ code: 'custom', path: ['pinned_first'], message: 'A cursor cannot be combined with pinned_first=true' });
-    if (query.page !== undefined) issues.addIssue({ code: 'custom', path: ['page'], message: 'Use either page or cursor, not both' });
+    if (query.pinned_first)
+      issues.addIssue({
+        code: 'custom',
+        path: ['pinned_first'],
+        message: 'A cursor cannot be combined with pinned_first=true',
+      });
+    if (query.page !== undefined)
+      issues.addIssue({ code: 'custom', path: ['page'], message: 'Use either page or cursor, not both' });
   });
 export type ProfileQuery = z.output<typeof ProfileQuery>;
 

@@ -12,7 +12,9 @@ export type LogRetentionPatch = z.output<typeof LogRetentionPatch>;
 
 export const LOG_RETENTION_DEFAULTS: LogRetention = { retention_days: 30, kernel_retention_days: 14 };
 
-export const AuditRetentionSetting = z.object({ retention_days: z.int().min(30).max(1095) }).meta({ id: 'AuditRetentionSetting' });
+export const AuditRetentionSetting = z
+  .object({ retention_days: z.int().min(30).max(1095) })
+  .meta({ id: 'AuditRetentionSetting' });
 export type AuditRetentionSetting = z.output<typeof AuditRetentionSetting>;
 
 /** The body that changes the audit retention. */

@@ -2,7 +2,14 @@ import type { Audit } from '../audit/audit';
 import type { AuditContext } from '../audit/entry';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
-import { AUDIT_RETENTION_DEFAULTS, LOG_RETENTION_DEFAULTS, type AuditRetention, type AuditRetentionSetting, type LogRetention, type LogRetentionPatch } from './schema';
+import {
+  AUDIT_RETENTION_DEFAULTS,
+  LOG_RETENTION_DEFAULTS,
+  type AuditRetention,
+  type AuditRetentionSetting,
+  type LogRetention,
+  type LogRetentionPatch,
+} from './schema';
 
 /** Settings documents, stored as JSON under a key and merged over their defaults on read. */
 export class Settings {
@@ -38,9 +45,15 @@ export class Settings {
 
   setAuditRetention(audit: AuditContext, next: AuditRetentionSetting): AuditRetentionSetting {
     const previous = this.auditRetention().retention_days;
-    this.ctx.change(audit, () => this.write('audit', next), () => ({
-      entity_type: 'settings', entity_id: 'audit', details: { retention_days: next.retention_days, previous },
-    }));
+    this.ctx.change(
+      audit,
+      () => this.write('audit', next),
+      () => ({
+        entity_type: 'settings',
+        entity_id: 'audit',
+        details: { retention_days: next.retention_days, previous },
+      }),
+    );
     return next;
   }
 
@@ -52,7 +65,8 @@ export class Settings {
   private write(key: string, value: unknown): void {
     this.ctx.db.run(
       'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      key, JSON.stringify(value),
+      key,
+      JSON.stringify(value),
     );
   }
 }

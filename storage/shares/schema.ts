@@ -32,7 +32,9 @@ export const NewShare = z
 export type NewShare = z.output<typeof NewShare>;
 
 /** A share as its creator gets it: the only answer that ever holds its code. */
-export const ShareWithCode = Share.extend({ code: z.string().regex(SHARE_CODE).meta({ description: 'The share code; shown once.' }) }).meta({
+export const ShareWithCode = Share.extend({
+  code: z.string().regex(SHARE_CODE).meta({ description: 'The share code; shown once.' }),
+}).meta({
   id: 'ShareWithCode',
 });
 export type ShareWithCode = z.output<typeof ShareWithCode>;
@@ -45,7 +47,10 @@ export const ShareRedeemRequest = z
       .max(2010)
       // Stated, not checked here: a code of the spec's 8..2010 characters that is not of this form is
       // answered `shares.code_malformed`, as the spec says, rather than `request.invalid`.
-      .meta({ pattern: SHARE_CODE.source, description: 'A code as `POST /api/v1/automation/shares` gave it; any other is `shares.code_malformed`.' }),
+      .meta({
+        pattern: SHARE_CODE.source,
+        description: 'A code as `POST /api/v1/automation/shares` gave it; any other is `shares.code_malformed`.',
+      }),
   })
   .strict()
   .meta({ id: 'ShareRedeemRequest' });
@@ -75,7 +80,13 @@ export const ShareRedeemPreview = z
 export type ShareRedeemPreview = z.output<typeof ShareRedeemPreview>;
 
 export const ShareImportRequest = z
-  .object({ ticket: z.string().length(36).regex(/^[a-f0-9-]{36}$/), ids: IdList })
+  .object({
+    ticket: z
+      .string()
+      .length(36)
+      .regex(/^[a-f0-9-]{36}$/),
+    ids: IdList,
+  })
   .strict()
   .meta({ id: 'ShareImportRequest' });
 export type ShareImportRequest = z.output<typeof ShareImportRequest>;
@@ -89,5 +100,9 @@ export const ShareImportResult = itemList(ImportedFlow, 'ShareImportResult');
 export type ShareImportResult = z.output<typeof ShareImportResult>;
 
 /** What a share's encrypted bundle holds. */
-export const ShareBundle = z.object({ format: z.literal('lpa.share.v1'), created_at: z.int(), flows: z.array(BundledFlow) });
+export const ShareBundle = z.object({
+  format: z.literal('lpa.share.v1'),
+  created_at: z.int(),
+  flows: z.array(BundledFlow),
+});
 export type ShareBundle = z.output<typeof ShareBundle>;

@@ -6,7 +6,8 @@ import { fromBase64Url, toBase64Url } from '../../src/shared/base64';
  * 258 bits: the last character's two unused bits are zero in every code we issue, so the pattern (which
  * the OpenAPI document states) admits only those last characters, and one code has one spelling.
  */
-export const SHARE_CODE = /^lpas1\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{42}[AEIMQUYcgkosw048])$/;
+export const SHARE_CODE =
+  /^lpas1\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{42}[AEIMQUYcgkosw048])$/;
 
 export const SHARE_KEY_BYTES = 32;
 

@@ -9,7 +9,16 @@ import { assertFlowsExist, bundleFlow, flowRows, insertFlow } from '../flows/flo
 import type { BundledFlow } from '../flows/schema';
 import { first } from '../sql/sql';
 import { Vault } from '../vault';
-import type { ShareImportRequest, ShareImportResult, NewShare, PreviewItem, ShareRedeemPreview, Share, ShareBundle, ShareWithCode } from './schema';
+import type {
+  ShareImportRequest,
+  ShareImportResult,
+  NewShare,
+  PreviewItem,
+  ShareRedeemPreview,
+  Share,
+  ShareBundle,
+  ShareWithCode,
+} from './schema';
 import type { ItemOf } from '../transfer/schema';
 import { encodeShareCode, parseShareCode, SHARE_KEY_BYTES } from './share-code';
 
@@ -50,7 +59,9 @@ export class Shares {
   constructor(private readonly ctx: StoreContext) {}
 
   list(): Share[] {
-    return this.ctx.db.all<Share>(`SELECT ${SHARE_COLUMNS} FROM automation_shares WHERE revoked_at IS NULL ORDER BY created_at, id`);
+    return this.ctx.db.all<Share>(
+      `SELECT ${SHARE_COLUMNS} FROM automation_shares WHERE revoked_at IS NULL ORDER BY created_at, id`,
+    );
   }
 
   create(audit: AuditContext, input: NewShare): ShareWithCode {
@@ -62,7 +73,9 @@ export class Shares {
         assertFlowsExist(this.ctx, input.ids);
         const rows = flowRows(this.ctx, input.ids);
         const chosen = new Set(input.ids);
-        const missing = rows.flatMap((f) => f.dependencies.filter((d) => !chosen.has(d)).map((dependency) => ({ id: f.id, dependency })));
+        const missing = rows.flatMap((f) =>
+          f.dependencies.filter((d) => !chosen.has(d)).map((dependency) => ({ id: f.id, dependency })),
+        );
         if (missing.length > 0) throw new ApiError('shares.dependencies_outside', { missing });
         const now = this.ctx.now();
         const bundle: ShareBundle = {
@@ -76,14 +89,26 @@ export class Shares {
         }
         const cipher = Vault.unlocked(key);
         const row: Share = {
-          id, name: input.name, expires_at: now + input.expires_in_minutes * 60_000, max_uses: input.max_uses, uses: 0,
-          size: plaintext.length, sha256: bytesToHex(sha256(plaintext)),
+          id,
+          name: input.name,
+          expires_at: now + input.expires_in_minutes * 60_000,
+          max_uses: input.max_uses,
+          uses: 0,
+          size: plaintext.length,
+          sha256: bytesToHex(sha256(plaintext)),
         };
         putChunks(this.ctx.db, owner(id), cipher.seal(plaintext, bundleAad(id)));
         this.ctx.db.run(
           `INSERT INTO automation_shares (id, name, created_at, expires_at, max_uses, uses, size, sha256, include_secrets, key_check)
            VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
-          id, row.name, now, row.expires_at, row.max_uses, row.size, row.sha256, input.include_secrets ? 1 : 0,
+          id,
+          row.name,
+          now,
+          row.expires_at,
+          row.max_uses,
+          row.size,
+          row.sha256,
+          input.include_secrets ? 1 : 0,
           cipher.seal('', checkAad(id)),
         );
         return row;
@@ -91,7 +116,13 @@ export class Shares {
       (row) => ({
         entity_type: 'share',
         entity_id: row.id,
-        details: { name: row.name, flows: input.ids.length, include_secrets: input.include_secrets ?? false, max_uses: row.max_uses, expires_at: row.expires_at },
+        details: {
+          name: row.name,
+          flows: input.ids.length,
+          include_secrets: input.include_secrets ?? false,
+          max_uses: row.max_uses,
+          expires_at: row.expires_at,
+        },
       }),
     );
     return { ...share, code: encodeShareCode(id, key) };
@@ -119,14 +150,18 @@ export class Shares {
         openOrRefuse(() => cipher.openBytes(row.key_check, checkAad(row.id)));
         if (row.revoked_at !== null) throw new ApiError('shares.revoked', { id: row.id });
         if (now >= row.expires_at) throw new ApiError('shares.expired', { id: row.id, expires_at: row.expires_at });
-        if (row.uses >= row.max_uses) throw new ApiError('shares.exhausted', { id: row.id, uses: row.uses, max_uses: row.max_uses });
+        if (row.uses >= row.max_uses)
+          throw new ApiError('shares.exhausted', { id: row.id, uses: row.uses, max_uses: row.max_uses });
         const bundle = this.openBundle(row.id, parsed.key);
         const ticket = crypto.randomUUID();
         const expiresAt = now + TICKET_LIFETIME_MS;
         this.ctx.db.run('DELETE FROM automation_share_tickets WHERE expires_at < ?', now - TICKET_MEMORY_MS);
         this.ctx.db.run(
           'INSERT INTO automation_share_tickets (ticket, share_id, key_sealed, expires_at) VALUES (?, ?, ?, ?)',
-          ticket, row.id, this.ctx.vault.seal(parsed.key, ticketAad(ticket)), expiresAt,
+          ticket,
+          row.id,
+          this.ctx.vault.seal(parsed.key, ticketAad(ticket)),
+          expiresAt,
         );
         this.ctx.db.run('UPDATE automation_shares SET uses = uses + 1 WHERE id = ?', row.id);
         return {
@@ -161,7 +196,12 @@ export class Shares {
         const unknown = ids.filter((id) => !byId.has(id));
         if (unknown.length > 0) throw new ApiError('shares.import_unknown_items', { ids: unknown });
         const chosen = new Set(ids);
-        const missing = ids.flatMap((id) => byId.get(id)!.dependencies.filter((d) => !chosen.has(d)).map((dependency) => ({ id, dependency })));
+        const missing = ids.flatMap((id) =>
+          byId
+            .get(id)!
+            .dependencies.filter((d) => !chosen.has(d))
+            .map((dependency) => ({ id, dependency })),
+        );
         if (missing.length > 0) throw new ApiError('shares.import_dependencies_missing', { missing });
         const newIds = new Map(ids.map((id) => [id, crypto.randomUUID()]));
         const items = ids.map((id) => {
@@ -169,7 +209,11 @@ export class Shares {
           insertFlow(this.ctx, { ...flow, dependencies: flow.dependencies.map((d) => newIds.get(d)!) }, newIds.get(id));
           return { id: newIds.get(id)!, name: flow.name, is_template: flow.is_template };
         });
-        this.ctx.db.run('UPDATE automation_share_tickets SET used_at = ?, key_sealed = NULL WHERE ticket = ?', now, ticket);
+        this.ctx.db.run(
+          'UPDATE automation_share_tickets SET used_at = ?, key_sealed = NULL WHERE ticket = ?',
+          now,
+          ticket,
+        );
         return { share: t.share_id, items, from: ids };
       },
       (r) => ({
@@ -188,7 +232,11 @@ export class Shares {
    */
   slice(offset: number, limit: number): SealedShare[] {
     return this.ctx.db
-      .all<ShareRow>('SELECT * FROM automation_shares WHERE revoked_at IS NULL ORDER BY created_at, id LIMIT ? OFFSET ?', limit, offset)
+      .all<ShareRow>(
+        'SELECT * FROM automation_shares WHERE revoked_at IS NULL ORDER BY created_at, id LIMIT ? OFFSET ?',
+        limit,
+        offset,
+      )
       .map((row) => this.sealed(row));
   }
 
@@ -205,15 +253,31 @@ export class Shares {
     this.ctx.db.run(
       `INSERT INTO automation_shares (id, name, created_at, expires_at, max_uses, uses, size, sha256, include_secrets, key_check)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      share.id, share.name, share.created_at, share.expires_at, share.max_uses, share.uses, share.size, share.sha256,
-      share.include_secrets ? 1 : 0, share.key_check,
+      share.id,
+      share.name,
+      share.created_at,
+      share.expires_at,
+      share.max_uses,
+      share.uses,
+      share.size,
+      share.sha256,
+      share.include_secrets ? 1 : 0,
+      share.key_check,
     );
   }
 
   private sealed(row: ShareRow): SealedShare {
     return {
-      id: row.id, name: row.name, created_at: row.created_at, expires_at: row.expires_at, max_uses: row.max_uses, uses: row.uses,
-      size: row.size, sha256: row.sha256, include_secrets: row.include_secrets === 1, key_check: row.key_check,
+      id: row.id,
+      name: row.name,
+      created_at: row.created_at,
+      expires_at: row.expires_at,
+      max_uses: row.max_uses,
+      uses: row.uses,
+      size: row.size,
+      sha256: row.sha256,
+      include_secrets: row.include_secrets === 1,
+      key_check: row.key_check,
       bundle: getChunks(this.ctx.db, owner(row.id))!,
     };
   }

@@ -9,7 +9,8 @@ import type { SqlDb, SqlValue } from './sql';
 export function nodeSql(db: DatabaseSync): SqlDb {
   let depth = 0;
   // node:sqlite binds typed arrays, not a bare ArrayBuffer.
-  const bind = (params: SqlValue[]) => params.map((value) => (value instanceof ArrayBuffer ? new Uint8Array(value) : value));
+  const bind = (params: SqlValue[]) =>
+    params.map((value) => (value instanceof ArrayBuffer ? new Uint8Array(value) : value));
   return {
     all<T>(query: string, ...params: SqlValue[]): T[] {
       return db.prepare(query).all(...bind(params)) as T[];

@@ -17,7 +17,9 @@ export const Token = z
 export type Token = z.output<typeof Token>;
 
 /** A token just issued, with its secret. */
-export const CreatedToken = Token.extend({ token: z.string().meta({ description: 'The bearer secret; shown once.' }) }).meta({ id: 'CreatedToken' });
+export const CreatedToken = Token.extend({
+  token: z.string().meta({ description: 'The bearer secret; shown once.' }),
+}).meta({ id: 'CreatedToken' });
 export type CreatedToken = z.output<typeof CreatedToken>;
 
 export const TokenInput = z

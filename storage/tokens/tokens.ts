@@ -50,10 +50,19 @@ export class Tokens {
       () =>
         this.ctx.db.run(
           'INSERT INTO tokens (id, name, scopes, admin, hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-          record.id, record.name, JSON.stringify(record.scopes), record.admin ? 1 : 0, hash,
-          record.created_at, record.expires_at,
+          record.id,
+          record.name,
+          JSON.stringify(record.scopes),
+          record.admin ? 1 : 0,
+          hash,
+          record.created_at,
+          record.expires_at,
         ),
-      () => ({ entity_type: 'token', entity_id: record.id, details: { name: record.name, scopes: record.scopes, admin: record.admin } }),
+      () => ({
+        entity_type: 'token',
+        entity_id: record.id,
+        details: { name: record.name, scopes: record.scopes, admin: record.admin },
+      }),
     );
     this.cache?.added(hash, record);
     return { ...record, token };
@@ -85,7 +94,8 @@ export class Tokens {
     const row = first<TokenRow>(
       this.ctx.db,
       'SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)',
-      hash, this.ctx.now(),
+      hash,
+      this.ctx.now(),
     );
     return { token: row ? toToken(row) : null, isolate: thisIsolate() };
   }

@@ -20,16 +20,31 @@ const Sealed = (max: number) => z.string().min(1).max(max);
 /** The largest sealed share bundle: 8 MiB of plaintext (storage/shares/shares.ts), sealed and in base64. */
 const SEALED_BUNDLE_CHARS = 12 * 1024 * 1024;
 
-const ProfileItem = z.object({ kind: z.literal('profiles'), id: Id, ...ProfileFields.shape, created_at: Time, updated_at: Time }).strict();
+const ProfileItem = z
+  .object({ kind: z.literal('profiles'), id: Id, ...ProfileFields.shape, created_at: Time, updated_at: Time })
+  .strict();
 
 /** A platform account with its password and 2FA secret in plaintext: they are sealed again by the receiving store. */
 const AccountItem = z
-  .object({ kind: z.literal('accounts'), id: Id, profile_id: Id, ...PlatformAccountInput.required().shape, created_at: Time, updated_at: Time })
+  .object({
+    kind: z.literal('accounts'),
+    id: Id,
+    profile_id: Id,
+    ...PlatformAccountInput.required().shape,
+    created_at: Time,
+    updated_at: Time,
+  })
   .strict();
 
 /** A global keeps its revision, so that a writer's `expected_revision` means the same in the team. */
 const GlobalItem = z
-  .object({ kind: z.literal('globals'), id: GlobalName, revision: z.int().min(1).max(Number.MAX_SAFE_INTEGER), value: GlobalWrite.shape.value, updated_at: Time })
+  .object({
+    kind: z.literal('globals'),
+    id: GlobalName,
+    revision: z.int().min(1).max(Number.MAX_SAFE_INTEGER),
+    value: GlobalWrite.shape.value,
+    updated_at: Time,
+  })
   .strict();
 
 /** A flow with its protected values in plaintext (sealed again by the receiving store), every field of each value given. */
@@ -66,14 +81,18 @@ const ShareItem = z
   .strict();
 
 /** One item of a store, as `GET /api/v1/team/export` gives it and `POST /api/v1/import` takes it; `id` is a global's name. */
-export const TransferItem = z.discriminatedUnion('kind', [ProfileItem, AccountItem, GlobalItem, FlowItem, ShareItem]).meta({ id: 'TransferItem' });
+export const TransferItem = z
+  .discriminatedUnion('kind', [ProfileItem, AccountItem, GlobalItem, FlowItem, ShareItem])
+  .meta({ id: 'TransferItem' });
 export type TransferItem = z.output<typeof TransferItem>;
 export type ItemOf<K extends TransferKind> = Extract<TransferItem, { kind: K }>;
 
 export const TransferQuery = z
   .object({
     kind: TransferKind,
-    offset: queryInt(0).default(0).meta({ description: 'How many items of this kind earlier pages held: the `next_offset` of the page before.' }),
+    offset: queryInt(0)
+      .default(0)
+      .meta({ description: 'How many items of this kind earlier pages held: the `next_offset` of the page before.' }),
   })
   .strict();
 export type TransferQuery = z.output<typeof TransferQuery>;
@@ -115,7 +134,9 @@ export type ImportOutcome = z.output<typeof ImportOutcome>;
 
 export const ImportResult = z
   .object({
-    items: z.array(z.object({ kind: TransferKind, id: z.string(), result: ImportOutcome, reason: z.string().nullable() })),
+    items: z.array(
+      z.object({ kind: TransferKind, id: z.string(), result: ImportOutcome, reason: z.string().nullable() }),
+    ),
   })
   .meta({ id: 'ImportResult' });
 export type ImportResult = z.output<typeof ImportResult>;

@@ -11,8 +11,16 @@ import type { Profiles } from '../profiles/profiles';
 import type { Shares } from '../shares/shares';
 import { first } from '../sql/sql';
 import {
-  TRANSFER_PAGE_BYTES, TRANSFER_PAGE_ITEMS,
-  type ImportOutcome, type ImportRequest, type ImportResult, type ItemOf, type TransferItem, type TransferKind, type TransferPage, type TransferQuery,
+  TRANSFER_PAGE_BYTES,
+  TRANSFER_PAGE_ITEMS,
+  type ImportOutcome,
+  type ImportRequest,
+  type ImportResult,
+  type ItemOf,
+  type TransferItem,
+  type TransferKind,
+  type TransferPage,
+  type TransferQuery,
 } from './schema';
 
 /**
@@ -32,7 +40,13 @@ interface KindTransfer<K extends TransferKind> {
 /** The store id a push into this store came from, once one did (meta). */
 const PUSHED_FROM = 'team_push.store_id';
 
-const ENTITY: Record<TransferKind, string> = { profiles: 'profile', accounts: 'profile_account', globals: 'global', flows: 'flow', shares: 'share' };
+const ENTITY: Record<TransferKind, string> = {
+  profiles: 'profile',
+  accounts: 'profile_account',
+  globals: 'global',
+  flows: 'flow',
+  shares: 'share',
+};
 
 /** Rows are read this many at a time while a page fills. */
 const READ_BATCH = 50;
@@ -62,27 +76,32 @@ export class Transfer {
     const { profiles, profileAccounts: accounts, globals, shares } = families;
     this.kinds = {
       profiles: {
-        slice: (offset, limit) => profiles.slice(offset, limit).map(({ no: _no, ...profile }) => ({ kind: 'profiles', ...profile })),
+        slice: (offset, limit) =>
+          profiles.slice(offset, limit).map(({ no: _no, ...profile }) => ({ kind: 'profiles', ...profile })),
         find: (item) => {
           const found = profiles.find(item.id);
           if (!found) return null;
           const { no: _no, ...profile } = found;
           return { kind: 'profiles', ...profile };
         },
-        insert: ({ kind: _kind, id, created_at, updated_at, ...fields }) => void profiles.insert(id, fields, created_at, updated_at),
+        insert: ({ kind: _kind, id, created_at, updated_at, ...fields }) =>
+          void profiles.insert(id, fields, created_at, updated_at),
       },
       accounts: {
         slice: (offset, limit) => accounts.slice(offset, limit).map((account) => ({ kind: 'accounts', ...account })),
         find: (item) => {
           const found = accounts.find(item.id);
           if (found) return { kind: 'accounts', ...found };
-          return profiles.find(item.profile_id) ? null : { blocked: `its profile ${item.profile_id} is not in this store` };
+          return profiles.find(item.profile_id)
+            ? null
+            : { blocked: `its profile ${item.profile_id} is not in this store` };
         },
         insert: ({ kind: _kind, id, profile_id, created_at, updated_at, ...input }) =>
           void accounts.insert(profiles.require(profile_id), id, input, created_at, updated_at),
       },
       globals: {
-        slice: (offset, limit) => globals.slice(offset, limit).map(({ name, ...global }) => ({ kind: 'globals', id: name, ...global })),
+        slice: (offset, limit) =>
+          globals.slice(offset, limit).map(({ name, ...global }) => ({ kind: 'globals', id: name, ...global })),
         find: (item) => {
           const found = globals.find(item.id);
           if (found === 'deleted') return { blocked: 'a global of this name was deleted in this store' };
@@ -90,17 +109,22 @@ export class Transfer {
           const { name, ...global } = found;
           return { kind: 'globals', id: name, ...global };
         },
-        insert: ({ id, revision, value, updated_at }) => globals.put({ name: id, revision, bytes: utf8Bytes(value).length, updated_at }, value),
+        insert: ({ id, revision, value, updated_at }) =>
+          globals.put({ name: id, revision, bytes: utf8Bytes(value).length, updated_at }, value),
       },
       flows: {
-        slice: (offset, limit) => flowSlice(ctx, offset, limit).map((row) => ({ kind: 'flows', ...plainFlow(ctx, row) })),
+        slice: (offset, limit) =>
+          flowSlice(ctx, offset, limit).map((row) => ({ kind: 'flows', ...plainFlow(ctx, row) })),
         find: (item) => {
           const row = flowRows(ctx, [item.id])[0];
           if (row) return { kind: 'flows', ...plainFlow(ctx, row) };
           const missing = unknownFlowIds(ctx, item.dependencies);
-          return missing.length > 0 ? { blocked: `it needs flows that are not in this store: ${missing.join(', ')}` } : null;
+          return missing.length > 0
+            ? { blocked: `it needs flows that are not in this store: ${missing.join(', ')}` }
+            : null;
         },
-        insert: ({ kind: _kind, id, created_at, updated_at, ...flow }) => void insertFlow(ctx, flow, id, { created_at, updated_at }),
+        insert: ({ kind: _kind, id, created_at, updated_at, ...flow }) =>
+          void insertFlow(ctx, flow, id, { created_at, updated_at }),
       },
       shares: {
         slice: (offset, limit) => shares.slice(offset, limit).map((share) => ({ kind: 'shares', ...share })),
@@ -121,7 +145,11 @@ export class Transfer {
     const page = this.ctx.change(
       audit,
       () => this.page(this.kinds[kind] as unknown as KindTransfer<TransferKind>, offset),
-      (read) => ({ entity_type: 'store', entity_id: this.ctx.proofs.storeId(), details: { kind, offset, items: read.items.length } }),
+      (read) => ({
+        entity_type: 'store',
+        entity_id: this.ctx.proofs.storeId(),
+        details: { kind, offset, items: read.items.length },
+      }),
     );
     return { checkpoint: this.families.audit.checkpoint(), ...page };
   }
@@ -132,7 +160,11 @@ export class Transfer {
     return { items: items.map((item) => ({ kind: item.kind, id: item.id, ...this.importOne(audit, source, item) })) };
   }
 
-  private importOne(audit: AuditContext, source: ImportRequest['source'], item: TransferItem): { result: ImportOutcome; reason: string | null } {
+  private importOne(
+    audit: AuditContext,
+    source: ImportRequest['source'],
+    item: TransferItem,
+  ): { result: ImportOutcome; reason: string | null } {
     const kind = this.kinds[item.kind] as unknown as KindTransfer<TransferKind>;
     const found = kind.find(item);
     if (found === null) {
@@ -160,7 +192,8 @@ export class Transfer {
       const batch = kind.slice(at, READ_BATCH);
       for (const item of batch) {
         const size = JSON.stringify(item).length;
-        if (items.length === TRANSFER_PAGE_ITEMS || (items.length > 0 && bytes + size > TRANSFER_PAGE_BYTES)) return { items, next_offset: at };
+        if (items.length === TRANSFER_PAGE_ITEMS || (items.length > 0 && bytes + size > TRANSFER_PAGE_BYTES))
+          return { items, next_offset: at };
         items.push(item);
         bytes += size;
         at += 1;
@@ -171,13 +204,15 @@ export class Transfer {
 
   /** A push goes into a store that holds nothing, or only what this same source pushed before (and what was made there since). */
   private assertOpenTo(storeId: string): void {
-    const pushedFrom = first<{ value: string }>(this.ctx.db, 'SELECT value FROM meta WHERE key = ?', PUSHED_FROM)?.value ?? null;
+    const pushedFrom =
+      first<{ value: string }>(this.ctx.db, 'SELECT value FROM meta WHERE key = ?', PUSHED_FROM)?.value ?? null;
     if (pushedFrom === storeId) return;
     const holds = first<{ n: number }>(
       this.ctx.db,
       `SELECT EXISTS (SELECT 1 FROM profiles) + EXISTS (SELECT 1 FROM automation_globals) + EXISTS (SELECT 1 FROM automation_flows)
          + EXISTS (SELECT 1 FROM automation_shares) AS n`,
     )!.n;
-    if (pushedFrom !== null || holds > 0) throw new ApiError('team.not_empty', { store_id: storeId, pushed_from: pushedFrom });
+    if (pushedFrom !== null || holds > 0)
+      throw new ApiError('team.not_empty', { store_id: storeId, pushed_from: pushedFrom });
   }
 }

@@ -26,7 +26,8 @@ const listen = (handler: Parameters<typeof createServer>[1]) =>
   new Promise<Server>((resolve) => {
     const started = createServer(handler).listen(0, '127.0.0.1', () => resolve(started));
   });
-const urlOf = (listening: Server) => `http://127.0.0.1:${(listening.address() as AddressInfo).port}/cdn-cgi/access/certs`;
+const urlOf = (listening: Server) =>
+  `http://127.0.0.1:${(listening.address() as AddressInfo).port}/cdn-cgi/access/certs`;
 
 beforeAll(async () => {
   const rsa = await generateKeyPair('RS256', { extractable: true });
@@ -53,9 +54,21 @@ afterEach(() => vi.restoreAllMocks());
 const verifier = (url = jwksUrl) => accessVerifier({ jwksUrl: url, audience: AUD, issuer: ISSUER });
 
 /** An assertion as Access signs one for a person, with `claims` and `header` changed. */
-function assertion(claims: JWTPayload = {}, { key = access as CryptoKey | Uint8Array, alg = 'RS256', kid = 'access-rsa' } = {}): Promise<string> {
+function assertion(
+  claims: JWTPayload = {},
+  { key = access as CryptoKey | Uint8Array, alg = 'RS256', kid = 'access-rsa' } = {},
+): Promise<string> {
   const now = NOW_S();
-  return new SignJWT({ email: 'Ada@Example.COM', aud: [AUD], iss: ISSUER, iat: now, nbf: now, exp: now + 600, sub: 'user-id', ...claims })
+  return new SignJWT({
+    email: 'Ada@Example.COM',
+    aud: [AUD],
+    iss: ISSUER,
+    iat: now,
+    nbf: now,
+    exp: now + 600,
+    sub: 'user-id',
+    ...claims,
+  })
     .setProtectedHeader({ alg, kid })
     .sign(key);
 }
@@ -91,14 +104,24 @@ describe('a Cloudflare Access assertion', () => {
   it('tolerates a few seconds of clock drift, and no more', async () => {
     const verify = verifier();
     const now = NOW_S();
-    expect(await outcome(verify, await assertion({ exp: now - (CLOCK_TOLERANCE_S - 2) }))).toBe('member ada@example.com');
-    expect(await outcome(verify, await assertion({ nbf: now + (CLOCK_TOLERANCE_S - 2) }))).toBe('member ada@example.com');
+    expect(await outcome(verify, await assertion({ exp: now - (CLOCK_TOLERANCE_S - 2) }))).toBe(
+      'member ada@example.com',
+    );
+    expect(await outcome(verify, await assertion({ nbf: now + (CLOCK_TOLERANCE_S - 2) }))).toBe(
+      'member ada@example.com',
+    );
     expect(CLOCK_TOLERANCE_S).toBeLessThanOrEqual(5);
   });
 
   it.each<[string, () => Promise<string>]>([
-    ['alg none', async () => new UnsecuredJWT({ email: 'ada@example.com', aud: AUD, iss: ISSUER, exp: NOW_S() + 600 }).encode()],
-    ['HS256', () => assertion({}, { key: new TextEncoder().encode('a shared secret of thirty-two bytes!'), alg: 'HS256' })],
+    [
+      'alg none',
+      async () => new UnsecuredJWT({ email: 'ada@example.com', aud: AUD, iss: ISSUER, exp: NOW_S() + 600 }).encode(),
+    ],
+    [
+      'HS256',
+      () => assertion({}, { key: new TextEncoder().encode('a shared secret of thirty-two bytes!'), alg: 'HS256' }),
+    ],
     ['ES256, its key in the set', () => assertion({}, { key: elliptic, alg: 'ES256', kid: 'access-ec' })],
     ['another RS256 key, its kid unknown', () => assertion({}, { key: other, kid: 'not-in-the-set' })],
     ['another RS256 key under the kid of the right one', () => assertion({}, { key: other })],
@@ -112,14 +135,19 @@ describe('a Cloudflare Access assertion', () => {
     ['neither email nor common_name', () => assertion({ email: undefined })],
     ['an email that names no member', () => assertion({ email: 'not an email' })],
     ['a common_name that names no member', () => assertion({ email: undefined, common_name: 'x' })],
-    ['a tampered payload', async () => {
-      const [header, , signature] = (await assertion()).split('.');
-      const payload = Buffer.from(JSON.stringify({ email: 'eve@example.com', aud: AUD, iss: ISSUER, exp: NOW_S() + 600 })).toString('base64url');
-      return `${header}.${payload}.${signature}`;
-    }],
+    [
+      'a tampered payload',
+      async () => {
+        const [header, , signature] = (await assertion()).split('.');
+        const payload = Buffer.from(
+          JSON.stringify({ email: 'eve@example.com', aud: AUD, iss: ISSUER, exp: NOW_S() + 600 }),
+        ).toString('base64url');
+        return `${header}.${payload}.${signature}`;
+      },
+    ],
     ['no JWT at all', async () => 'not-a-jwt'],
     ['an empty header', async () => ''],
-    ['one too long to be Access\'s', async () => `${await assertion()}${'A'.repeat(20_000)}`],
+    ["one too long to be Access's", async () => `${await assertion()}${'A'.repeat(20_000)}`],
   ])('is refused with %s', async (_, make) => {
     expect(await outcome(verifier(), await make())).toBe(REFUSED);
   });
@@ -131,7 +159,11 @@ describe('a Cloudflare Access assertion', () => {
     expect(await outcome(verifier(gone), await assertion())).toBe(REFUSED);
     const kept = jwksAnswer;
     try {
-      for (const answer of [{ status: 500, body: 'oops' }, { status: 200, body: '{"keys": "none"}' }, { status: 200, body: '<html>' }]) {
+      for (const answer of [
+        { status: 500, body: 'oops' },
+        { status: 200, body: '{"keys": "none"}' },
+        { status: 200, body: '<html>' },
+      ]) {
         jwksAnswer = answer;
         expect(await outcome(verifier(), await assertion()), answer.body).toBe(REFUSED);
       }
@@ -141,11 +173,18 @@ describe('a Cloudflare Access assertion', () => {
   });
 
   it('never shows the assertion: not in the error, not in the console', async () => {
-    const printed = (['log', 'info', 'warn', 'error', 'debug'] as const).map((name) => vi.spyOn(console, name).mockImplementation(() => {}));
+    const printed = (['log', 'info', 'warn', 'error', 'debug'] as const).map((name) =>
+      vi.spyOn(console, name).mockImplementation(() => {}),
+    );
     const token = await assertion({ aud: 'another-application' });
-    const error = await verifier()(token).then(() => null, (caught: unknown) => caught);
+    const error = await verifier()(token).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     if (!(error instanceof ApiError)) throw new Error(`not refused with an ApiError: ${String(error)}`);
-    expect(JSON.stringify({ message: error.message, details: error.details, stack: error.stack })).not.toContain(token.split('.')[2]);
+    expect(JSON.stringify({ message: error.message, details: error.details, stack: error.stack })).not.toContain(
+      token.split('.')[2],
+    );
     for (const spy of printed) expect(spy).not.toHaveBeenCalled();
   });
 });

@@ -8,7 +8,10 @@ export function apiClient(port: number, token: string, timeoutMs = 15_000) {
   return async (path: string, init: { method?: string; body?: unknown } = {}): Promise<ApiAnswer> => {
     const response = await fetch(`http://127.0.0.1:${port}${path}`, {
       method: init.method ?? 'GET',
-      headers: { authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -38,14 +38,20 @@ describe.skipIf('skip' in browser)('a web page in a real Chromium', { timeout: 1
   let pagePort: number;
   beforeAll(async () => {
     pagePort = await freePort();
-    page = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(hostilePage(`http://127.0.0.1:${svc.current.port}`)));
+    page = createServer((_, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end(hostilePage(`http://127.0.0.1:${svc.current.port}`)),
+    );
     await new Promise<void>((resolve) => page.listen(pagePort, '127.0.0.1', resolve));
   });
   afterAll(() => new Promise<void>((resolve) => page.close(() => resolve())));
 
   it('changes nothing, adds a bounded number of audit entries, and cannot get the admin token a 429', async () => {
     const get = async (path: string) => (await raw(svc.current.port, path, { headers: svc.auth() })).json;
-    const before = { settings: await get('/api/v1/settings/logs'), tokens: await get('/api/v1/tokens'), audit: (await get('/api/v1/audit?limit=1000')).items.length };
+    const before = {
+      settings: await get('/api/v1/settings/logs'),
+      tokens: await get('/api/v1/tokens'),
+      audit: (await get('/api/v1/audit?limit=1000')).items.length,
+    };
     const instance = await chromium.launch({ executablePath: (browser as { path: string }).path, args: CHROMIUM_ARGS });
     try {
       const tab = await instance.newPage();

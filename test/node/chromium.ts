@@ -10,7 +10,10 @@ const CHROMIUM = '/usr/bin/chromium';
  */
 export function ensureChromium(): { path: string } | { skip: string } {
   if (existsSync(CHROMIUM)) return { path: CHROMIUM };
-  if (process.getuid?.() !== 0) return { skip: `Chromium is not installed at ${CHROMIUM} and the tests do not run as root to install it (apt-get install -y chromium)` };
+  if (process.getuid?.() !== 0)
+    return {
+      skip: `Chromium is not installed at ${CHROMIUM} and the tests do not run as root to install it (apt-get install -y chromium)`,
+    };
   try {
     execFileSync('apt-get', ['update'], { stdio: 'ignore', timeout: 300_000 });
     execFileSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'ignore', timeout: 300_000 });
@@ -21,4 +24,13 @@ export function ensureChromium(): { path: string } | { skip: string } {
 }
 
 /** Headless, no sandbox (root in a container), and nothing that reaches the internet. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];

@@ -18,7 +18,11 @@ const FORBIDDEN: [what: string, pattern: RegExp][] = [
 
 function sources(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sources(join(folder, entry.name)) : entry.name.endsWith('.ts') ? [join(folder, entry.name)] : [],
+    entry.isDirectory()
+      ? sources(join(folder, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(folder, entry.name)]
+        : [],
   );
 }
 
@@ -29,7 +33,8 @@ describe('src/cli', () => {
       readFileSync(file, 'utf8')
         .split('\n')
         .forEach((line, index) => {
-          for (const [what, pattern] of FORBIDDEN) if (pattern.test(line)) found.push(`${relative(ROOT, file)}:${index + 1}: ${what}: ${line.trim()}`);
+          for (const [what, pattern] of FORBIDDEN)
+            if (pattern.test(line)) found.push(`${relative(ROOT, file)}:${index + 1}: ${what}: ${line.trim()}`);
         });
     }
     expect(found).toEqual([]);
@@ -37,6 +42,14 @@ describe('src/cli', () => {
 
   it('is what the check reads: the commands and the MCP server are there', () => {
     const files = sources(CLI).map((file) => relative(CLI, file));
-    expect(files).toEqual(expect.arrayContaining(['client.ts', 'commands/globals.ts', 'commands/membership.ts', 'commands/profile-accounts.ts', 'mcp/call.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'client.ts',
+        'commands/globals.ts',
+        'commands/membership.ts',
+        'commands/profile-accounts.ts',
+        'mcp/call.ts',
+      ]),
+    );
   });
 });

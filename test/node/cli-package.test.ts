@@ -29,7 +29,10 @@ const lpa = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
     execFile(
       installed,
       args,
-      { cwd: elsewhere, env: { ...process.env, LPA_URL: `http://127.0.0.1:${service.port}`, LPA_TOKEN: service.token, ...env } },
+      {
+        cwd: elsewhere,
+        env: { ...process.env, LPA_URL: `http://127.0.0.1:${service.port}`, LPA_TOKEN: service.token, ...env },
+      },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -39,11 +42,18 @@ beforeAll(async () => {
   // bin/lpa.mjs rebuilds the bundle when a source changed (as a user's `npm pack` would through the
   // package's prepack); packing then skips the scripts, so no test rebuilds dist/ under the others.
   execFileSync(process.execPath, ['bin/lpa.mjs', '--version']);
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: CLI_PACKAGE, encoding: 'utf8' }));
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
+      cwd: CLI_PACKAGE,
+      encoding: 'utf8',
+    }),
+  );
   packedFiles = packed.files.map((file: { path: string }) => file.path);
   // A cache of its own: the install reads nothing a machine's npm cache happens to hold.
   const npm = ['--offline', '--no-audit', '--no-fund', '--cache', join(work, 'npm-cache')];
-  execFileSync('npm', ['install', '--global', ...npm, '--prefix', prefix, join(work, packed.filename)], { cwd: elsewhere });
+  execFileSync('npm', ['install', '--global', ...npm, '--prefix', prefix, join(work, packed.filename)], {
+    cwd: elsewhere,
+  });
   service = await startService('workerd');
 }, 120_000);
 afterAll(async () => {
@@ -51,11 +61,13 @@ afterAll(async () => {
 });
 
 describe('the lpa package (packages/cli)', () => {
-  it('holds its manifest and its compiled dist only, depends on nothing, and has the service\'s version', () => {
+  it("holds its manifest and its compiled dist only, depends on nothing, and has the service's version", () => {
     expect(packedFiles).toContain('package.json');
     expect(packedFiles).toContain('dist/lpa.mjs');
     expect(packedFiles.filter((path) => path !== 'package.json' && !path.startsWith('dist/'))).toEqual([]);
-    expect(Object.keys({ ...cliPackage.dependencies, ...cliPackage.optionalDependencies, ...cliPackage.peerDependencies })).toEqual([]);
+    expect(
+      Object.keys({ ...cliPackage.dependencies, ...cliPackage.optionalDependencies, ...cliPackage.peerDependencies }),
+    ).toEqual([]);
     expect(existsSync(join(prefix, 'lib/node_modules', cliPackage.name, 'node_modules'))).toBe(false);
     expect(cliPackage.version).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
   });
@@ -74,7 +86,9 @@ describe('the lpa package (packages/cli)', () => {
     expect(list.stdout).toMatch(/^NAME\s+REVISION\s+BYTES\s+UPDATED_AT\ninstalled\s+1\s+5\s+\d{4}-/);
     const conflict = await lpa(['globals', 'set', 'installed', 'again', '--revision', '0', '--json']);
     expect(conflict.code).toBe(8);
-    expect(JSON.parse(conflict.stderr)).toMatchObject({ error: { code: 'state.revision_conflict', details: { current_revision: 1 } } });
+    expect(JSON.parse(conflict.stderr)).toMatchObject({
+      error: { code: 'state.revision_conflict', details: { current_revision: 1 } },
+    });
   });
 
   it('serves MCP as docs/mcp.md configures a host, {"command": "lpa", "args": ["mcp"]}, the installed command', async () => {
@@ -83,7 +97,11 @@ describe('the lpa package (packages/cli)', () => {
       command: installed,
       args: ['mcp'],
       cwd: elsewhere,
-      env: { ...(process.env as Record<string, string>), LPA_URL: `http://127.0.0.1:${service.port}`, LPA_TOKEN: service.token },
+      env: {
+        ...(process.env as Record<string, string>),
+        LPA_URL: `http://127.0.0.1:${service.port}`,
+        LPA_TOKEN: service.token,
+      },
       stderr: 'pipe',
     });
     await client.connect(transport);

@@ -17,7 +17,10 @@ export function lpaRunner(service: () => RunningService) {
       const child = execFile(
         process.execPath,
         [BIN, ...args],
-        { env: { ...process.env, LPA_URL: `http://127.0.0.1:${service().port}`, LPA_TOKEN: service().token, ...env }, cwd },
+        {
+          env: { ...process.env, LPA_URL: `http://127.0.0.1:${service().port}`, LPA_TOKEN: service().token, ...env },
+          cwd,
+        },
         (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       );
       child.stdin?.end(input);
@@ -35,7 +38,15 @@ export function lpaOnTerminal(service: () => RunningService) {
       execFile(
         'script',
         ['-qec', command, '/dev/null'],
-        { env: { ...process.env, LPA_URL: `http://127.0.0.1:${service().port}`, LPA_TOKEN: service().token, COLUMNS: '120' }, cwd },
+        {
+          env: {
+            ...process.env,
+            LPA_URL: `http://127.0.0.1:${service().port}`,
+            LPA_TOKEN: service().token,
+            COLUMNS: '120',
+          },
+          cwd,
+        },
         (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       );
     });

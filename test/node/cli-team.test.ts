@@ -12,7 +12,16 @@ function lpa(args: string[], dataRoot: string, cwd: string): Promise<Run> {
     execFile(
       process.execPath,
       [join(process.cwd(), 'bin/lpa.mjs'), ...args],
-      { env: { ...process.env, LPA_DATA_ROOT: dataRoot, LPA_URL: 'http://127.0.0.1:9', LPA_TOKEN: '', LPA_TEAM_URL: '' }, cwd },
+      {
+        env: {
+          ...process.env,
+          LPA_DATA_ROOT: dataRoot,
+          LPA_URL: 'http://127.0.0.1:9',
+          LPA_TOKEN: '',
+          LPA_TEAM_URL: '',
+        },
+        cwd,
+      },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -32,9 +41,17 @@ describe('lpa team join and leave', () => {
     const { work, file, run } = machine();
     const joined = await run(['team', 'join', URL, '--token-file', 'team.token', '--json']);
     expect(joined.code, joined.stderr).toBe(0);
-    expect(JSON.parse(joined.stdout)).toMatchObject({ team_file: file, url: URL, token_file: join(work, 'team.token'), next: expect.stringContaining('restart') });
+    expect(JSON.parse(joined.stdout)).toMatchObject({
+      team_file: file,
+      url: URL,
+      token_file: join(work, 'team.token'),
+      next: expect.stringContaining('restart'),
+    });
     expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
-    expect(TeamFile.parse(JSON.parse(readFileSync(file, 'utf8')))).toEqual({ url: URL, token_file: join(work, 'team.token') });
+    expect(TeamFile.parse(JSON.parse(readFileSync(file, 'utf8')))).toEqual({
+      url: URL,
+      token_file: join(work, 'team.token'),
+    });
 
     const again = await run(['team', 'join', URL, '--token-file', 'team.token', '--json']);
     expect(again.code).toBe(1);
@@ -72,8 +89,25 @@ describe('lpa team push', () => {
   it("reads the machine's store from LPA_URL with LPA_TOKEN and sends each page to the team with the team token and the Access service token's headers", async () => {
     const { createServer } = await import('node:http');
     const seen: { method: string; url: string; headers: Record<string, unknown>; body: string }[] = [];
-    const checkpoint = { store_id: 'solo-store', seq: 7, hash: 'f'.repeat(64), ts: 1, key_id: 'e'.repeat(64), signature: 'c2ln' };
-    const profile = { kind: 'profiles', id: 'p-1', name: 'one', group: null, tags: [], pinned: false, notes: null, created_at: 1, updated_at: 1 };
+    const checkpoint = {
+      store_id: 'solo-store',
+      seq: 7,
+      hash: 'f'.repeat(64),
+      ts: 1,
+      key_id: 'e'.repeat(64),
+      signature: 'c2ln',
+    };
+    const profile = {
+      kind: 'profiles',
+      id: 'p-1',
+      name: 'one',
+      group: null,
+      tags: [],
+      pinned: false,
+      notes: null,
+      created_at: 1,
+      updated_at: 1,
+    };
     // One server plays both: the machine's service (the export) and the team (its import, which refuses: the team is not empty).
     const server = createServer((request, response) => {
       let body = '';
@@ -86,7 +120,16 @@ describe('lpa team push', () => {
           response.end(JSON.stringify({ checkpoint, items: kind === 'profiles' ? [profile] : [], next_offset: null }));
         } else {
           response.statusCode = 409;
-          response.end(JSON.stringify({ error: { code: 'team.not_empty', message: 'not empty', details: { store_id: 'solo-store', pushed_from: null } }, request_id: 'r' }));
+          response.end(
+            JSON.stringify({
+              error: {
+                code: 'team.not_empty',
+                message: 'not empty',
+                details: { store_id: 'solo-store', pushed_from: null },
+              },
+              request_id: 'r',
+            }),
+          );
         }
       });
     });
@@ -100,9 +143,14 @@ describe('lpa team push', () => {
           [join(process.cwd(), 'bin/lpa.mjs'), 'team', 'push', '--json'],
           {
             env: {
-              ...process.env, LPA_DATA_ROOT: root, LPA_URL: `http://127.0.0.1:${port}`, LPA_TOKEN: 'local-admin-token',
-              LPA_TEAM_URL: `http://127.0.0.1:${port}/teams/acme`, LPA_TEAM_TOKEN_FILE: join(work, 'team.token'),
-              LPA_TEAM_ACCESS_CLIENT_ID: 'abcdefgh12.access', LPA_TEAM_ACCESS_CLIENT_SECRET: 'access-secret',
+              ...process.env,
+              LPA_DATA_ROOT: root,
+              LPA_URL: `http://127.0.0.1:${port}`,
+              LPA_TOKEN: 'local-admin-token',
+              LPA_TEAM_URL: `http://127.0.0.1:${port}/teams/acme`,
+              LPA_TEAM_TOKEN_FILE: join(work, 'team.token'),
+              LPA_TEAM_ACCESS_CLIENT_ID: 'abcdefgh12.access',
+              LPA_TEAM_ACCESS_CLIENT_SECRET: 'access-secret',
             },
             cwd: work,
           },
@@ -112,11 +160,17 @@ describe('lpa team push', () => {
       expect(run.code).toBe(8);
       expect(run.stdout).toBe('');
       expect(JSON.parse(run.stderr).error.code).toBe('team.not_empty');
-      expect(seen.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /api/v1/team/export?kind=profiles&offset=0', 'POST /teams/acme/api/v1/import']);
+      expect(seen.map((request) => `${request.method} ${request.url}`)).toEqual([
+        'GET /api/v1/team/export?kind=profiles&offset=0',
+        'POST /teams/acme/api/v1/import',
+      ]);
       expect(seen[0]!.headers).toMatchObject({ authorization: 'Bearer local-admin-token' });
       expect(seen[0]!.headers['cf-access-client-id']).toBeUndefined();
       expect(seen[1]!.headers).toMatchObject({
-        authorization: 'Bearer lpa_team_token', 'cf-access-client-id': 'abcdefgh12.access', 'cf-access-client-secret': 'access-secret', 'x-lpa-client': 'cli',
+        authorization: 'Bearer lpa_team_token',
+        'cf-access-client-id': 'abcdefgh12.access',
+        'cf-access-client-secret': 'access-secret',
+        'x-lpa-client': 'cli',
       });
       expect(JSON.parse(seen[1]!.body)).toEqual({ source: checkpoint, items: [profile] });
     } finally {

@@ -14,7 +14,10 @@ const onTerminal = lpaOnTerminal(() => service);
 const api = (path: string, method = 'GET', body?: unknown) =>
   raw(service.port, path, {
     method,
-    headers: { authorization: `Bearer ${service.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${service.token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
@@ -33,22 +36,43 @@ afterAll(async () => {
 
 describe('lpa --help', () => {
   const COMMANDS = [
-    [], ['status'], ['membership'], ['membership', 'status'], ['account', 'status'],
-    ['profiles'], ...['list', 'get', 'create', 'update', 'delete'].map((c) => ['profiles', c]),
-    ['profile-accounts'], ...['list', 'add', 'update', 'delete', 'password', 'totp'].map((c) => ['profile-accounts', c]), ['accounts', 'list'],
-    ['globals'], ...['list', 'get', 'set', 'delete'].map((c) => ['globals', c]),
-    ['flows'], ...['list', 'get', 'create', 'delete'].map((c) => ['flows', c]),
-    ['shares'], ...['list', 'create', 'revoke', 'redeem', 'import'].map((c) => ['shares', c]),
-    ['files'], ...['list', 'put', 'get'].map((c) => ['files', c]),
-    ['sync'], ['sync', 'status'], ['settings'], ['settings', 'logs'], ['settings', 'audit'],
-    ['audit'], ...['list', 'verify', 'export', 'verify-file'].map((c) => ['audit', c]),
-    ['tokens'], ...['create', 'list', 'revoke'].map((c) => ['tokens', c]),
-    ['logs'], ['logs', 'list'], ['logs', 'show'], ['mcp'],
+    [],
+    ['status'],
+    ['membership'],
+    ['membership', 'status'],
+    ['account', 'status'],
+    ['profiles'],
+    ...['list', 'get', 'create', 'update', 'delete'].map((c) => ['profiles', c]),
+    ['profile-accounts'],
+    ...['list', 'add', 'update', 'delete', 'password', 'totp'].map((c) => ['profile-accounts', c]),
+    ['accounts', 'list'],
+    ['globals'],
+    ...['list', 'get', 'set', 'delete'].map((c) => ['globals', c]),
+    ['flows'],
+    ...['list', 'get', 'create', 'delete'].map((c) => ['flows', c]),
+    ['shares'],
+    ...['list', 'create', 'revoke', 'redeem', 'import'].map((c) => ['shares', c]),
+    ['files'],
+    ...['list', 'put', 'get'].map((c) => ['files', c]),
+    ['sync'],
+    ['sync', 'status'],
+    ['settings'],
+    ['settings', 'logs'],
+    ['settings', 'audit'],
+    ['audit'],
+    ...['list', 'verify', 'export', 'verify-file'].map((c) => ['audit', c]),
+    ['tokens'],
+    ...['create', 'list', 'revoke'].map((c) => ['tokens', c]),
+    ['logs'],
+    ['logs', 'list'],
+    ['logs', 'show'],
+    ['mcp'],
   ];
   it('is there on every command, with exit 0', async () => {
     // A few at a time: each is a Node process compiling the CLI, and the machine is shared.
     const runs: Run[] = [];
-    for (let i = 0; i < COMMANDS.length; i += 4) runs.push(...(await Promise.all(COMMANDS.slice(i, i + 4).map((command) => lpa([...command, '--help'])))));
+    for (let i = 0; i < COMMANDS.length; i += 4)
+      runs.push(...(await Promise.all(COMMANDS.slice(i, i + 4).map((command) => lpa([...command, '--help'])))));
     runs.forEach((run, i) => {
       expect(run.code, COMMANDS[i]!.join(' ')).toBe(0);
       expect(run.stdout).toMatch(/^Usage: lpa/);
@@ -64,7 +88,12 @@ describe('lpa --help', () => {
 
   it('prints the package version with --version and -V', async () => {
     const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
-    for (const flag of ['--version', '-V']) expect(await lpa([flag], { LPA_URL: 'http://127.0.0.1:1' })).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    for (const flag of ['--version', '-V'])
+      expect(await lpa([flag], { LPA_URL: 'http://127.0.0.1:1' })).toEqual({
+        code: 0,
+        stdout: `${version}\n`,
+        stderr: '',
+      });
   });
 
   it('refuses an unknown command with exit 2', async () => {
@@ -120,12 +149,15 @@ describe('lpa profiles', () => {
     expect(answer.items).toHaveLength(Number(limit));
   });
 
-  it.each(['0', '101', '1000', '-1', '1.5', 'ten', ''])('refuses --limit %j with a clear message and exit 2', async (limit) => {
-    const run = await lpa(['profiles', '--limit', limit]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('must be a whole number from 1 to 100');
-    expect(run.stdout).toBe('');
-  });
+  it.each(['0', '101', '1000', '-1', '1.5', 'ten', ''])(
+    'refuses --limit %j with a clear message and exit 2',
+    async (limit) => {
+      const run = await lpa(['profiles', '--limit', limit]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('must be a whole number from 1 to 100');
+      expect(run.stdout).toBe('');
+    },
+  );
 
   it('shows a progress bar for --all and the export on a terminal only', async () => {
     const all = await onTerminal(['profiles', '--all', '--limit', '40']);
@@ -154,17 +186,36 @@ describe('lpa profiles', () => {
 
 describe('lpa tokens', () => {
   it('creates, lists and revokes a token; the audit records the command line as the source', async () => {
-    const created = await lpa(['tokens', 'create', '--name', 'cli-made', '--scope', 'audit:read', '--scope', 'profiles:read', '--json']);
+    const created = await lpa([
+      'tokens',
+      'create',
+      '--name',
+      'cli-made',
+      '--scope',
+      'audit:read',
+      '--scope',
+      'profiles:read',
+      '--json',
+    ]);
     expect(created.code).toBe(0);
     const token = JSON.parse(created.stdout);
-    expect(token).toMatchObject({ id: expect.any(String), token: expect.stringMatching(/^lpa_/), name: 'cli-made', scopes: ['audit:read', 'profiles:read'] });
+    expect(token).toMatchObject({
+      id: expect.any(String),
+      token: expect.stringMatching(/^lpa_/),
+      name: 'cli-made',
+      scopes: ['audit:read', 'profiles:read'],
+    });
 
     const listed = await lpa(['tokens', 'list']);
     expect(listed.stdout).toMatch(new RegExp(`${token.id}\\s+cli-made\\s+audit:read,profiles:read`));
     expect(listed.stdout).not.toContain(token.token);
 
-    const entries = JSON.parse((await lpa(['audit', 'list', '--action', 'tokens.create', '--source', 'cli', '--json'])).stdout).items;
-    expect(entries).toEqual([expect.objectContaining({ entity_id: token.id, source: 'cli', actor_type: 'admin', result: 'ok' })]);
+    const entries = JSON.parse(
+      (await lpa(['audit', 'list', '--action', 'tokens.create', '--source', 'cli', '--json'])).stdout,
+    ).items;
+    expect(entries).toEqual([
+      expect.objectContaining({ entity_id: token.id, source: 'cli', actor_type: 'admin', result: 'ok' }),
+    ]);
 
     const revoked = await lpa(['tokens', 'revoke', token.id]);
     expect(revoked).toMatchObject({ code: 0, stdout: `revoked ${token.id}\n` });
@@ -187,10 +238,17 @@ describe('errors', () => {
     expect(text.stderr).toMatch(/^error: request\.invalid \(HTTP 400\): .*\n {2}body\.name: .+\n$/);
     const json = await lpa(['profiles', 'create', '--name', '', '--json']);
     expect(json).toMatchObject({ code: 4, stdout: '' });
-    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'request.invalid', details: { issues: [expect.objectContaining({ in: 'body', path: ['name'] })] } } });
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: {
+        code: 'request.invalid',
+        details: { issues: [expect.objectContaining({ in: 'body', path: ['name'] })] },
+      },
+    });
     const local = await lpa(['status', '--json'], { LPA_URL: 'http://127.0.0.1:1' });
     expect(local).toMatchObject({ code: 3, stdout: '' });
-    expect(JSON.parse(local.stderr)).toEqual({ error: { code: 'cli.unreachable', message: expect.any(String), details: {} } });
+    expect(JSON.parse(local.stderr)).toEqual({
+      error: { code: 'cli.unreachable', message: expect.any(String), details: {} },
+    });
   });
 });
 
@@ -203,8 +261,13 @@ describe('lpa globals', () => {
 
     const file = join(work, 'value.txt');
     writeFileSync(file, 'from a file');
-    expect((await lpa(['globals', 'set', 'cli_var', '--file', file, '--revision', '1'])).stdout).toContain('revision: 2');
-    expect(JSON.parse((await lpa(['globals', 'get', 'cli_var', '--json'])).stdout)).toEqual({ value: 'from a file', revision: 2 });
+    expect((await lpa(['globals', 'set', 'cli_var', '--file', file, '--revision', '1'])).stdout).toContain(
+      'revision: 2',
+    );
+    expect(JSON.parse((await lpa(['globals', 'get', 'cli_var', '--json'])).stdout)).toEqual({
+      value: 'from a file',
+      revision: 2,
+    });
 
     const stale = await lpa(['globals', 'set', 'cli_var', 'late', '--revision', '1']);
     expect(stale.code).toBe(8);
@@ -212,12 +275,18 @@ describe('lpa globals', () => {
     expect(stale.stderr).toContain('\n  current_revision: 2\n');
     const staleJson = await lpa(['globals', 'set', 'cli_var', 'late', '--revision', '1', '--json']);
     expect(staleJson).toMatchObject({ code: 8, stdout: '' });
-    expect(JSON.parse(staleJson.stderr)).toMatchObject({ error: { code: 'state.revision_conflict', message: expect.any(String), details: { current_revision: 2 } }, request_id: expect.any(String) });
+    expect(JSON.parse(staleJson.stderr)).toMatchObject({
+      error: { code: 'state.revision_conflict', message: expect.any(String), details: { current_revision: 2 } },
+      request_id: expect.any(String),
+    });
     const staleDelete = await lpa(['globals', 'delete', 'cli_var', '--revision', '1']);
     expect(staleDelete.code).toBe(8);
     expect(staleDelete.stderr).toContain('state.revision_conflict');
 
-    expect(await lpa(['globals', 'delete', 'cli_var', '--revision', '2'])).toMatchObject({ code: 0, stdout: 'deleted cli_var\n' });
+    expect(await lpa(['globals', 'delete', 'cli_var', '--revision', '2'])).toMatchObject({
+      code: 0,
+      stdout: 'deleted cli_var\n',
+    });
     const gone = await lpa(['globals', 'get', 'cli_var']);
     expect(gone.code).toBe(7);
     expect(gone.stderr).toMatch(/^error: resource\.not_found \(HTTP 404\)/);
@@ -263,7 +332,10 @@ describe('lpa audit', () => {
     const run = await lpa(['audit', 'verify']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('ok: true');
-    expect(JSON.parse((await lpa(['audit', 'verify', '--json'])).stdout)).toMatchObject({ ok: true, first_bad_seq: null });
+    expect(JSON.parse((await lpa(['audit', 'verify', '--json'])).stdout)).toMatchObject({
+      ok: true,
+      first_bad_seq: null,
+    });
   });
 
   it('exports to a file, nothing on stderr when piped, and the file verifies offline; an altered file does not', async () => {
@@ -271,7 +343,9 @@ describe('lpa audit', () => {
     const run = await lpa(['audit', 'export', '--format', 'jsonl', '--out', file]);
     expect(run.code).toBe(0);
     // Every line an entry, but the last: the head the store signed over the file.
-    const [lines, head] = ((all) => [all.slice(0, -1), JSON.parse(all.at(-1)!).head])(readFileSync(file, 'utf8').trim().split('\n'));
+    const [lines, head] = ((all) => [all.slice(0, -1), JSON.parse(all.at(-1)!).head])(
+      readFileSync(file, 'utf8').trim().split('\n'),
+    );
     expect(head).toMatchObject({ first_seq: 1, seq: JSON.parse(lines.at(-1)!).seq, signature: expect.any(String) });
     expect(run.stdout).toBe(`wrote ${lines.length} entries to ${file}\n`);
     expect(run.stderr).toBe('');
@@ -288,18 +362,27 @@ describe('lpa audit', () => {
     const proven = await lpa(['audit', 'verify-file', file, '--public-key', key, '--checkpoint', checkpoint, '--json']);
     // Reading the audit writes no entry, so the checkpoint taken after the export is at its last line.
     expect(saved.seq).toBe(JSON.parse(lines.at(-1)!).seq);
-    expect([proven.code, JSON.parse(proven.stdout)]).toMatchObject([0, { ok: true, checkpoint_seq: saved.seq, anchors: 0, missing_anchor: null, signed_head: true }]);
+    expect([proven.code, JSON.parse(proven.stdout)]).toMatchObject([
+      0,
+      { ok: true, checkpoint_seq: saved.seq, anchors: 0, missing_anchor: null, signed_head: true },
+    ]);
     // Without its signed head the file's end is not proven: with the key it is refused.
     const headless = join(work, 'headless.jsonl');
     writeFileSync(headless, `${lines.join('\n')}\n`);
     const unproven = await lpa(['audit', 'verify-file', headless, '--public-key', key, '--json']);
-    expect([unproven.code, JSON.parse(unproven.stdout)]).toMatchObject([1, { ok: false, signed_head: false, reason: expect.stringContaining('signed head') }]);
+    expect([unproven.code, JSON.parse(unproven.stdout)]).toMatchObject([
+      1,
+      { ok: false, signed_head: false, reason: expect.stringContaining('signed head') },
+    ]);
     const noKey = await lpa(['audit', 'verify-file', file, '--checkpoint', checkpoint]);
     expect(noKey.code).toBe(2);
 
     const altered = join(work, 'altered.jsonl');
     const second = JSON.parse(lines[1]!);
-    writeFileSync(altered, [lines[0], JSON.stringify({ ...second, actor_label: 'someone else' }), ...lines.slice(2)].join('\n'));
+    writeFileSync(
+      altered,
+      [lines[0], JSON.stringify({ ...second, actor_label: 'someone else' }), ...lines.slice(2)].join('\n'),
+    );
     const refused = await lpa(['audit', 'verify-file', altered]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain('ok: false');
@@ -335,7 +418,12 @@ describe('lpa logs', () => {
     expect((await lpa(['logs', 'list'])).stdout).toMatch(/^STREAM\s+FILE\s+SIZE\s+MODIFIED_AT/);
     const shown = await lpa(['logs', 'show', 'api', api!.file, '--json']);
     expect(shown.code).toBe(0);
-    expect(JSON.parse(shown.stdout)).toMatchObject({ stream: 'api', file: api!.file, text: expect.any(String), lines: expect.any(Number) });
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      stream: 'api',
+      file: api!.file,
+      text: expect.any(String),
+      lines: expect.any(Number),
+    });
     expect((await lpa(['logs', 'show', 'api', api!.file])).stdout).toContain('/api/v1/');
   });
 

@@ -26,7 +26,11 @@ import { nodeSql } from '../../storage/sql/node-sql';
 vi.mock('../../src/contracts/globals', async (importOriginal) => {
   const { globals } = await importOriginal<typeof import('../../src/contracts/globals')>();
   const renamed = (path: string) => path.replace('/api/v1/automation/globals', '/api/v1/renamed-globals');
-  return { globals: Object.fromEntries(Object.entries(globals).map(([name, contract]) => [name, { ...contract, path: renamed(contract.path) }])) };
+  return {
+    globals: Object.fromEntries(
+      Object.entries(globals).map(([name, contract]) => [name, { ...contract, path: renamed(contract.path) }]),
+    ),
+  };
 });
 
 const NEW = '/api/v1/renamed-globals/:name';
@@ -52,7 +56,11 @@ const service = {
 beforeAll(async () => {
   // The service in this process, as Bun and Deno run it (src/runtimes/in-process.ts), on node:sqlite.
   const dataRoot = mkdtempSync(join(tmpdir(), 'lpa-rename-'));
-  const settings = launchSettings({ LPA_DATA_ROOT: dataRoot, LPA_PORT: String(PORT), LPA_ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+  const settings = launchSettings({
+    LPA_DATA_ROOT: dataRoot,
+    LPA_PORT: String(PORT),
+    LPA_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+  });
   const database = new DatabaseSync(join(dataRoot, 'store.sqlite'));
   stops.push(() => database.close());
   serve = await inProcessService(nodeSql(database), {
@@ -70,7 +78,12 @@ beforeAll(async () => {
     getRequestListener((request) => {
       const { pathname, search } = new URL(request.url);
       requested.push(`${request.method} ${pathname}`);
-      return service.fetch(`${BASE_URL}${pathname}${search}`, { method: request.method, headers: request.headers, body: request.body, duplex: 'half' } as RequestInit);
+      return service.fetch(`${BASE_URL}${pathname}${search}`, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        duplex: 'half',
+      } as RequestInit);
     }),
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -97,10 +110,15 @@ describe('a route renamed in its contract', () => {
 
   it('is served under its new path, and the old one is gone', async () => {
     const client = new ApiClient(clientUrl, TEST_ADMIN_TOKEN);
-    const written = await client.api(globals.write, { params: { name: 'renamed' }, body: { value: 'v1', expected_revision: 0 } });
+    const written = await client.api(globals.write, {
+      params: { name: 'renamed' },
+      body: { value: 'v1', expected_revision: 0 },
+    });
     expect(written).toMatchObject({ name: 'renamed', revision: 1 });
     expect(await client.api(globals.read, { params: { name: 'renamed' } })).toEqual({ value: 'v1', revision: 1 });
-    const old = await service.fetch(`${BASE_URL}${OLD.replace(':name', 'renamed')}`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    const old = await service.fetch(`${BASE_URL}${OLD.replace(':name', 'renamed')}`, {
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
     expect(old.status).toBe(404);
     expect(((await old.json()) as { error: { code: string } }).error.code).toBe('route.not_found');
   });

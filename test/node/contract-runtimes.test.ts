@@ -14,5 +14,9 @@ for (const runtime of RUNTIMES.filter((r) => r !== 'workerd')) {
     await service.stop();
   });
   const transport = transportTo(service);
-  contractSuite(`the OpenAPI document of the ${runtime} runtime against that runtime`, (await transport('/api/v1/openapi.json')).json, transport);
+  contractSuite(
+    `the OpenAPI document of the ${runtime} runtime against that runtime`,
+    (await transport('/api/v1/openapi.json')).json,
+    transport,
+  );
 }

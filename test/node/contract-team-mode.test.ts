@@ -26,7 +26,8 @@ async function joinedMachine() {
   const team = await startTeamService(join(work, 'team'));
   try {
     const created = await createTeam(team, TEAM, OWNER);
-    if (created.status !== 201) throw new Error(`the team was not created: ${created.status} ${JSON.stringify(created.json)}`);
+    if (created.status !== 201)
+      throw new Error(`the team was not created: ${created.status} ${JSON.stringify(created.json)}`);
     const ownerToken = (await adminTeamToken(team, TEAM, OWNER, 'owner script')).token;
     const tokenFile = join(work, 'machine.token');
     writeFileSync(tokenFile, `${(await adminTeamToken(team, TEAM, OWNER, 'machine')).token}\n`, { mode: 0o600 });
@@ -55,11 +56,18 @@ afterAll(async () => {
   await Promise.all([machine.stop(), team.stop()]);
 }, START_MS);
 
-contractSuite('the OpenAPI document of a machine in a team against that machine', document, transport, { teamMode: true });
+contractSuite('the OpenAPI document of a machine in a team against that machine', document, transport, {
+  teamMode: true,
+});
 
 describe('a machine in a team, beyond the table', () => {
   it("saw none of the suite's failed authentications: they are the machine's, and the team never denied or throttled the machine", async () => {
-    const denials = async () => (await teamOk<{ items: unknown[] }>(team, `/teams/${TEAM}/api/v1/audit?action=auth.denied&limit=1000`, { token: ownerToken })).items;
+    const denials = async () =>
+      (
+        await teamOk<{ items: unknown[] }>(team, `/teams/${TEAM}/api/v1/audit?action=auth.denied&limit=1000`, {
+          token: ownerToken,
+        })
+      ).items;
     expect(await denials()).toEqual([]);
     // The machine is still served: the team has not blocked the one address all its requests come from.
     expect((await transport('/api/v1/profiles?limit=1')).status).toBe(200);
@@ -72,7 +80,10 @@ describe('a machine in a team, beyond the table', () => {
     const answer = await transport('/api/v1/profiles?limit=1', { headers: { origin: APP_ORIGIN } });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
-    const exposed = answer.headers.get('access-control-expose-headers')!.split(',').map((name) => name.trim());
+    const exposed = answer.headers
+      .get('access-control-expose-headers')!
+      .split(',')
+      .map((name) => name.trim());
     expect(exposed).toEqual(expect.arrayContaining(['x-request-id', 'x-lpa-team-head']));
     expect(answer.headers.get('x-lpa-team-head')).toMatch(/^\d+,[0-9a-f]{64}$/);
   });
@@ -92,31 +103,40 @@ describe('when the team does not answer', () => {
     ['GET /api/v1/profiles', '/api/v1/profiles?limit=1'],
     ['POST /api/v1/profiles', '/api/v1/profiles', { name: 'offline' }],
     ['GET /api/v1/profiles/{id}/accounts/{accountId}/password', '/api/v1/profiles/offline/accounts/offline/password'],
-    ['PUT /api/v1/automation/globals/{name}', '/api/v1/automation/globals/offline', { value: 'v', expected_revision: 0 }],
+    [
+      'PUT /api/v1/automation/globals/{name}',
+      '/api/v1/automation/globals/offline',
+      { value: 'v', expected_revision: 0 },
+    ],
     ['DELETE /api/v1/automation/flows/{id}', '/api/v1/automation/flows/offline'],
     ['POST /api/v1/automation/shares/redeem', '/api/v1/automation/shares/redeem', { code: 'offline-share-code' }],
     ['GET /api/v1/audit/export', '/api/v1/audit/export?format=jsonl'],
     ['PUT /api/v1/settings/audit', '/api/v1/settings/audit', { retention_days: 1095 }],
   ];
 
-  it('answers 503 team.unreachable with Retry-After on team routes, as the document says, and keeps the local routes', async () => {
-    await team.stop();
-    const validator = new ContractValidator(document);
-    const documented = operations(document);
-    let unreachable = '';
-    for (const [key, path, body] of TEAM_CALLS) {
-      const method = key.split(' ')[0]!;
-      const answer = await transport(path, { method, body });
-      expect(answer.status, `${key}: ${answer.text}`).toBe(503);
-      expect(answer.json.error.code).toBe('team.unreachable');
-      expect(answer.headers.get('retry-after')).toBe('5');
-      expect(validator.check(documented.get(key)!, answer.status, answer.text), key).toEqual([]);
-      unreachable = answer.text;
-    }
-    // Every team operation (those whose answers may carry the team's head) documents that same answer.
-    const teamOperations = [...documented].filter(([, op]) => declaredTeamHead(op));
-    expect(teamOperations.length).toBeGreaterThan(TEAM_CALLS.length);
-    for (const [key, op] of teamOperations) expect(validator.check(op, 503, unreachable), key).toEqual([]);
-    for (const path of ['/api/v1/system/status', '/api/v1/tokens', '/api/v1/automation/files']) expect((await transport(path)).status, path).toBe(200);
-  }, START_MS);
+  it(
+    'answers 503 team.unreachable with Retry-After on team routes, as the document says, and keeps the local routes',
+    async () => {
+      await team.stop();
+      const validator = new ContractValidator(document);
+      const documented = operations(document);
+      let unreachable = '';
+      for (const [key, path, body] of TEAM_CALLS) {
+        const method = key.split(' ')[0]!;
+        const answer = await transport(path, { method, body });
+        expect(answer.status, `${key}: ${answer.text}`).toBe(503);
+        expect(answer.json.error.code).toBe('team.unreachable');
+        expect(answer.headers.get('retry-after')).toBe('5');
+        expect(validator.check(documented.get(key)!, answer.status, answer.text), key).toEqual([]);
+        unreachable = answer.text;
+      }
+      // Every team operation (those whose answers may carry the team's head) documents that same answer.
+      const teamOperations = [...documented].filter(([, op]) => declaredTeamHead(op));
+      expect(teamOperations.length).toBeGreaterThan(TEAM_CALLS.length);
+      for (const [key, op] of teamOperations) expect(validator.check(op, 503, unreachable), key).toEqual([]);
+      for (const path of ['/api/v1/system/status', '/api/v1/tokens', '/api/v1/automation/files'])
+        expect((await transport(path)).status, path).toBe(200);
+    },
+    START_MS,
+  );
 });

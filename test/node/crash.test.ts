@@ -30,19 +30,28 @@ const valueFor = (writer: Writer, revision: number) => {
 };
 
 /** Writes one global at its own revisions until the connection dies; records what was acknowledged. */
-async function writeUntilKilled(api: ApiClient, writer: Writer, killed: () => boolean, onAck: () => void): Promise<void> {
+async function writeUntilKilled(
+  api: ApiClient,
+  writer: Writer,
+  killed: () => boolean,
+  onAck: () => void,
+): Promise<void> {
   for (;;) {
     const expected = writer.acked?.revision ?? 0;
     const value = valueFor(writer, expected + 1);
     writer.unanswered = value;
     let answer;
     try {
-      answer = await api(`/api/v1/automation/globals/${writer.name}`, { method: 'PUT', body: { value, expected_revision: expected } });
+      answer = await api(`/api/v1/automation/globals/${writer.name}`, {
+        method: 'PUT',
+        body: { value, expected_revision: expected },
+      });
     } catch (error) {
       if (killed()) return;
       throw error;
     }
-    if (answer.status !== 200) throw new Error(`${writer.name}: PUT answered ${answer.status} ${JSON.stringify(answer.json)}`);
+    if (answer.status !== 200)
+      throw new Error(`${writer.name}: PUT answered ${answer.status} ${JSON.stringify(answer.json)}`);
     expect(answer.json.revision).toBe(expected + 1);
     writer.acked = { revision: answer.json.revision, value };
     writer.unanswered = null;
@@ -63,7 +72,9 @@ async function checkSurvived(api: ApiClient, writer: Writer): Promise<void> {
   } else {
     // Only one write per writer is ever in flight, so the store can be at most one ahead.
     expect(found.revision, `${writer.name}: acked ${writer.acked?.revision}`).toBe((writer.acked?.revision ?? 0) + 1);
-    expect(found.value === writer.unanswered, `${writer.name} rev ${found.revision} is not the unanswered write`).toBe(true);
+    expect(found.value === writer.unanswered, `${writer.name} rev ${found.revision} is not the unanswered write`).toBe(
+      true,
+    );
     writer.ackedRevisions.push(found.revision);
   }
   writer.acked = found && { revision: found.revision, value: found.value };
@@ -101,9 +112,14 @@ describe('a SIGKILL of the whole service mid-write', () => {
     rmSync(service.dataRoot, { recursive: true, force: true });
   });
 
-  it('loses no acknowledged write and leaves an audit chain that verifies', { timeout: 60_000 + ROUNDS * 30_000 }, async () => {
+  it('loses no acknowledged write and leaves an audit chain that verifies', {
+    timeout: 60_000 + ROUNDS * 30_000,
+  }, async () => {
     const writers: Writer[] = Array.from({ length: WRITERS }, (_, i) => ({
-      name: `crash_w${i}_${randomUUID().slice(0, 8)}`, acked: null, unanswered: null, ackedRevisions: [],
+      name: `crash_w${i}_${randomUUID().slice(0, 8)}`,
+      acked: null,
+      unanswered: null,
+      ackedRevisions: [],
     }));
     service = await startService('workerd');
     const dataRoot = service.dataRoot;
@@ -114,7 +130,14 @@ describe('a SIGKILL of the whole service mid-write', () => {
       let reachedKillPoint!: () => void;
       const killPoint = new Promise<void>((resolve) => (reachedKillPoint = resolve));
       const writing = Promise.all(
-        writers.map((w) => writeUntilKilled(api, w, () => killed, () => ++acks >= ACKS_BEFORE_KILL && reachedKillPoint())),
+        writers.map((w) =>
+          writeUntilKilled(
+            api,
+            w,
+            () => killed,
+            () => ++acks >= ACKS_BEFORE_KILL && reachedKillPoint(),
+          ),
+        ),
       );
       await Promise.race([killPoint, writing.then(() => Promise.reject(new Error('writers stopped before the kill')))]);
       // A random moment past the kill point, so the kill lands anywhere in a write.
@@ -133,7 +156,10 @@ describe('a SIGKILL of the whole service mid-write', () => {
     for (const writer of writers) {
       expect(writer.ackedRevisions.length).toBeGreaterThan(0);
       const audited = await auditedRevisions(api, writer.name);
-      expect(writer.ackedRevisions.filter((r) => !audited.has(r)), `${writer.name}: acknowledged writes without their audit entry`).toEqual([]);
+      expect(
+        writer.ackedRevisions.filter((r) => !audited.has(r)),
+        `${writer.name}: acknowledged writes without their audit entry`,
+      ).toEqual([]);
     }
   });
 });

@@ -11,7 +11,10 @@ import { AUDIT_ACTIONS } from '../../storage/audit/actions';
 const root = resolve(new URL('../..', import.meta.url).pathname);
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 /** Every file of the repository that git tracks or would track: what a clone holds. */
-const repoFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+const repoFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+  cwd: root,
+  encoding: 'utf8',
+})
   .split('\n')
   .filter((file) => file && existsSync(join(root, file)));
 const markdown = repoFiles.filter((file) => file.endsWith('.md'));
@@ -22,7 +25,10 @@ function anchors(text: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   for (const [, heading] of text.matchAll(/^#{1,6} (.+)$/gm)) {
-    const slug = heading!.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+    const slug = heading!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     out.add(count === 0 ? slug : `${slug}-${count}`);
@@ -32,31 +38,43 @@ function anchors(text: string): Set<string> {
 
 describe('docs/reference, generated from the code', () => {
   it('is current (npm run docs)', async () => {
-    const stale = Object.entries(await referencePages(read)).filter(([path, text]) => !existsSync(join(root, path)) || read(path) !== text);
+    const stale = Object.entries(await referencePages(read)).filter(
+      ([path, text]) => !existsSync(join(root, path)) || read(path) !== text,
+    );
     expect(stale.map(([path]) => path)).toEqual([]);
   });
 
   it('lists every error code of the catalogue with its status', () => {
     const errors = read('docs/reference/errors.md');
-    const missing = Object.entries(ERROR_CATALOG).filter(([code, { status }]) => !errors.includes(`| \`${code}\` | ${status} |`));
+    const missing = Object.entries(ERROR_CATALOG).filter(
+      ([code, { status }]) => !errors.includes(`| \`${code}\` | ${status} |`),
+    );
     expect(missing.map(([code]) => code)).toEqual([]);
   });
 
   it('lists every audit action with its category', () => {
     const actions = read('docs/reference/audit-actions.md');
-    const missing = Object.entries(AUDIT_ACTIONS).filter(([action, { category }]) => !actions.includes(`| \`${action}\` | ${category} |`));
+    const missing = Object.entries(AUDIT_ACTIONS).filter(
+      ([action, { category }]) => !actions.includes(`| \`${action}\` | ${category} |`),
+    );
     expect(missing.map(([action]) => action)).toEqual([]);
   });
 
   it('declares every environment variable the code reads from process.env', () => {
-    const names = code.flatMap((file) => [...read(file).matchAll(/process\.env\.([A-Z][A-Z0-9_]*)\b(?!\s*=[^=])/g)].map(([, name]) => name!));
+    const names = code.flatMap((file) =>
+      [...read(file).matchAll(/process\.env\.([A-Z][A-Z0-9_]*)\b(?!\s*=[^=])/g)].map(([, name]) => name!),
+    );
     expect([...new Set(names)].filter((name) => !(name in ENVIRONMENT))).toEqual([]);
   });
 });
 
 describe('the documentation is self-contained', () => {
   it('names no specification or design outside the repository', () => {
-    const outside = repoFiles.filter((file) => /\.(md|ts|mjs|cjs|json|toml|yaml|sh)$/.test(file) && /\.\.\/shared\/[A-Z]|shared\/(SPEC|DESIGN)\.md|\/work\//.test(read(file)));
+    const outside = repoFiles.filter(
+      (file) =>
+        /\.(md|ts|mjs|cjs|json|toml|yaml|sh)$/.test(file) &&
+        /\.\.\/shared\/[A-Z]|shared\/(SPEC|DESIGN)\.md|\/work\//.test(read(file)),
+    );
     expect(outside).toEqual([]);
   });
 
@@ -68,7 +86,8 @@ describe('the documentation is self-contained', () => {
         const [path, anchor] = target!.split('#') as [string, string | undefined];
         const linked = path === '' ? join(root, file) : resolve(root, dirname(file), path);
         const inside = !relative(root, linked).startsWith('..');
-        const ok = inside && existsSync(linked) && (anchor === undefined || anchors(readFileSync(linked, 'utf8')).has(anchor));
+        const ok =
+          inside && existsSync(linked) && (anchor === undefined || anchors(readFileSync(linked, 'utf8')).has(anchor));
         if (!ok) broken.push(`${file}: ${target}`);
       }
     }
@@ -82,7 +101,8 @@ describe('the documentation is self-contained', () => {
       const text = read(file);
       for (const [target] of text.matchAll(/docs\/[\w./-]+\.md(#[\w-]+)?/g)) {
         const [path, anchor] = target.split('#') as [string, string | undefined];
-        if (!existsSync(join(root, path)) || (anchor !== undefined && !anchors(read(path)).has(anchor))) broken.push(`${file}: ${target}`);
+        if (!existsSync(join(root, path)) || (anchor !== undefined && !anchors(read(path)).has(anchor)))
+          broken.push(`${file}: ${target}`);
       }
       for (const [pointer] of text.matchAll(/\bREADME\b(?!\.md)[^\n]{0,40}/g)) broken.push(`${file}: ${pointer}`);
     }
@@ -90,11 +110,18 @@ describe('the documentation is self-contained', () => {
   });
 
   it('lists in docs/spec.md exactly the served routes, with their scopes', () => {
-    const documented = [...read('docs/spec.md').matchAll(/^\| (GET|PUT|POST|PATCH|DELETE) \| (\/\S*) \| ([^|]+) \|/gm)].map(
-      ([, method, path, scopes]) => `${method} ${path} ${scopes!.trim().replace(/^none, no token$/, 'public')}`,
-    );
+    const documented = [
+      ...read('docs/spec.md').matchAll(/^\| (GET|PUT|POST|PATCH|DELETE) \| (\/\S*) \| ([^|]+) \|/gm),
+    ].map(([, method, path, scopes]) => `${method} ${path} ${scopes!.trim().replace(/^none, no token$/, 'public')}`);
     const served = ROUTES.map((route) => {
-      const scopes = route.access === 'public' ? 'public' : route.access === 'admin' ? 'admin session' : route.scopes?.length ? route.scopes.join(', ') : 'none';
+      const scopes =
+        route.access === 'public'
+          ? 'public'
+          : route.access === 'admin'
+            ? 'admin session'
+            : route.scopes?.length
+              ? route.scopes.join(', ')
+              : 'none';
       return `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')} ${scopes}`;
     });
     expect(documented.sort()).toEqual(served.sort());

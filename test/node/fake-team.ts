@@ -64,7 +64,8 @@ export class FakeTeam {
 
   chain(teamId: string): FakeChain {
     let chain = this.teams.get(teamId);
-    if (!chain) this.teams.set(teamId, (chain = { storeId: `store-${teamId}`, signer: newSigner(), hashes: [randomHash()] }));
+    if (!chain)
+      this.teams.set(teamId, (chain = { storeId: `store-${teamId}`, signer: newSigner(), hashes: [randomHash()] }));
     return chain;
   }
 
@@ -76,13 +77,22 @@ export class FakeTeam {
   private answer(request: IncomingMessage, response: ServerResponse): void {
     const url = new URL(request.url!, 'http://team');
     const match = /^\/teams\/([^/]+)(\/api\/v1\/.*)$/.exec(url.pathname);
-    if (!match) return void json(response, 404, { error: { code: 'route.not_found', message: 'no such route', details: {} } }, {});
+    if (!match)
+      return void json(
+        response,
+        404,
+        { error: { code: 'route.not_found', message: 'no such route', details: {} } },
+        {},
+      );
     const [, teamId, path] = match as unknown as [string, string, string];
     const chain = this.chain(teamId);
     request.resume();
     request.once('end', () => {
       if (request.method !== 'GET' && request.method !== 'HEAD') chain.hashes.push(randomHash());
-      const headers = { 'x-lpa-team-head': this.head(teamId), 'x-request-id': String(request.headers['x-lpa-request-id'] ?? '') };
+      const headers = {
+        'x-lpa-team-head': this.head(teamId),
+        'x-request-id': String(request.headers['x-lpa-request-id'] ?? ''),
+      };
       if (path === '/api/v1/audit/public-key') {
         const key: Record<string, unknown> = { ...chain.signer.info() };
         chain.tamperKey?.(key);
@@ -91,7 +101,11 @@ export class FakeTeam {
       if (path === '/api/v1/audit/checkpoint') {
         const seq = chain.hashes.length;
         const signed = { hash: chain.hashes[seq - 1]!, seq, store_id: chain.storeId, ts: Date.now() };
-        const checkpoint: Record<string, unknown> = { ...signed, key_id: chain.signer.keyId, signature: chain.signer.sign(signed) };
+        const checkpoint: Record<string, unknown> = {
+          ...signed,
+          key_id: chain.signer.keyId,
+          signature: chain.signer.sign(signed),
+        };
         chain.tamper?.(checkpoint);
         return void json(response, 200, checkpoint, headers);
       }
@@ -100,7 +114,12 @@ export class FakeTeam {
         const limit = Number(url.searchParams.get('limit') ?? 1000);
         const items = chain.hashes.map((hash, index) => ({ seq: index + 1, hash })).filter((item) => item.seq > after);
         const page = items.slice(0, limit);
-        return void json(response, 200, { items: page, next_after_seq: items.length > limit ? page[page.length - 1]!.seq : null }, headers);
+        return void json(
+          response,
+          200,
+          { items: page, next_after_seq: items.length > limit ? page[page.length - 1]!.seq : null },
+          headers,
+        );
       }
       json(response, 200, { items: [], next_cursor: null, total: 0, name: path }, headers);
     });

@@ -25,7 +25,9 @@ export function createFixtureHandler(dataRoot: string): (request: Request) => Pr
       const [, name, rest] = forward as unknown as [string, string, string];
       if (!privateHosts.has(name)) privateHosts.set(name, hostServer(nodeHost(inRoot(name))));
       const body = ['GET', 'HEAD'].includes(request.method) ? undefined : await request.arrayBuffer();
-      return privateHosts.get(name)!(new Request(`http://host${rest}${url.search}`, { method: request.method, headers: request.headers, body }));
+      return privateHosts.get(name)!(
+        new Request(`http://host${rest}${url.search}`, { method: request.method, headers: request.headers, body }),
+      );
     }
     const op = (await request.json()) as FixtureOp;
     const path = inRoot(op.path);
@@ -45,7 +47,9 @@ export function createFixtureHandler(dataRoot: string): (request: Request) => Pr
         execFileSync('mkfifo', [path]);
         break;
       case 'read':
-        return Response.json(existsSync(path) ? { exists: true, text: readFileSync(path, 'utf8') } : { exists: false, text: '' });
+        return Response.json(
+          existsSync(path) ? { exists: true, text: readFileSync(path, 'utf8') } : { exists: false, text: '' },
+        );
       case 'remove':
         rmSync(path, { recursive: true, force: true });
         break;

@@ -6,7 +6,8 @@ import { fuzzValue, type JsonSchema } from '../support/fuzz/schema-values';
 function charCount(value: unknown): number {
   if (typeof value === 'string') return value.length;
   if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + charCount(item), 0);
-  if (value && typeof value === 'object') return Object.entries(value).reduce((sum, [key, item]) => sum + key.length + charCount(item), 0);
+  if (value && typeof value === 'object')
+    return Object.entries(value).reduce((sum, [key, item]) => sum + key.length + charCount(item), 0);
   return 8;
 }
 

@@ -24,7 +24,11 @@ describe('a client generated from the served OpenAPI document', () => {
     mkdirSync(join(WORKFLOW, 'generated'), { recursive: true });
     writeFileSync(join(WORKFLOW, 'generated', 'schema.d.ts'), types);
 
-    const tsc = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', join(WORKFLOW, 'tsconfig.json')]).catch((e: { stdout: string }) => e);
+    const tsc = await run(process.execPath, [
+      'node_modules/typescript/bin/tsc',
+      '-p',
+      join(WORKFLOW, 'tsconfig.json'),
+    ]).catch((e: { stdout: string }) => e);
     expect(tsc.stdout).toBe('');
 
     const { stdout } = await run(process.execPath, ['--import', 'tsx', join(WORKFLOW, 'workflow.ts')], {
@@ -71,7 +75,15 @@ describe('a client generated from the served OpenAPI document', () => {
       not_found: 'profile',
       profile_deleted: 204,
     });
-    expect(seen.audit_actions).toEqual(expect.arrayContaining(['tokens.create', 'profiles.create', 'profile_accounts.password_read', 'shares.import', 'files.write']));
+    expect(seen.audit_actions).toEqual(
+      expect.arrayContaining([
+        'tokens.create',
+        'profiles.create',
+        'profile_accounts.password_read',
+        'shares.import',
+        'files.write',
+      ]),
+    );
     expect(seen.log_files).toBeGreaterThan(0);
     expect(seen.log_excerpt).toBe(true);
   });

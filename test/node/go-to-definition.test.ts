@@ -11,12 +11,17 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 function definitionAt(file: string, text: string): { file: string; line: string }[] {
-  const config = ts.getParsedCommandLineOfConfigFile(resolve(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+  const config = ts.getParsedCommandLineOfConfigFile(
+    resolve(ROOT, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  )!;
   const host: ts.LanguageServiceHost = {
     getCompilationSettings: () => config.options,
     getScriptFileNames: () => config.fileNames,
     getScriptVersion: () => '1',
-    getScriptSnapshot: (name) => (ts.sys.fileExists(name) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(name)!) : undefined),
+    getScriptSnapshot: (name) =>
+      ts.sys.fileExists(name) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(name)!) : undefined,
     getCurrentDirectory: () => ROOT,
     getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
     fileExists: ts.sys.fileExists,
@@ -28,7 +33,10 @@ function definitionAt(file: string, text: string): { file: string; line: string 
   return (service.getDefinitionAtPosition(path, position) ?? []).map((definition) => {
     const source = readFileSync(definition.fileName, 'utf8');
     const lineStart = source.lastIndexOf('\n', definition.textSpan.start) + 1;
-    return { file: definition.fileName.slice(ROOT.length + 1), line: source.slice(lineStart, source.indexOf('\n', lineStart)).trim() };
+    return {
+      file: definition.fileName.slice(ROOT.length + 1),
+      line: source.slice(lineStart, source.indexOf('\n', lineStart)).trim(),
+    };
   });
 }
 

@@ -46,7 +46,10 @@ describe('the host port', () => {
     const ts = Date.UTC(2026, 0, 2, 3, 4, 5);
     await host.logs.append('core', [{ ts, level: 'info', message: 'hello' }]);
     const tail = await host.logs.tail('core', 'core-2026-01-02.log', 6);
-    expect(tail).toMatchObject({ entry: { stream: 'core', file: 'core-2026-01-02.log' }, offset: tail!.entry.size - 6 });
+    expect(tail).toMatchObject({
+      entry: { stream: 'core', file: 'core-2026-01-02.log' },
+      offset: tail!.entry.size - 6,
+    });
     expect(new TextDecoder().decode(tail!.bytes)).toBe('hello\n');
     expect(await host.logs.tail('core', 'core-1999-01-01.log', 8)).toBeNull();
     const seal = { store_id: 's', day: '2026-01-01', seq: 1, hash: 'a'.repeat(64) };

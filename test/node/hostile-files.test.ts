@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -15,7 +24,8 @@ describe.each<Runtime>(['workerd', 'bun'])('the automation folder of the service
   const servers: Server[] = [];
   afterAll(() => servers.forEach((server) => server.close()));
 
-  const content = (name: string) => raw(svc.current.port, `/api/v1/automation/files/content?name=${encodeURIComponent(name)}`, { headers: svc.auth() });
+  const content = (name: string) =>
+    raw(svc.current.port, `/api/v1/automation/files/content?name=${encodeURIComponent(name)}`, { headers: svc.auth() });
 
   it('refuses a FIFO, a socket, a folder, a link and a second name of a file outside, and answers on', async () => {
     const folder = join(svc.current.dataRoot, 'automation-files');
@@ -38,10 +48,14 @@ describe.each<Runtime>(['workerd', 'bun'])('the automation folder of the service
     }
     const listing = await raw(svc.current.port, '/api/v1/automation/files', { headers: svc.auth() });
     expect(listing.status).toBe(200);
-    expect(listing.json.items.map((item: { name: string }) => item.name).filter((name: string) => planted.includes(name))).toEqual([]);
+    expect(
+      listing.json.items.map((item: { name: string }) => item.name).filter((name: string) => planted.includes(name)),
+    ).toEqual([]);
 
     const written = await raw(svc.current.port, '/api/v1/automation/files', {
-      method: 'POST', headers: { ...svc.auth(), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'after.txt', base64: btoa('still answering') }),
+      method: 'POST',
+      headers: { ...svc.auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'after.txt', base64: btoa('still answering') }),
     });
     expect(written.status).toBe(200);
     expect((await content('after.txt')).json).toEqual({ base64: btoa('still answering') });
@@ -62,12 +76,16 @@ describe.each<Runtime>(['workerd', 'bun'])('the automation folder of the service
           expect([read.status, read.json.error.code]).toEqual([503, 'files.folder_refused']);
         }
         const written = await raw(svc.current.port, '/api/v1/automation/files', {
-          method: 'POST', headers: { ...svc.auth(), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'planted.txt', base64: btoa('x') }),
+          method: 'POST',
+          headers: { ...svc.auth(), 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'planted.txt', base64: btoa('x') }),
         });
         expect([written.status, written.json.error.code]).toEqual([503, 'files.folder_refused']);
         const status = await raw(svc.current.port, '/api/v1/system/status', { headers: svc.auth() });
         expect(status.json.mode).toBe('degraded');
-        expect(status.json.warnings).toContainEqual(expect.stringMatching(/^automation folder .*automation-files is a link/));
+        expect(status.json.warnings).toContainEqual(
+          expect.stringMatching(/^automation folder .*automation-files is a link/),
+        );
         unlinkSync(folder);
       }
       expect(existsSync(join(root, 'planted.txt')) || existsSync(join(outside, 'planted.txt'))).toBe(false);

@@ -12,12 +12,22 @@ let admin: ApiClient;
 const clients: Client[] = [];
 
 const BIN = join(process.cwd(), 'bin/lpa.mjs');
-const mcpEnv = (token: string) => ({ ...(process.env as Record<string, string>), LPA_URL: `http://127.0.0.1:${service.port}`, LPA_DATA_ROOT: service.dataRoot, LPA_TOKEN: token });
+const mcpEnv = (token: string) => ({
+  ...(process.env as Record<string, string>),
+  LPA_URL: `http://127.0.0.1:${service.port}`,
+  LPA_DATA_ROOT: service.dataRoot,
+  LPA_TOKEN: token,
+});
 
 /** `lpa mcp` spawned by the SDK's own client, as an agent's host runs it. */
 async function connect(token: string, flags: string[] = []): Promise<Client> {
   const client = new Client({ name: 'lpa-test', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...flags], env: mcpEnv(token), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...flags],
+    env: mcpEnv(token),
+    stderr: 'pipe',
+  });
   await client.connect(transport);
   clients.push(client);
   return client;
@@ -39,13 +49,23 @@ function rawCalls(token: string, lines: string[]): Promise<any[]> {
       }
     });
   });
-  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
-  child.stdin.write(`${JSON.stringify(initialize)}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${lines.join('\n')}\n`);
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
+  child.stdin.write(
+    `${JSON.stringify(initialize)}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${lines.join('\n')}\n`,
+  );
   return done;
 }
 
 async function tokenWith(scopes: string[]): Promise<string> {
-  const created = await admin('/api/v1/tokens', { method: 'POST', body: { name: `mcp-${scopes.join('-') || 'none'}`, scopes } });
+  const created = await admin('/api/v1/tokens', {
+    method: 'POST',
+    body: { name: `mcp-${scopes.join('-') || 'none'}`, scopes },
+  });
   expect(created.status).toBe(201);
   return created.json.token;
 }
@@ -71,7 +91,9 @@ describe('lpa mcp', () => {
     const { LPA_TOKEN: _unset, ...withoutToken } = mcpEnv('');
     for (const env of [mcpEnv(''), withoutToken]) {
       const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
-        const child = execFile(process.execPath, [BIN, 'mcp'], { env }, (error, _stdout, stderr) => resolve({ code: Number(error?.code ?? 0), stderr }));
+        const child = execFile(process.execPath, [BIN, 'mcp'], { env }, (error, _stdout, stderr) =>
+          resolve({ code: Number(error?.code ?? 0), stderr }),
+        );
         child.stdin?.end();
       });
       expect(run.code).toBe(5);
@@ -80,15 +102,21 @@ describe('lpa mcp', () => {
       expect(run.stderr).toContain('--admin');
     }
     const asAdmin = await connect('', ['--admin']);
-    expect((await asAdmin.listTools()).tools.map((t) => t.name)).toContain('getProfilesByIdAccountsByAccountIdPassword');
+    expect((await asAdmin.listTools()).tools.map((t) => t.name)).toContain(
+      'getProfilesByIdAccountsByAccountIdPassword',
+    );
   });
 
   it('offers one tool per operation, named by operationId, with its summary and input schema; secret tools only with their scope', async () => {
     const document = (await admin('/api/v1/openapi.json')).json;
-    const operations = Object.values(document.paths as Record<string, Record<string, { operationId: string; summary: string; security: { bearerAuth: string[] }[] }>>).flatMap(
-      (methods) => Object.values(methods),
-    );
-    const isSecret = (op: (typeof operations)[number]) => op.security.some((s) => s.bearerAuth.some((scope) => scope.startsWith('secrets:')));
+    const operations = Object.values(
+      document.paths as Record<
+        string,
+        Record<string, { operationId: string; summary: string; security: { bearerAuth: string[] }[] }>
+      >,
+    ).flatMap((methods) => Object.values(methods));
+    const isSecret = (op: (typeof operations)[number]) =>
+      op.security.some((s) => s.bearerAuth.some((scope) => scope.startsWith('secrets:')));
 
     const everything = await connect(service.token);
     const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -103,7 +131,9 @@ describe('lpa mcp', () => {
     const listing = all.find((t) => t.name === 'getProfiles')!;
     // Defaults make fields optional; no query field is required.
     expect(listing.inputSchema.required ?? []).toEqual([]);
-    expect(Object.keys(listing.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['limit', 'cursor', 'sort']));
+    expect(Object.keys(listing.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['limit', 'cursor', 'sort']),
+    );
     const update = all.find((t) => t.name === 'patchProfilesById')!;
     expect(update.inputSchema.required).toEqual(['id']);
     expect(Object.keys(update.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['id', 'name', 'tags']));
@@ -111,7 +141,12 @@ describe('lpa mcp', () => {
 
     const plain = await connect(await tokenWith(['profiles:read', 'profiles:write', 'audit:read']));
     const offered = (await plain.listTools()).tools.map((t) => t.name).sort();
-    expect(offered).toEqual(operations.filter((op) => !isSecret(op)).map((op) => op.operationId).sort());
+    expect(offered).toEqual(
+      operations
+        .filter((op) => !isSecret(op))
+        .map((op) => op.operationId)
+        .sort(),
+    );
     expect(offered).not.toContain('getProfilesByIdAccountsByAccountIdPassword');
     expect(offered).not.toContain('getAutomationGlobalsByName');
 
@@ -140,20 +175,39 @@ describe('lpa mcp', () => {
     const invalid = await agent.callTool({ name: 'postProfiles', arguments: { name: '' } });
     expect(invalid.isError).toBe(true);
     expect(answerOf(invalid)).toMatchObject({
-      error: { code: 'request.invalid', message: expect.any(String), status: 400, details: { issues: [expect.objectContaining({ in: 'body', path: ['name'] })] } },
+      error: {
+        code: 'request.invalid',
+        message: expect.any(String),
+        status: 400,
+        details: { issues: [expect.objectContaining({ in: 'body', path: ['name'] })] },
+      },
       request_id: expect.any(String),
     });
 
-    const audit = (await admin('/api/v1/audit?source=mcp&limit=100')).json.items as { action: string; result: string; entity_id: string | null }[];
-    expect(audit).toContainEqual(expect.objectContaining({ action: 'profiles.create', result: 'ok', entity_id: profile.id }));
+    const audit = (await admin('/api/v1/audit?source=mcp&limit=100')).json.items as {
+      action: string;
+      result: string;
+      entity_id: string | null;
+    }[];
+    expect(audit).toContainEqual(
+      expect.objectContaining({ action: 'profiles.create', result: 'ok', entity_id: profile.id }),
+    );
     expect(audit).toContainEqual(expect.objectContaining({ action: 'auth.denied', result: 'denied' }));
   });
 
   it('reads a secret through its tool when the token holds the scope', async () => {
     const profile = (await admin('/api/v1/profiles', { method: 'POST', body: { name: 'with-account' } })).json;
-    const account = (await admin(`/api/v1/profiles/${profile.id}/accounts`, { method: 'POST', body: { platform_url: 'https://example.com', password: 'hunter2' } })).json;
+    const account = (
+      await admin(`/api/v1/profiles/${profile.id}/accounts`, {
+        method: 'POST',
+        body: { platform_url: 'https://example.com', password: 'hunter2' },
+      })
+    ).json;
     const agent = await connect(await tokenWith(['secrets:read']));
-    const answer = await agent.callTool({ name: 'getProfilesByIdAccountsByAccountIdPassword', arguments: { id: profile.id, accountId: account.id } });
+    const answer = await agent.callTool({
+      name: 'getProfilesByIdAccountsByAccountIdPassword',
+      arguments: { id: profile.id, accountId: account.id },
+    });
     expect(answerOf(answer)).toEqual({ password: 'hunter2' });
   });
 
@@ -161,15 +215,24 @@ describe('lpa mcp', () => {
     const profile = (await admin('/api/v1/profiles', { method: 'POST', body: { name: 'dot-segments' } })).json;
     const agent = await connect(await tokenWith(['profiles:read', 'profiles:write']));
     for (const accountId of ['..', '.', '', 'a/b', '%2e%2e', '%2E.', '%2F', 'x%2fy', '..\\x', 'x\\y']) {
-      const refused = await agent.callTool({ name: 'deleteProfilesByIdAccountsByAccountId', arguments: { id: profile.id, accountId } });
+      const refused = await agent.callTool({
+        name: 'deleteProfilesByIdAccountsByAccountId',
+        arguments: { id: profile.id, accountId },
+      });
       expect(refused.isError, accountId).toBe(true);
-      expect(answerOf(refused).error, accountId).toMatchObject({ code: 'mcp.argument_invalid', details: { field: 'accountId' } });
+      expect(answerOf(refused).error, accountId).toMatchObject({
+        code: 'mcp.argument_invalid',
+        details: { field: 'accountId' },
+      });
     }
     const dots = await agent.callTool({ name: 'deleteProfilesById', arguments: { id: '..' } });
     expect(answerOf(dots).error.code).toBe('mcp.argument_invalid');
     expect((await admin(`/api/v1/profiles/${profile.id}`)).status).toBe(200);
     // A real single segment still reaches the service, which answers for it.
-    const missing = await agent.callTool({ name: 'deleteProfilesByIdAccountsByAccountId', arguments: { id: profile.id, accountId: 'no-such-account' } });
+    const missing = await agent.callTool({
+      name: 'deleteProfilesByIdAccountsByAccountId',
+      arguments: { id: profile.id, accountId: 'no-such-account' },
+    });
     expect(answerOf(missing).error.status).toBe(404);
   });
 
@@ -182,7 +245,10 @@ describe('lpa mcp', () => {
         if (tool === 'getProfiles') delete args.name;
         const refused = await agent.callTool({ name: tool, arguments: args });
         expect(refused.isError, `${tool} ${name}`).toBe(true);
-        expect(answerOf(refused).error, `${tool} ${name}`).toMatchObject({ code: 'mcp.argument_invalid', details: { fields: [name] } });
+        expect(answerOf(refused).error, `${tool} ${name}`).toMatchObject({
+          code: 'mcp.argument_invalid',
+          details: { fields: [name] },
+        });
       }
     }
     // The SDK's client drops a `__proto__` key before sending, so this one goes as raw JSON-RPC lines.
@@ -193,7 +259,10 @@ describe('lpa mcp', () => {
     for (const id of [2, 3]) {
       const answer = raw.find((message) => message.id === id);
       expect(answer?.result.isError, `request ${id}`).toBe(true);
-      expect(JSON.parse(answer.result.content[0].text).error).toMatchObject({ code: 'mcp.argument_invalid', details: { fields: ['__proto__'] } });
+      expect(JSON.parse(answer.result.content[0].text).error).toMatchObject({
+        code: 'mcp.argument_invalid',
+        details: { fields: ['__proto__'] },
+      });
     }
     expect((await admin('/api/v1/profiles?limit=100')).json.items.length).toBe(before);
   });

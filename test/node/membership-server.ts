@@ -14,7 +14,9 @@ import type { TestProject } from 'vitest/node';
  */
 export default async function startMembershipServer(project: TestProject) {
   const signedOut = { authenticated: false, verifiedUntil: 0, validForMs: 0, account: null, error: null };
-  let mode: { down: true } | { hang: true } | { answer: { status: number; body: unknown } } = { answer: { status: 200, body: signedOut } };
+  let mode: { down: true } | { hang: true } | { answer: { status: number; body: unknown } } = {
+    answer: { status: 200, body: signedOut },
+  };
   let statusRequests = 0;
   const held = new Set<ServerResponse>();
 
@@ -25,7 +27,9 @@ export default async function startMembershipServer(project: TestProject) {
       held.clear();
       res.writeHead(204).end();
     } else if (req.url === '/control' && req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ statusRequests, held: held.size }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ statusRequests, held: held.size }));
     } else if (req.url?.endsWith('/v1/account/status') && req.method === 'GET') {
       statusRequests += 1;
       if ('down' in mode) {

@@ -4,7 +4,11 @@ import { readFileSync } from 'node:fs';
 /** The direct children of a process (pgrep exits 1 when there are none). */
 function children(pid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)]).toString().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid)])
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -41,7 +45,8 @@ export async function killTree(pid: number, timeoutMs = 10_000): Promise<number[
   }
   const deadline = Date.now() + timeoutMs;
   while (tree.some(isAlive)) {
-    if (Date.now() > deadline) throw new Error(`processes still alive after SIGKILL: ${tree.filter(isAlive).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`processes still alive after SIGKILL: ${tree.filter(isAlive).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return tree;

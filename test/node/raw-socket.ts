@@ -11,7 +11,12 @@ export interface SocketAnswer {
  * in between to fix the request up), and reads the first answer. `then` decides what follows the
  * bytes: 'wait' keeps the socket open, 'half-close' ends the sending side, 'abort' destroys it.
  */
-export function rawExchange(port: number, bytes: string, then: 'wait' | 'half-close' | 'abort' = 'wait', timeoutMs = 10_000): Promise<SocketAnswer | null> {
+export function rawExchange(
+  port: number,
+  bytes: string,
+  then: 'wait' | 'half-close' | 'abort' = 'wait',
+  timeoutMs = 10_000,
+): Promise<SocketAnswer | null> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let received = '';
@@ -36,11 +41,16 @@ export function rawExchange(port: number, bytes: string, then: 'wait' | 'half-cl
       const head = received.slice(0, split);
       const length = /\r\ncontent-length: *(\d+)/i.exec(head);
       const body = received.slice(split + 4);
-      if (length && Buffer.byteLength(body) >= Number(length[1])) finish({ status: Number(head.split(' ')[1]), head, body });
+      if (length && Buffer.byteLength(body) >= Number(length[1]))
+        finish({ status: Number(head.split(' ')[1]), head, body });
     });
     socket.on('end', () => {
       const split = received.indexOf('\r\n\r\n');
-      finish(split < 0 ? null : { status: Number(received.split(' ')[1]), head: received.slice(0, split), body: received.slice(split + 4) });
+      finish(
+        split < 0
+          ? null
+          : { status: Number(received.split(' ')[1]), head: received.slice(0, split), body: received.slice(split + 4) },
+      );
     });
     socket.on('error', () => finish(null));
   });

@@ -51,19 +51,30 @@ describe.each(RUNTIMES)('the service on %s', (runtime) => {
     const spoof = { 'cf-connecting-ip': '127.0.0.99', 'x-forwarded-for': '127.0.0.99', 'x-real-ip': '127.0.0.99' };
     // Clients that have authenticated keep their own budget (docs/requests.md#the-steps, the throttle's global budget).
     for (const known of ['127.0.0.99', '127.0.0.4']) {
-      expect((await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: known })).status).toBe(200);
+      expect(
+        (await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: known })).status,
+      ).toBe(200);
     }
     for (let i = 0; i < 20; i++) {
-      const res = await raw(svc.current.port, '/api/v1/version', { headers: { authorization: 'Bearer lpa_wrong', ...spoof }, localAddress: '127.0.0.3' });
+      const res = await raw(svc.current.port, '/api/v1/version', {
+        headers: { authorization: 'Bearer lpa_wrong', ...spoof },
+        localAddress: '127.0.0.3',
+      });
       expect(res.status).toBe(401);
     }
     const blocked = await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: '127.0.0.3' });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: '127.0.0.99' })).status).toBe(200);
-    expect((await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: '127.0.0.4' })).status).toBe(200);
+    expect(
+      (await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: '127.0.0.99' })).status,
+    ).toBe(200);
+    expect(
+      (await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: '127.0.0.4' })).status,
+    ).toBe(200);
     // An address that never authenticated shares the spent budget of all such addresses: rotating buys nothing.
-    expect((await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: '127.0.0.8' })).status).toBe(429);
+    expect(
+      (await raw(svc.current.port, '/api/v1/version', { headers: svc.auth(), localAddress: '127.0.0.8' })).status,
+    ).toBe(429);
   });
 
   it('checks revisions, scopes and errors the same way', async () => {
@@ -79,8 +90,16 @@ describe.each(RUNTIMES)('the service on %s', (runtime) => {
       body: '{"retention_days":5}',
     });
     expect(denied.status).toBe(403);
-    expect(denied.json.error).toEqual({ code: 'auth.scope_missing', message: expect.any(String), details: { missing: ['settings:write'] } });
-    const invalid = await raw(svc.current.port, '/api/v1/settings/logs', { method: 'PUT', headers: { ...svc.auth(), 'content-type': 'application/json' }, body: '{"retention_days":"5"}' });
+    expect(denied.json.error).toEqual({
+      code: 'auth.scope_missing',
+      message: expect.any(String),
+      details: { missing: ['settings:write'] },
+    });
+    const invalid = await raw(svc.current.port, '/api/v1/settings/logs', {
+      method: 'PUT',
+      headers: { ...svc.auth(), 'content-type': 'application/json' },
+      body: '{"retention_days":"5"}',
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.json.error.code).toBe('request.invalid');
   });
@@ -97,13 +116,20 @@ describe.each(RUNTIMES)('the service on %s', (runtime) => {
     expect(children).toHaveLength(runtime === 'workerd' ? 1 : 0);
     expect(await svc.current.stop('SIGTERM')).toBe(0);
     expect(children.filter(alive)).toEqual([]);
-    const core = readFileSync(join(svc.current.dataRoot, 'logs', 'core', `core-${new Date().toISOString().slice(0, 10)}.log`), 'utf8');
-    expect(core).toMatch(/ INFO service started version=\S+ runtime=.+ url=http:\/\/127\.0\.0\.1:\d+ .*admin_from=file /);
+    const core = readFileSync(
+      join(svc.current.dataRoot, 'logs', 'core', `core-${new Date().toISOString().slice(0, 10)}.log`),
+      'utf8',
+    );
+    expect(core).toMatch(
+      / INFO service started version=\S+ runtime=.+ url=http:\/\/127\.0\.0\.1:\d+ .*admin_from=file /,
+    );
     expect(core).toMatch(/ INFO service stopped reason=SIGTERM\n$/);
     expect(core).not.toContain(svc.current.token);
 
     svc.current = await startService(runtime, svc.current.dataRoot);
-    expect((await raw(svc.current.port, '/api/v1/settings/logs', { headers: svc.auth() })).json.retention_days).toBe(42);
+    expect((await raw(svc.current.port, '/api/v1/settings/logs', { headers: svc.auth() })).json.retention_days).toBe(
+      42,
+    );
     expect((await raw(svc.current.port, '/api/v1/system/status', { headers: svc.auth() })).json.store_id).toBe(storeId);
   });
 
@@ -111,7 +137,9 @@ describe.each(RUNTIMES)('the service on %s', (runtime) => {
     const other = await startService(runtime, undefined, { LPA_ADMIN_TOKEN: 'lpa_from-the-environment-0123456789' });
     try {
       expect(other.output()).toContain('admin token: from LPA_ADMIN_TOKEN');
-      const res = await raw(other.port, '/api/v1/version', { headers: { authorization: 'Bearer lpa_from-the-environment-0123456789' } });
+      const res = await raw(other.port, '/api/v1/version', {
+        headers: { authorization: 'Bearer lpa_from-the-environment-0123456789' },
+      });
       expect(res.status).toBe(200);
     } finally {
       expect(await other.stop('SIGINT')).toBe(0);
@@ -120,9 +148,13 @@ describe.each(RUNTIMES)('the service on %s', (runtime) => {
 
   // The redaction of logged paths hashes only words of this shape (src/shared/admin-token.ts).
   it('refuses to start with an admin token of another shape, from LPA_ADMIN_TOKEN or the admin-token file', async () => {
-    await expect(startService(runtime, undefined, { LPA_ADMIN_TOKEN: 'short-token' })).rejects.toThrow(/LPA_ADMIN_TOKEN must be 16\.\.512 characters/);
+    await expect(startService(runtime, undefined, { LPA_ADMIN_TOKEN: 'short-token' })).rejects.toThrow(
+      /LPA_ADMIN_TOKEN must be 16\.\.512 characters/,
+    );
     const dataRoot = mkdtempSync(join(tmpdir(), 'lpa-svc-'));
     writeFileSync(join(dataRoot, 'admin-token'), 'a token with spaces in it\n', { mode: 0o600 });
-    await expect(startService(runtime, dataRoot)).rejects.toThrow(/the admin token in \S+admin-token must be 16\.\.512 characters/);
+    await expect(startService(runtime, dataRoot)).rejects.toThrow(
+      /the admin token in \S+admin-token must be 16\.\.512 characters/,
+    );
   });
 });

@@ -35,7 +35,10 @@ describe.each(RUNTIMES)('secrets at rest on %s', (runtime) => {
         totp_secret: secrets.totp,
       });
       expect(account.status).toBe(201);
-      expect((await send('PUT', '/api/v1/automation/globals/at_rest', { value: secrets.global, expected_revision: 0 })).status).toBe(200);
+      expect(
+        (await send('PUT', '/api/v1/automation/globals/at_rest', { value: secrets.global, expected_revision: 0 }))
+          .status,
+      ).toBe(200);
       const flow = await send('POST', '/api/v1/automation/flows', {
         name: 'at rest',
         steps: [{ type: 'login' }],
@@ -43,9 +46,13 @@ describe.each(RUNTIMES)('secrets at rest on %s', (runtime) => {
       });
       expect(flow.status).toBe(201);
       // Read them back (audited plaintext reads), so they have passed through every layer once.
-      const password = await raw(service.port, `/api/v1/profiles/${profile.json.id}/accounts/${account.json.id}/password`, {
-        headers: { authorization: `Bearer ${service.token}` },
-      });
+      const password = await raw(
+        service.port,
+        `/api/v1/profiles/${profile.json.id}/accounts/${account.json.id}/password`,
+        {
+          headers: { authorization: `Bearer ${service.token}` },
+        },
+      );
       expect(password.json).toEqual({ password: secrets.password });
     } finally {
       expect(await service.stop('SIGTERM')).toBe(0);

@@ -25,10 +25,21 @@ export function freePort(): Promise<number> {
 }
 
 /** One HTTP request with full control of the headers (fetch will not send a chosen Host). */
-export function raw(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {}): Promise<RawResponse> {
+export function raw(
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...options.headers }, localAddress: options.localAddress },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'GET',
+        headers: { host: `127.0.0.1:${port}`, ...options.headers },
+        localAddress: options.localAddress,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -58,7 +69,12 @@ export function rawExchange(port: number, request: string): Promise<RawResponse>
       const answer = Buffer.concat(chunks).toString('utf8');
       const [head = '', text = ''] = answer.split(/\r\n\r\n(.*)/s);
       const [statusLine = '', ...headerLines] = head.split('\r\n');
-      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        headerLines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+      );
       let json: unknown;
       try {
         json = JSON.parse(text);
@@ -102,12 +118,24 @@ export async function startService(
    * limit unchanged), as a desktop's shell might; `fileLimit`: with this soft and hard limit, as
    * `ulimit -n 1024` in a shell sets.
    */
-  { ownGroup = false, softFileLimit, fileLimit }: { ownGroup?: boolean; softFileLimit?: number; fileLimit?: number } = {},
+  {
+    ownGroup = false,
+    softFileLimit,
+    fileLimit,
+  }: { ownGroup?: boolean; softFileLimit?: number; fileLimit?: number } = {},
 ): Promise<RunningService> {
   const port = await freePort();
   const [binary, binaryArgs] = COMMANDS[runtime];
-  const ulimit = softFileLimit !== undefined ? `ulimit -Sn ${softFileLimit}` : fileLimit !== undefined ? `ulimit -n ${fileLimit}` : undefined;
-  const [command, args] = ulimit === undefined ? [binary, binaryArgs] : ['/bin/sh', ['-c', `${ulimit} && exec "$0" "$@"`, binary, ...binaryArgs]];
+  const ulimit =
+    softFileLimit !== undefined
+      ? `ulimit -Sn ${softFileLimit}`
+      : fileLimit !== undefined
+        ? `ulimit -n ${fileLimit}`
+        : undefined;
+  const [command, args] =
+    ulimit === undefined
+      ? [binary, binaryArgs]
+      : ['/bin/sh', ['-c', `${ulimit} && exec "$0" "$@"`, binary, ...binaryArgs]];
   const child = spawn(command, args, {
     env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', LPA_PORT: String(port), LPA_DATA_ROOT: dataRoot, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

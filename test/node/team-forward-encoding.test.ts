@@ -25,9 +25,25 @@ describe("the host's forward to a team on this machine", () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('asks for the answer uncompressed, and hands it on byte for byte', async () => {
-    const team = nodeTeam({ url, token: 'lpa_team_token', accessClientId: null, accessClientSecret: null, machineId: 'machine-0001' });
-    const reply = await team.forward({ method: 'GET', target: '/api/v1/profiles?limit=50', headers: { 'x-lpa-client': 'cli' }, body: null });
-    expect(seen.at(-1)).toMatchObject({ 'accept-encoding': 'identity', authorization: 'Bearer lpa_team_token', 'x-lpa-machine': 'machine-0001', 'x-lpa-client': 'cli' });
+    const team = nodeTeam({
+      url,
+      token: 'lpa_team_token',
+      accessClientId: null,
+      accessClientSecret: null,
+      machineId: 'machine-0001',
+    });
+    const reply = await team.forward({
+      method: 'GET',
+      target: '/api/v1/profiles?limit=50',
+      headers: { 'x-lpa-client': 'cli' },
+      body: null,
+    });
+    expect(seen.at(-1)).toMatchObject({
+      'accept-encoding': 'identity',
+      authorization: 'Bearer lpa_team_token',
+      'x-lpa-machine': 'machine-0001',
+      'x-lpa-client': 'cli',
+    });
     expect(reply).toMatchObject({ reachable: true, status: 200, headers: { 'content-type': 'application/json' } });
     expect(new TextDecoder().decode((reply as { body: Uint8Array }).body)).toBe(answer);
   });

@@ -10,7 +10,9 @@ describe('the placement of teams over workerd processes', () => {
     const dataRoot = mkdtempSync(join(tmpdir(), 'lpa-placement-'));
     const placement = teamPlacement(dataRoot, 3);
     expect(readPlacement(dataRoot)).toEqual({ processes: 3, teams: {} });
-    expect([placement.place('a'), placement.place('b'), placement.place('c'), placement.place('d')]).toEqual([0, 1, 2, 0]);
+    expect([placement.place('a'), placement.place('b'), placement.place('c'), placement.place('d')]).toEqual([
+      0, 1, 2, 0,
+    ]);
     expect(placement.home('b')).toBe(1);
     placement.settle('a', true);
     placement.settle('b', false); // refused: not placed, its process is free again

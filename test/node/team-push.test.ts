@@ -40,7 +40,11 @@ interface Seeded {
 }
 let seeded: Seeded;
 
-async function call(service: RunningService, path: string, { method = 'GET', body }: { method?: string; body?: unknown } = {}): Promise<RawResponse> {
+async function call(
+  service: RunningService,
+  path: string,
+  { method = 'GET', body }: { method?: string; body?: unknown } = {},
+): Promise<RawResponse> {
   const headers: Record<string, string> = { authorization: `Bearer ${service.token}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   return raw(service.port, path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -53,44 +57,76 @@ async function ok(service: RunningService, path: string, init: { method?: string
 }
 
 /** `lpa …` against the solo service, on its data root. */
-function lpa(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function lpa(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [join(process.cwd(), 'bin/lpa.mjs'), ...args],
-      { env: { ...process.env, LPA_DATA_ROOT: solo.dataRoot, LPA_URL: `http://127.0.0.1:${solo.port}`, LPA_TOKEN: solo.token, ...env } },
+      {
+        env: {
+          ...process.env,
+          LPA_DATA_ROOT: solo.dataRoot,
+          LPA_URL: `http://127.0.0.1:${solo.port}`,
+          LPA_TOKEN: solo.token,
+          ...env,
+        },
+      },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
-const teamAudit = async (query = '') => (await teamOk<{ items: any[] }>(team, `/teams/${TEAM}/api/v1/audit?limit=1000${query}`, { token: ownerToken })).items;
+const teamAudit = async (query = '') =>
+  (await teamOk<{ items: any[] }>(team, `/teams/${TEAM}/api/v1/audit?limit=1000${query}`, { token: ownerToken })).items;
 
 async function seed(service: RunningService): Promise<Seeded> {
   const store_id = (await ok(service, '/api/v1/system/status')).store_id as string;
   const profiles = [];
-  for (const name of ['first solo profile', 'second solo profile']) profiles.push(await ok(service, '/api/v1/profiles', { method: 'POST', body: { name, tags: ['solo'] } }));
+  for (const name of ['first solo profile', 'second solo profile'])
+    profiles.push(await ok(service, '/api/v1/profiles', { method: 'POST', body: { name, tags: ['solo'] } }));
   const account = await ok(service, `/api/v1/profiles/${profiles[0].id}/accounts`, {
     method: 'POST',
     body: { platform_url: 'https://shop.example', username: 'me', password: PASSWORD, totp_secret: TOTP },
   });
   for (let revision = 0; revision < 3; revision++) {
-    await ok(service, '/api/v1/automation/globals/COUNTER', { method: 'PUT', body: { value: `value ${revision + 1}`, expected_revision: revision } });
+    await ok(service, '/api/v1/automation/globals/COUNTER', {
+      method: 'PUT',
+      body: { value: `value ${revision + 1}`, expected_revision: revision },
+    });
   }
   // A global of the largest size goes alone in a page, and its import body is over the default 1 MiB.
   await ok(service, '/api/v1/automation/globals/BIG', { method: 'PUT', body: { value: BIG, expected_revision: 0 } });
-  await ok(service, '/api/v1/automation/globals/GONE', { method: 'PUT', body: { value: 'deleted before the push', expected_revision: 0 } });
+  await ok(service, '/api/v1/automation/globals/GONE', {
+    method: 'PUT',
+    body: { value: 'deleted before the push', expected_revision: 0 },
+  });
   await ok(service, '/api/v1/automation/globals/GONE?expected_revision=1', { method: 'DELETE' });
   const base = await ok(service, '/api/v1/automation/flows', {
     method: 'POST',
-    body: { name: 'base flow', steps: [{ type: 'open', url: 'https://shop.example' }], values: [{ name: 'key', value: 'protected value', protected: true }] },
+    body: {
+      name: 'base flow',
+      steps: [{ type: 'open', url: 'https://shop.example' }],
+      values: [{ name: 'key', value: 'protected value', protected: true }],
+    },
   });
-  const child = await ok(service, '/api/v1/automation/flows', { method: 'POST', body: { name: 'child flow', dependencies: [base.id], steps: [{ type: 'click' }] } });
+  const child = await ok(service, '/api/v1/automation/flows', {
+    method: 'POST',
+    body: { name: 'child flow', dependencies: [base.id], steps: [{ type: 'click' }] },
+  });
   const share = await ok(service, '/api/v1/automation/shares', {
     method: 'POST',
     body: { ids: [base.id, child.id], name: 'both flows', expires_in_minutes: 600, max_uses: 5, include_secrets: true },
   });
-  return { store_id, profiles, account, flows: { base: base.id, child: child.id }, share: { id: share.id, code: share.code } };
+  return {
+    store_id,
+    profiles,
+    account,
+    flows: { base: base.id, child: child.id },
+    share: { id: share.id, code: share.code },
+  };
 }
 
 const counts = (created: number, unchanged: number, conflict = 0) => ({ created, unchanged, conflict });
@@ -103,9 +139,14 @@ beforeAll(async () => {
   pushTokenFile = join(work, 'push.token');
   writeFileSync(pushTokenFile, `${(await adminTeamToken(team, TEAM, OWNER, 'solo machine')).token}\n`, { mode: 0o600 });
   const otherTokenFile = join(work, 'other.token');
-  writeFileSync(otherTokenFile, `${(await adminTeamToken(team, TEAM, OWNER, 'other machine')).token}\n`, { mode: 0o600 });
+  writeFileSync(otherTokenFile, `${(await adminTeamToken(team, TEAM, OWNER, 'other machine')).token}\n`, {
+    mode: 0o600,
+  });
   solo = await startService('workerd', join(work, 'solo'));
-  other = await startService('workerd', join(work, 'other'), { LPA_TEAM_URL: teamUrl, LPA_TEAM_TOKEN_FILE: otherTokenFile });
+  other = await startService('workerd', join(work, 'other'), {
+    LPA_TEAM_URL: teamUrl,
+    LPA_TEAM_TOKEN_FILE: otherTokenFile,
+  });
   seeded = await seed(solo);
 }, 3 * START_MS);
 
@@ -123,25 +164,39 @@ describe('lpa team push', () => {
   it('refuses a team link that is set but is not one, naming the setting', async () => {
     const answer = await lpa(['team', 'push', '--json'], { LPA_TEAM_URL: teamUrl });
     expect(answer.code).toBe(1);
-    expect(JSON.parse(answer.stderr).error).toMatchObject({ code: 'cli.team_link_invalid', message: expect.stringMatching(/LPA_TEAM_URL needs LPA_TEAM_TOKEN_FILE/) });
+    expect(JSON.parse(answer.stderr).error).toMatchObject({
+      code: 'cli.team_link_invalid',
+      message: expect.stringMatching(/LPA_TEAM_URL needs LPA_TEAM_TOKEN_FILE/),
+    });
   });
 
-  it("copies the solo store into the empty team (linked by `lpa team join`, the service not restarted)", async () => {
+  it('copies the solo store into the empty team (linked by `lpa team join`, the service not restarted)', async () => {
     const joined = await lpa(['team', 'join', teamUrl, '--token-file', pushTokenFile]);
     expect(joined.code, joined.stderr).toBe(0);
     const pushed = await lpa(['team', 'push', '--json']);
     expect(pushed.code, pushed.stderr).toBe(0);
     const report = JSON.parse(pushed.stdout);
     expect(report).toMatchObject({ team: teamUrl, store_id: seeded.store_id, conflicts: [] });
-    expect(report.counts).toEqual({ profiles: counts(2, 0), accounts: counts(1, 0), globals: counts(2, 0), flows: counts(2, 0), shares: counts(1, 0) });
+    expect(report.counts).toEqual({
+      profiles: counts(2, 0),
+      accounts: counts(1, 0),
+      globals: counts(2, 0),
+      flows: counts(2, 0),
+      shares: counts(1, 0),
+    });
   });
 
   it('lets a machine joined to the team read all of it: profiles, the account and its secrets, the global at its revision, the flows', async () => {
     const profiles = (await ok(other, '/api/v1/profiles')).items;
-    expect(profiles.map((p: { id: string; name: string }) => [p.id, p.name])).toEqual(seeded.profiles.map((p) => [p.id, p.name]));
+    expect(profiles.map((p: { id: string; name: string }) => [p.id, p.name])).toEqual(
+      seeded.profiles.map((p) => [p.id, p.name]),
+    );
     const { id, profile_id } = seeded.account;
     expect((await ok(other, `/api/v1/profiles/${profile_id}/accounts/${id}/password`)).password).toBe(PASSWORD);
-    const [soloCode, teamCode] = [await ok(solo, `/api/v1/profiles/${profile_id}/accounts/${id}/totp`), await ok(other, `/api/v1/profiles/${profile_id}/accounts/${id}/totp`)];
+    const [soloCode, teamCode] = [
+      await ok(solo, `/api/v1/profiles/${profile_id}/accounts/${id}/totp`),
+      await ok(other, `/api/v1/profiles/${profile_id}/accounts/${id}/totp`),
+    ];
     expect([totpAt(TOTP, Date.now()).code, totpAt(TOTP, Date.now() - 30_000).code]).toContain(teamCode.code);
     if (soloCode.remaining_s > 2) expect(teamCode.code).toBe(soloCode.code);
     expect(await ok(other, '/api/v1/automation/globals/COUNTER')).toEqual({ value: 'value 3', revision: 3 });
@@ -149,31 +204,57 @@ describe('lpa team push', () => {
     expect((await call(other, '/api/v1/automation/globals/GONE')).status).toBe(404);
     const flows = (await ok(other, '/api/v1/automation/flows')).items;
     expect(flows.map((f: { id: string }) => f.id)).toEqual([seeded.flows.base, seeded.flows.child]);
-    expect((await ok(other, `/api/v1/automation/flows/${seeded.flows.child}`)).dependencies).toEqual([seeded.flows.base]);
+    expect((await ok(other, `/api/v1/automation/flows/${seeded.flows.child}`)).dependencies).toEqual([
+      seeded.flows.base,
+    ]);
   });
 
   it("redeems the solo store's share code on the other machine, protected value and all", async () => {
-    const redeemed = await ok(other, '/api/v1/automation/shares/redeem', { method: 'POST', body: { code: seeded.share.code } });
+    const redeemed = await ok(other, '/api/v1/automation/shares/redeem', {
+      method: 'POST',
+      body: { code: seeded.share.code },
+    });
     expect(redeemed.items.map((item: { name: string }) => item.name)).toEqual(['base flow', 'child flow']);
     expect(redeemed.items[0].protected_values).toBe(1);
-    const imported = await ok(other, '/api/v1/automation/shares/import', { method: 'POST', body: { ticket: redeemed.ticket, ids: [seeded.flows.base, seeded.flows.child] } });
+    const imported = await ok(other, '/api/v1/automation/shares/import', {
+      method: 'POST',
+      body: { ticket: redeemed.ticket, ids: [seeded.flows.base, seeded.flows.child] },
+    });
     expect(imported.items).toHaveLength(2);
   });
 
   it("records each created item in the team's chain with the solo store id and its signed checkpoint, and the chain verifies", async () => {
     const entries = (await teamAudit('&action=team.import')).reverse();
-    expect(entries.map((entry) => entry.entity_type)).toEqual(['profile', 'profile', 'profile_account', 'global', 'global', 'flow', 'flow', 'share']);
+    expect(entries.map((entry) => entry.entity_type)).toEqual([
+      'profile',
+      'profile',
+      'profile_account',
+      'global',
+      'global',
+      'flow',
+      'flow',
+      'share',
+    ]);
     const source = entries[0].details.pushed_from;
     for (const entry of entries) {
-      expect(entry).toMatchObject({ result: 'ok', actor_type: 'admin', actor_label: 'solo machine', details: { pushed_from: source } });
+      expect(entry).toMatchObject({
+        result: 'ok',
+        actor_type: 'admin',
+        actor_label: 'solo machine',
+        details: { pushed_from: source },
+      });
     }
     expect(source.store_id).toBe(seeded.store_id);
     const key = await ok(solo, '/api/v1/audit/public-key');
     expect(source.key_id).toBe(key.key_id);
     const signed = canonical({ hash: source.hash, seq: source.seq, store_id: source.store_id, ts: source.ts });
-    expect(verify(null, Buffer.from(signed), createPublicKey(key.public_key_pem), Buffer.from(source.signature, 'base64'))).toBe(true);
+    expect(
+      verify(null, Buffer.from(signed), createPublicKey(key.public_key_pem), Buffer.from(source.signature, 'base64')),
+    ).toBe(true);
     // The checkpoint's seq is the solo chain's entry of the push's first page.
-    const soloEntry = (await ok(solo, `/api/v1/audit?action=team.export&limit=1000`)).items.find((entry: { seq: number }) => entry.seq === source.seq);
+    const soloEntry = (await ok(solo, `/api/v1/audit?action=team.export&limit=1000`)).items.find(
+      (entry: { seq: number }) => entry.seq === source.seq,
+    );
     expect(soloEntry).toMatchObject({ action: 'team.export', details: { kind: 'profiles', offset: 0, items: 2 } });
     expect((await teamOk(team, `/teams/${TEAM}/api/v1/audit/verify`, { token: ownerToken })).ok).toBe(true);
   });
@@ -182,7 +263,13 @@ describe('lpa team push', () => {
     const before = (await teamAudit())[0].seq;
     const again = await lpa(['team', 'push', '--json'], { LPA_TEAM_URL: teamUrl, LPA_TEAM_TOKEN_FILE: pushTokenFile });
     expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout).counts).toEqual({ profiles: counts(0, 2), accounts: counts(0, 1), globals: counts(0, 2), flows: counts(0, 2), shares: counts(0, 1) });
+    expect(JSON.parse(again.stdout).counts).toEqual({
+      profiles: counts(0, 2),
+      accounts: counts(0, 1),
+      globals: counts(0, 2),
+      flows: counts(0, 2),
+      shares: counts(0, 1),
+    });
     expect((await teamAudit())[0].seq).toBe(before);
   });
 
@@ -201,10 +288,14 @@ describe('lpa team push', () => {
     expect((await ok(solo, '/api/v1/automation/globals/COUNTER')).revision).toBe(3);
     expect((await ok(solo, '/api/v1/audit/verify')).ok).toBe(true);
     const exports = (await ok(solo, '/api/v1/audit?action=team.export&limit=1000')).items;
-    expect(exports.every((entry: { result: string; actor_type: string }) => entry.result === 'ok' && entry.actor_type === 'admin')).toBe(true);
+    expect(
+      exports.every(
+        (entry: { result: string; actor_type: string }) => entry.result === 'ok' && entry.actor_type === 'admin',
+      ),
+    ).toBe(true);
   });
 
-  it("has no import route on a machine: POST /api/v1/import is 404 route.not_found locally", async () => {
+  it('has no import route on a machine: POST /api/v1/import is 404 route.not_found locally', async () => {
     const answer = await call(solo, '/api/v1/import', { method: 'POST', body: {} });
     expect(answer.status).toBe(404);
     expect(answer.json.error.code).toBe('route.not_found');

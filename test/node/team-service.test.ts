@@ -37,32 +37,59 @@ describe('npm run start:team, as run on this machine', () => {
     }
   });
 
-  it('finds a team, its token, profile, global and audit chain intact after a restart', async () => {
-    expect((await createTeam(service, TEAM, OWNER)).status).toBe(201);
-    const { token } = await adminTeamToken(service, TEAM, OWNER);
-    const api = `/teams/${TEAM}/api/v1`;
-    const profile = await teamOk<{ id: string; name: string }>(service, `${api}/profiles`, { method: 'POST', token, body: { name: 'kept across restarts' } });
-    await teamOk(service, `${api}/automation/globals/kept`, { method: 'PUT', token, body: { value: 'still here', expected_revision: 0 } });
+  it(
+    'finds a team, its token, profile, global and audit chain intact after a restart',
+    async () => {
+      expect((await createTeam(service, TEAM, OWNER)).status).toBe(201);
+      const { token } = await adminTeamToken(service, TEAM, OWNER);
+      const api = `/teams/${TEAM}/api/v1`;
+      const profile = await teamOk<{ id: string; name: string }>(service, `${api}/profiles`, {
+        method: 'POST',
+        token,
+        body: { name: 'kept across restarts' },
+      });
+      await teamOk(service, `${api}/automation/globals/kept`, {
+        method: 'PUT',
+        token,
+        body: { value: 'still here', expected_revision: 0 },
+      });
 
-    const { dataRoot, port } = service;
-    await service.stop();
-    service = await startTeamService(dataRoot, { port });
+      const { dataRoot, port } = service;
+      await service.stop();
+      service = await startTeamService(dataRoot, { port });
 
-    const again = await createTeam(service, TEAM, OWNER);
-    expect(again.status).toBe(409);
-    expect(again.json.error.code).toBe('team.exists');
-    expect((await teamOk(service, `${api}/profiles/${profile.id}`, { token })).name).toBe('kept across restarts');
-    expect(await teamOk(service, `${api}/automation/globals/kept`, { token })).toMatchObject({ value: 'still here', revision: 1 });
-    const verify = await teamOk<{ ok: boolean; checked: number }>(service, `${api}/audit/verify`, { token });
-    expect(verify.ok).toBe(true);
-    const actions = (await teamOk<{ items: { action: string }[] }>(service, `${api}/audit?limit=100`, { token })).items.map((e) => e.action).reverse();
-    // The object's start, the owner, the token, the profile, the global; the start after the restart; the read of the global.
-    expect(actions).toEqual(['service.start', 'members.write', 'tokens.create', 'profiles.create', 'globals.write', 'service.start', 'globals.read']);
-    expect(verify.checked).toBe(actions.length);
-    const output = service.output();
-    expect(output).not.toContain(service.operatorToken);
-    expect(output).not.toContain(readSecret(service, 'key-wrap.key'));
-  }, 2 * START_MS);
+      const again = await createTeam(service, TEAM, OWNER);
+      expect(again.status).toBe(409);
+      expect(again.json.error.code).toBe('team.exists');
+      expect((await teamOk(service, `${api}/profiles/${profile.id}`, { token })).name).toBe('kept across restarts');
+      expect(await teamOk(service, `${api}/automation/globals/kept`, { token })).toMatchObject({
+        value: 'still here',
+        revision: 1,
+      });
+      const verify = await teamOk<{ ok: boolean; checked: number }>(service, `${api}/audit/verify`, { token });
+      expect(verify.ok).toBe(true);
+      const actions = (
+        await teamOk<{ items: { action: string }[] }>(service, `${api}/audit?limit=100`, { token })
+      ).items
+        .map((e) => e.action)
+        .reverse();
+      // The object's start, the owner, the token, the profile, the global; the start after the restart; the read of the global.
+      expect(actions).toEqual([
+        'service.start',
+        'members.write',
+        'tokens.create',
+        'profiles.create',
+        'globals.write',
+        'service.start',
+        'globals.read',
+      ]);
+      expect(verify.checked).toBe(actions.length);
+      const output = service.output();
+      expect(output).not.toContain(service.operatorToken);
+      expect(output).not.toContain(readSecret(service, 'key-wrap.key'));
+    },
+    2 * START_MS,
+  );
 });
 
 function readSecret(service: RunningTeamService, file: string): string {

@@ -56,7 +56,11 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
  */
 export async function startTeamService(
   dataRoot = mkdtempSync(join(tmpdir(), 'lpa-team-')),
-  { port, logFile = `${dataRoot}.log`, env = {} }: { port?: number; logFile?: string; env?: Record<string, string> } = {},
+  {
+    port,
+    logFile = `${dataRoot}.log`,
+    env = {},
+  }: { port?: number; logFile?: string; env?: Record<string, string> } = {},
 ): Promise<RunningTeamService> {
   const listenOn = port ?? (await freePort());
   const out = openSync(logFile, 'a');
@@ -93,9 +97,14 @@ export async function startTeamService(
     if (exited) throw new Error(`npm run start:team exited:\n${output().slice(-4000)}`);
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`npm run start:team did not answer GET /status within ${START_TIMEOUT_MS / 1000} s:\n${output().slice(-4000)}`);
+      throw new Error(
+        `npm run start:team did not answer GET /status within ${START_TIMEOUT_MS / 1000} s:\n${output().slice(-4000)}`,
+      );
     }
-    const status = await fetch(`http://127.0.0.1:${listenOn}/status`).then((r) => r.status, () => 0);
+    const status = await fetch(`http://127.0.0.1:${listenOn}/status`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) break;
     await sleep(250);
   }
@@ -119,34 +128,60 @@ export interface TeamAnswer<T> {
 export async function teamRequest<T = any>(
   service: { port: number },
   path: string,
-  { method = 'GET', token, assertion, body }: { method?: string; token?: string; assertion?: string; body?: unknown } = {},
+  {
+    method = 'GET',
+    token,
+    assertion,
+    body,
+  }: { method?: string; token?: string; assertion?: string; body?: unknown } = {},
 ): Promise<TeamAnswer<T>> {
   const headers: Record<string, string> = {};
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
   if (assertion !== undefined) headers['cf-access-jwt-assertion'] = assertion;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`http://127.0.0.1:${service.port}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`http://127.0.0.1:${service.port}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
   return { status: response.status, json: (text ? JSON.parse(text) : undefined) as T };
 }
 
 /** Like `teamRequest`, but an answer other than `expected` throws with what the service said. */
-export async function teamOk<T = any>(service: { port: number }, path: string, init: Parameters<typeof teamRequest>[2] = {}, expected = init.method === 'POST' ? 201 : 200): Promise<T> {
+export async function teamOk<T = any>(
+  service: { port: number },
+  path: string,
+  init: Parameters<typeof teamRequest>[2] = {},
+  expected = init.method === 'POST' ? 201 : 200,
+): Promise<T> {
   const answer = await teamRequest<T>(service, path, init);
-  if (answer.status !== expected) throw new Error(`${init.method ?? 'GET'} ${path} answered ${answer.status}, not ${expected}: ${JSON.stringify(answer.json).slice(0, 500)}`);
+  if (answer.status !== expected)
+    throw new Error(
+      `${init.method ?? 'GET'} ${path} answered ${answer.status}, not ${expected}: ${JSON.stringify(answer.json).slice(0, 500)}`,
+    );
   return answer.json;
 }
 
 /** Creates a team as the operator does, with `owner` as its owner. */
 export function createTeam(service: RunningTeamService, teamId: string, owner: string) {
-  return teamRequest(service, '/v1/teams', { method: 'POST', token: service.operatorToken, body: { team_id: teamId, owner } });
+  return teamRequest(service, '/v1/teams', {
+    method: 'POST',
+    token: service.operatorToken,
+    body: { team_id: teamId, owner },
+  });
 }
 
 /**
  * An admin team token, made by the team's owner signed in through the local Access stand-in (the
  * data root's key): what a script of the team would hold.
  */
-export async function adminTeamToken(service: RunningTeamService, teamId: string, owner: string, name = 'admin'): Promise<{ id: string; token: string }> {
+export async function adminTeamToken(
+  service: RunningTeamService,
+  teamId: string,
+  owner: string,
+  name = 'admin',
+): Promise<{ id: string; token: string }> {
   return teamOk(service, `/teams/${teamId}/api/v1/tokens`, {
     method: 'POST',
     assertion: await localAssertion(service.dataRoot, owner),

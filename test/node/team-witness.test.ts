@@ -47,7 +47,9 @@ const verify = (machine: number) => lpaRunner(() => machines[machine]!)(['team',
  */
 function rewriteTeamChain(dataRoot: string, seq: number): void {
   const db = teamDatabase(dataRoot);
-  const rows = db.prepare('SELECT * FROM audit_log WHERE seq >= ? ORDER BY seq').all(seq) as unknown as (AuditRow & { hash: string })[];
+  const rows = db.prepare('SELECT * FROM audit_log WHERE seq >= ? ORDER BY seq').all(seq) as unknown as (AuditRow & {
+    hash: string;
+  })[];
   let prev = (db.prepare('SELECT hash FROM audit_log WHERE seq = ?').get(seq - 1) as { hash: string }).hash;
   const update = db.prepare('UPDATE audit_log SET details = ?, hash = ? WHERE seq = ?');
   db.exec('BEGIN');
@@ -83,7 +85,12 @@ beforeAll(async () => {
     const { token } = await adminTeamToken(team, TEAM, OWNER, `machine-${index}`);
     const tokenFile = join(team.dataRoot, `machine-${index}.token`);
     writeFileSync(tokenFile, token, { mode: 0o600 });
-    machines.push(await startService('workerd', undefined, { LPA_TEAM_URL: `http://127.0.0.1:${team.port}/teams/${TEAM}`, LPA_TEAM_TOKEN_FILE: tokenFile }));
+    machines.push(
+      await startService('workerd', undefined, {
+        LPA_TEAM_URL: `http://127.0.0.1:${team.port}/teams/${TEAM}`,
+        LPA_TEAM_TOKEN_FILE: tokenFile,
+      }),
+    );
   }
 }, 180_000);
 
@@ -94,7 +101,14 @@ afterAll(async () => {
 
 describe('lpa team verify', () => {
   it('is ok while the team keeps the history both machines saw', async () => {
-    for (const [machine, name] of [[0, 'a1'], [1, 'b1'], [0, 'a2'], [1, 'b2'], [0, 'a3']] as const) await put(machine, name);
+    for (const [machine, name] of [
+      [0, 'a1'],
+      [1, 'b1'],
+      [0, 'a2'],
+      [1, 'b2'],
+      [0, 'a3'],
+    ] as const)
+      await put(machine, name);
     for (const machine of [0, 1]) {
       const run = await verify(machine);
       expect(run.code, run.stderr).toBe(0);
@@ -103,9 +117,15 @@ describe('lpa team verify', () => {
       expect(answer.checked).toBeGreaterThanOrEqual(witnessed[machine]!.length);
       witnessed[machine]!.push(answer.team_head.seq);
     }
-    const status = await fetch(`http://127.0.0.1:${machines[0]!.port}/api/v1/team`, { headers: { authorization: `Bearer ${machines[0]!.token}` } });
+    const status = await fetch(`http://127.0.0.1:${machines[0]!.port}/api/v1/team`, {
+      headers: { authorization: `Bearer ${machines[0]!.token}` },
+    });
     const link = await status.json();
-    expect(link).toMatchObject({ joined: true, url: `http://127.0.0.1:${team.port}/teams/${TEAM}`, machine_id: expect.any(String) });
+    expect(link).toMatchObject({
+      joined: true,
+      url: `http://127.0.0.1:${team.port}/teams/${TEAM}`,
+      machine_id: expect.any(String),
+    });
     expect(link.witness.checkpoint.checkpoint.seq).toBeGreaterThanOrEqual(Math.max(...witnessed[0]!));
   }, 60_000);
 
@@ -114,7 +134,9 @@ describe('lpa team verify', () => {
     await team.stop();
     rewriteTeamChain(team.dataRoot, rewritten);
     team = await startTeamService(team.dataRoot, { port: team.port });
-    const own = await teamOk(team, `/teams/${TEAM}/api/v1/audit/verify`, { assertion: await localAssertion(team.dataRoot, OWNER) });
+    const own = await teamOk(team, `/teams/${TEAM}/api/v1/audit/verify`, {
+      assertion: await localAssertion(team.dataRoot, OWNER),
+    });
     expect(own.ok).toBe(true);
 
     for (const machine of [0, 1]) {

@@ -15,8 +15,13 @@ function poolWorkerd() {
   const pool = packageJsonOf(`${root}package.json`, '@cloudflare/vitest-plugin');
   const miniflare = packageJsonOf(pool, 'miniflare');
   const workerd = JSON.parse(readFileSync(packageJsonOf(miniflare, 'workerd'), 'utf8')) as { version: string };
-  const declared = (JSON.parse(readFileSync(miniflare, 'utf8')) as { dependencies: Record<string, string> }).dependencies.workerd;
-  return { binary: (createRequire(miniflare)('workerd') as { default: string }).default, version: workerd.version, declared };
+  const declared = (JSON.parse(readFileSync(miniflare, 'utf8')) as { dependencies: Record<string, string> })
+    .dependencies.workerd;
+  return {
+    binary: (createRequire(miniflare)('workerd') as { default: string }).default,
+    version: workerd.version,
+    declared,
+  };
 }
 
 describe('one runtime for tests and product', () => {
@@ -30,11 +35,15 @@ describe('one runtime for tests and product', () => {
     const wrangler = /^compatibility_date = "([\d-]+)"$/m.exec(readFileSync(`${root}wrangler.toml`, 'utf8'))?.[1];
     expect(wrangler).toBe(COMPATIBILITY_DATE);
     // `workerd --version` prints the newest date it supports, e.g. "workerd 2026-11-17".
-    expect(execFileSync(workerdBinary, ['--version'], { encoding: 'utf8' }).trim()).toBe(`workerd ${COMPATIBILITY_DATE}`);
+    expect(execFileSync(workerdBinary, ['--version'], { encoding: 'utf8' }).trim()).toBe(
+      `workerd ${COMPATIBILITY_DATE}`,
+    );
   });
 
   it('npm scripts run on the Node that package.json pins, whatever Node the machine has', () => {
-    const pinned = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.node;
+    const pinned = (
+      JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { devDependencies: Record<string, string> }
+    ).devDependencies.node;
     expect(process.version).toBe(`v${pinned}`);
   });
 });

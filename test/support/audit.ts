@@ -16,10 +16,12 @@ export async function verify() {
 }
 
 /** The whole log as a JSONL export, its text. */
-export const jsonlExport = async () => decodeBase64Text((await call('/api/v1/audit/export?format=jsonl')).json.content_base64);
+export const jsonlExport = async () =>
+  decodeBase64Text((await call('/api/v1/audit/export?format=jsonl')).json.content_base64);
 export const publicKey = async () => (await call('/api/v1/audit/public-key')).json as AuditPublicKey;
 export const checkpoint = async () => (await call('/api/v1/audit/checkpoint')).json as AuditCheckpoint;
-export const storeId = async () => (await sql<{ value: string }>(`SELECT value FROM meta WHERE key = 'store_id'`))[0]!.value;
+export const storeId = async () =>
+  (await sql<{ value: string }>(`SELECT value FROM meta WHERE key = 'store_id'`))[0]!.value;
 
 /** Recomputes every hash from `fromSeq` on, in each row's own form, as someone with the database file can. */
 export function rehashFrom(fromSeq: number): Promise<void> {
@@ -27,7 +29,8 @@ export function rehashFrom(fromSeq: number): Promise<void> {
     const rows = sql.exec('SELECT * FROM audit_log ORDER BY seq').toArray() as unknown as AuditRow[];
     let prev = GENESIS_HASH;
     for (const row of rows) {
-      if (row.seq >= fromSeq) sql.exec('UPDATE audit_log SET hash = ? WHERE seq = ?', (row.hash = chainHash(prev, entryOf(row))), row.seq);
+      if (row.seq >= fromSeq)
+        sql.exec('UPDATE audit_log SET hash = ? WHERE seq = ?', (row.hash = chainHash(prev, entryOf(row))), row.seq);
       prev = row.hash;
     }
   });
@@ -37,7 +40,10 @@ export function rehashFrom(fromSeq: number): Promise<void> {
 export async function auditedWrite(days = 7): Promise<number> {
   const res = await call('/api/v1/settings/logs', { method: 'PUT', body: { retention_days: days } });
   if (res.status !== 200) throw new Error(`write failed: ${res.text}`);
-  const [row] = await sql<{ seq: number }>(`SELECT seq FROM audit_log WHERE request_id = ?`, res.headers.get('x-request-id')!);
+  const [row] = await sql<{ seq: number }>(
+    `SELECT seq FROM audit_log WHERE request_id = ?`,
+    res.headers.get('x-request-id')!,
+  );
   return row!.seq;
 }
 

@@ -7,11 +7,16 @@ const cellText = (cell: unknown): string =>
 export function tablesHolding(needle: string): Promise<string[]> {
   return inStore(({ sql }) => {
     const tables = sql
-      .exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'`)
+      .exec<{ name: string }>(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'`,
+      )
       .toArray()
       .map((t) => t.name);
     return tables.filter((table) =>
-      sql.exec(`SELECT * FROM "${table}"`).toArray().some((row) => Object.values(row).some((cell) => cellText(cell).includes(needle))),
+      sql
+        .exec(`SELECT * FROM "${table}"`)
+        .toArray()
+        .some((row) => Object.values(row).some((cell) => cellText(cell).includes(needle))),
     );
   });
 }
@@ -32,7 +37,8 @@ export function auditOf(action: string, entityId: string): Promise<StoredAuditEn
     sql
       .exec<Record<string, string | null>>(
         'SELECT action, category, result, entity_type, entity_id, error_code, details FROM audit_log WHERE action = ? AND entity_id = ? ORDER BY seq',
-        action, entityId,
+        action,
+        entityId,
       )
       .toArray()
       .map((row) => ({ ...row, details: row.details === null ? null : JSON.parse(row.details!) }) as StoredAuditEntry),

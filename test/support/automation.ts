@@ -8,7 +8,10 @@ export const LARGE_TIMEOUT_MS = 60_000;
 
 export function expectError(res: { status: number; json: any }, status: number, code: string) {
   expect(res.status).toBe(status);
-  expect(res.json).toMatchObject({ error: { code, message: expect.any(String), details: expect.any(Object) }, request_id: expect.any(String) });
+  expect(res.json).toMatchObject({
+    error: { code, message: expect.any(String), details: expect.any(Object) },
+    request_id: expect.any(String),
+  });
 }
 
 /** Creates a flow through the API and returns its id. */

@@ -1,4 +1,13 @@
-import { createAccount, createFlow, createProfile, expectStatus, tokenWith, type Case, type SuiteMode, type Transport } from './contract';
+import {
+  createAccount,
+  createFlow,
+  createProfile,
+  expectStatus,
+  tokenWith,
+  type Case,
+  type SuiteMode,
+  type Transport,
+} from './contract';
 
 /**
  * How to call every operation of the document: for each, valid setup data and the answers it must
@@ -11,7 +20,11 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
 
   async function account() {
     const profile = await createProfile(t, { name: unique('contract-acc') });
-    const { id } = await createAccount(t, profile.id, { platform_url: 'https://mail.example', password: 'pw', totp_secret: 'JBSWY3DPEHPK3PXP' });
+    const { id } = await createAccount(t, profile.id, {
+      platform_url: 'https://mail.example',
+      password: 'pw',
+      totp_secret: 'JBSWY3DPEHPK3PXP',
+    });
     return { base: `/api/v1/profiles/${profile.id}/accounts`, id };
   }
 
@@ -57,7 +70,10 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
     'GET /api/v1/tokens': async () => [{ status: 200, path: '/api/v1/tokens' }],
     'DELETE /api/v1/tokens/{id}': async () => {
       const path = `/api/v1/tokens/${(await tokenWith(t, [])).id}`;
-      return [{ status: 200, path }, { status: 404, path }];
+      return [
+        { status: 200, path },
+        { status: 404, path },
+      ];
     },
     'POST /api/v1/profiles': async () => [
       { status: 201, path: '/api/v1/profiles', body: { name: unique('contract'), tags: ['a'], notes: 'n' } },
@@ -79,19 +95,30 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
       { status: 404, path: `/api/v1/profiles/${NO_ID}` },
     ],
     'PATCH /api/v1/profiles/{id}': async () => [
-      { status: 200, path: `/api/v1/profiles/${(await createProfile(t, { name: unique('contract') })).id}`, body: { pinned: true } },
+      {
+        status: 200,
+        path: `/api/v1/profiles/${(await createProfile(t, { name: unique('contract') })).id}`,
+        body: { pinned: true },
+      },
       { status: 404, path: `/api/v1/profiles/${NO_ID}`, body: { pinned: true } },
     ],
     'DELETE /api/v1/profiles/{id}': async () => {
       const path = `/api/v1/profiles/${(await createProfile(t, { name: unique('contract') })).id}`;
-      return [{ status: 204, path }, { status: 404, path }];
+      return [
+        { status: 204, path },
+        { status: 404, path },
+      ];
     },
     'GET /api/v1/profiles/{id}/accounts': async () => [
       { status: 200, path: (await account()).base },
       { status: 404, path: `/api/v1/profiles/${NO_ID}/accounts` },
     ],
     'POST /api/v1/profiles/{id}/accounts': async () => [
-      { status: 201, path: (await account()).base, body: { platform_url: 'https://x.example', username: 'u', password: 'p', sort_order: 1 } },
+      {
+        status: 201,
+        path: (await account()).base,
+        body: { platform_url: 'https://x.example', username: 'u', password: 'p', sort_order: 1 },
+      },
       { status: 404, path: `/api/v1/profiles/${NO_ID}/accounts`, body: { platform_url: 'https://x.example' } },
     ],
     'PATCH /api/v1/profiles/{id}/accounts/{accountId}': async () => {
@@ -103,15 +130,24 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
     },
     'DELETE /api/v1/profiles/{id}/accounts/{accountId}': async () => {
       const { base, id } = await account();
-      return [{ status: 204, path: `${base}/${id}` }, { status: 404, path: `${base}/${id}` }];
+      return [
+        { status: 204, path: `${base}/${id}` },
+        { status: 404, path: `${base}/${id}` },
+      ];
     },
     'GET /api/v1/profiles/{id}/accounts/{accountId}/password': async () => {
       const { base, id } = await account();
-      return [{ status: 200, path: `${base}/${id}/password` }, { status: 404, path: `${base}/${NO_ID}/password` }];
+      return [
+        { status: 200, path: `${base}/${id}/password` },
+        { status: 404, path: `${base}/${NO_ID}/password` },
+      ];
     },
     'GET /api/v1/profiles/{id}/accounts/{accountId}/totp': async () => {
       const { base, id } = await account();
-      return [{ status: 200, path: `${base}/${id}/totp` }, { status: 404, path: `${base}/${NO_ID}/totp` }];
+      return [
+        { status: 200, path: `${base}/${id}/totp` },
+        { status: 404, path: `${base}/${NO_ID}/totp` },
+      ];
     },
     'GET /api/v1/automation/globals': async () => {
       await global();
@@ -133,14 +169,26 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
       const path = await global();
       return [
         { status: 200, path: `${path}?expected_revision=1` },
-        { status: 409, path: `${(await global())}?expected_revision=7` },
+        { status: 409, path: `${await global()}?expected_revision=7` },
         { status: 404, path: `${path}?expected_revision=1` },
         { status: 400, path: `${path}?expected_revision=0` },
       ];
     },
     'POST /api/v1/automation/flows': async () => [
-      { status: 201, path: '/api/v1/automation/flows', body: { name: unique('contract'), steps: [{ type: 'open' }], values: [{ name: 'k', value: 's', protected: true }] } },
-      { status: 400, path: '/api/v1/automation/flows', body: { name: unique('contract'), steps: [], dependencies: [NO_ID] } },
+      {
+        status: 201,
+        path: '/api/v1/automation/flows',
+        body: {
+          name: unique('contract'),
+          steps: [{ type: 'open' }],
+          values: [{ name: 'k', value: 's', protected: true }],
+        },
+      },
+      {
+        status: 400,
+        path: '/api/v1/automation/flows',
+        body: { name: unique('contract'), steps: [], dependencies: [NO_ID] },
+      },
       { status: 400, path: '/api/v1/automation/flows', body: { steps: [] } },
     ],
     'GET /api/v1/automation/flows': async () => {
@@ -170,14 +218,21 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
       const dependent = await createFlow(t, { name: unique('contract-dependent'), dependencies: [base], steps: [] });
       const body = { name: 'contract', expires_in_minutes: 60, max_uses: 1 };
       return [
-        { status: 200, path: '/api/v1/automation/shares', body: { ...body, ids: [base, dependent], include_secrets: true } },
+        {
+          status: 200,
+          path: '/api/v1/automation/shares',
+          body: { ...body, ids: [base, dependent], include_secrets: true },
+        },
         { status: 400, path: '/api/v1/automation/shares', body: { ...body, ids: [NO_ID] } },
         { status: 400, path: '/api/v1/automation/shares', body: { ...body, ids: [dependent] } },
       ];
     },
     'DELETE /api/v1/automation/shares/{id}': async () => {
       const path = `/api/v1/automation/shares/${(await share()).id}`;
-      return [{ status: 200, path }, { status: 404, path }];
+      return [
+        { status: 200, path },
+        { status: 404, path },
+      ];
     },
     'POST /api/v1/automation/shares/redeem': async () => {
       const { code } = await share();
@@ -240,7 +295,10 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
       await global();
       await share();
       return [
-        ...['profiles', 'accounts', 'globals', 'flows', 'shares'].map((kind) => ({ status: 200, path: `/api/v1/team/export?kind=${kind}` })),
+        ...['profiles', 'accounts', 'globals', 'flows', 'shares'].map((kind) => ({
+          status: 200,
+          path: `/api/v1/team/export?kind=${kind}`,
+        })),
         { status: 200, path: '/api/v1/team/export?kind=profiles&offset=1000000' },
         { status: 400, path: '/api/v1/team/export?kind=tokens' },
         { status: 400, path: '/api/v1/team/export?kind=profiles&offset=-1' },

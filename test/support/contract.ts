@@ -56,16 +56,21 @@ export interface SuiteMode {
 const TEAM_HEAD = 'X-LPA-Team-Head';
 
 /** The team's head as the document declares it on an operation's success; undefined for a local operation. */
-export const declaredTeamHead = (op: Operation) => Object.entries(op.responses).find(([status]) => status.startsWith('2'))?.[1].headers?.[TEAM_HEAD];
+export const declaredTeamHead = (op: Operation) =>
+  Object.entries(op.responses).find(([status]) => status.startsWith('2'))?.[1].headers?.[TEAM_HEAD];
 
 /** Where an answer was made, against where it should have been (see `SuiteMode.teamMode`). */
 function placeProblems(op: Operation, generic: boolean, res: Answer, { teamMode = false }: SuiteMode): string[] {
   const declared = teamMode ? declaredTeamHead(op) : undefined;
   const head = res.headers.get(TEAM_HEAD);
-  if (head === null) return declared && res.status < 300 ? [`a success without ${TEAM_HEAD}: not answered by the team`] : [];
-  if (!declared || generic) return [`${TEAM_HEAD}: ${head}, an answer of a team, where the machine itself should have answered`];
+  if (head === null)
+    return declared && res.status < 300 ? [`a success without ${TEAM_HEAD}: not answered by the team`] : [];
+  if (!declared || generic)
+    return [`${TEAM_HEAD}: ${head}, an answer of a team, where the machine itself should have answered`];
   const { pattern } = declared.schema;
-  return pattern !== undefined && new RegExp(pattern).test(head) ? [] : [`${TEAM_HEAD} ${head} is not in the documented form ${pattern}`];
+  return pattern !== undefined && new RegExp(pattern).test(head)
+    ? []
+    : [`${TEAM_HEAD} ${head} is not in the documented form ${pattern}`];
 }
 
 type Doc = {
@@ -76,7 +81,13 @@ export interface Operation {
   security: { bearerAuth: string[] }[];
   requestBody?: unknown;
   'x-admin-only'?: boolean;
-  responses: Record<string, { headers?: Record<string, { schema: { pattern?: string } }>; content?: { 'application/json': { schema: unknown } } }>;
+  responses: Record<
+    string,
+    {
+      headers?: Record<string, { schema: { pattern?: string } }>;
+      content?: { 'application/json': { schema: unknown } };
+    }
+  >;
 }
 
 export async function expectStatus(answer: Promise<Answer>, status: number): Promise<Answer> {
@@ -86,18 +97,27 @@ export async function expectStatus(answer: Promise<Answer>, status: number): Pro
 }
 
 export const tokenWith = async (t: Transport, scopes: string[]) =>
-  (await expectStatus(t('/api/v1/tokens', { method: 'POST', body: { name: `contract-${crypto.randomUUID()}`, scopes } }), 201)).json as { id: string; token: string };
+  (
+    await expectStatus(
+      t('/api/v1/tokens', { method: 'POST', body: { name: `contract-${crypto.randomUUID()}`, scopes } }),
+      201,
+    )
+  ).json as { id: string; token: string };
 export const createProfile = async (t: Transport, body: Record<string, unknown>) =>
   (await expectStatus(t('/api/v1/profiles', { method: 'POST', body }), 201)).json as { id: string };
 export const createAccount = async (t: Transport, profileId: string, body: Record<string, unknown>) =>
-  (await expectStatus(t(`/api/v1/profiles/${profileId}/accounts`, { method: 'POST', body }), 201)).json as { id: string };
+  (await expectStatus(t(`/api/v1/profiles/${profileId}/accounts`, { method: 'POST', body }), 201)).json as {
+    id: string;
+  };
 export const createFlow = async (t: Transport, body: Record<string, unknown>) =>
   (await expectStatus(t('/api/v1/automation/flows', { method: 'POST', body }), 201)).json.id as string;
 
 /** Every operation of a document, keyed `METHOD /path` as the contract table is. */
 export function operations(doc: Doc): Map<string, Operation> {
   return new Map(
-    Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as const)),
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as const),
+    ),
   );
 }
 
@@ -110,7 +130,8 @@ async function genericCases(t: Transport, op: Operation, path: string): Promise<
   const cases: Case[] = [{ status: 400, path: `${path}${path.includes('?') ? '&' : '?'}contract_unknown=1` }];
   if (op.security.length) {
     cases.push({ status: 401, path, token: null });
-    if (op.security[0]!.bearerAuth.length || op['x-admin-only']) cases.push({ status: 403, path, token: (await tokenWith(t, [])).token });
+    if (op.security[0]!.bearerAuth.length || op['x-admin-only'])
+      cases.push({ status: 403, path, token: (await tokenWith(t, [])).token });
   }
   if (op.requestBody) {
     cases.push({ status: 415, path, raw: '{}', headers: { 'content-type': 'text/plain' } });
@@ -148,7 +169,9 @@ export class ContractValidator {
       this.compiled.set(schema, validate);
     }
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}: ${text.slice(0, 300)}`);
+    return (validate.errors ?? []).map(
+      (e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}: ${text.slice(0, 300)}`,
+    );
   }
 }
 
@@ -183,13 +206,22 @@ export function contractSuite(title: string, doc: Doc, t: Transport, mode: Suite
       const problems: string[] = [];
       const generic = await genericCases(t, op, own[0]!.path);
       for (const c of [...generic, ...own]) {
-        const res = await t(c.path, { method, token: c.token, body: c.raw ?? c.body, headers: c.headers, fresh: c.status === 401 });
-        if (res.status !== c.status) problems.push(`${method} ${c.path}: expected ${c.status}, got ${res.status} ${res.text.slice(0, 300)}`);
+        const res = await t(c.path, {
+          method,
+          token: c.token,
+          body: c.raw ?? c.body,
+          headers: c.headers,
+          fresh: c.status === 401,
+        });
+        if (res.status !== c.status)
+          problems.push(`${method} ${c.path}: expected ${c.status}, got ${res.status} ${res.text.slice(0, 300)}`);
         const found = validator.check(op, res.status, res.text);
         const type = res.headers.get('content-type');
-        if (res.text && !type?.startsWith('application/json')) found.push(`a body served as ${type}, not application/json`);
+        if (res.text && !type?.startsWith('application/json'))
+          found.push(`a body served as ${type}, not application/json`);
         // One id names the request in the answer's header, its envelope and (in a team) both chains.
-        if (res.status >= 400 && res.json?.request_id !== res.headers.get('x-request-id')) found.push(`request_id ${res.json?.request_id} is not the X-Request-Id ${res.headers.get('x-request-id')}`);
+        if (res.status >= 400 && res.json?.request_id !== res.headers.get('x-request-id'))
+          found.push(`request_id ${res.json?.request_id} is not the X-Request-Id ${res.headers.get('x-request-id')}`);
         found.push(...placeProblems(op, generic.includes(c), res, mode));
         problems.push(...found.map((p) => `${method} ${c.path} (${res.status}): ${p}`));
       }

@@ -6,6 +6,10 @@ import { HOST_BASE } from '../../src/host/port';
  * One host operation called on the wire as it is, with arguments the typed client would never send:
  * what the host itself does with names the worker refuses.
  */
-export function rawHostCall<G extends HostGroup>(group: G, name: keyof HostOperations[G] & string, args: unknown[]): Promise<Response> {
+export function rawHostCall<G extends HostGroup>(
+  group: G,
+  name: keyof HostOperations[G] & string,
+  args: unknown[],
+): Promise<Response> {
   return env.HOST.fetch(`${HOST_BASE}${hostPath(group, name)}`, { method: 'POST', body: JSON.stringify(args) });
 }

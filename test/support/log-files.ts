@@ -63,5 +63,7 @@ export const secondsAgo = (ms: number) => Math.floor((Date.now() - ms) / 1000) *
  * host server over the Node implementation, for states of the log folders no other test file may see.
  */
 export function privateHost(name: string): HostPort {
-  return hostClient({ fetch: (input, init) => testFs().fetch(input.replace(/^http:\/\/host\//, `http://fixtures/host/${name}/`), init) });
+  return hostClient({
+    fetch: (input, init) => testFs().fetch(input.replace(/^http:\/\/host\//, `http://fixtures/host/${name}/`), init),
+  });
 }

@@ -13,7 +13,9 @@ export function signedInService(accountUrl = membershipUrl()): TestService {
 }
 
 /** Tells the membership server what to answer next, to drop every connection, or to answer none. */
-export async function steer(mode: { answer: { status: number; body: unknown } } | { down: true } | { hang: true }): Promise<void> {
+export async function steer(
+  mode: { answer: { status: number; body: unknown } } | { down: true } | { hang: true },
+): Promise<void> {
   const res = await fetch(`${membershipUrl()}/control`, { method: 'POST', body: JSON.stringify(mode) });
   if (res.status !== 204) throw new Error(`membership server refused control: ${res.status}`);
 }
@@ -37,9 +39,26 @@ export function confirmed(overrides: { profiles?: number | null; entitled?: bool
     validForMs: verifiedUntil - now,
     account: {
       permissions: ['profiles'],
-      membership: { plan: 'premium', trialEndsAt: null, premiumExpiresAt: now + 86_400_000, periodStartedAt: now - 86_400_000 },
-      entitlements: { profiles: overrides.entitled ?? true, api: true, automation: true, synchronizer: false, teamSync: false },
-      limits: { profiles: overrides.profiles === undefined ? 100 : overrides.profiles, runningProfiles: 5, groups: null, members: 1, dailyStarts: null },
+      membership: {
+        plan: 'premium',
+        trialEndsAt: null,
+        premiumExpiresAt: now + 86_400_000,
+        periodStartedAt: now - 86_400_000,
+      },
+      entitlements: {
+        profiles: overrides.entitled ?? true,
+        api: true,
+        automation: true,
+        synchronizer: false,
+        teamSync: false,
+      },
+      limits: {
+        profiles: overrides.profiles === undefined ? 100 : overrides.profiles,
+        runningProfiles: 5,
+        groups: null,
+        members: 1,
+        dailyStarts: null,
+      },
       usage: { profiles: 9999, members: 1, startsToday: 0, day: '2026-11-21', resetAt: now + 3_600_000 },
       team: { id: 'team-1', name: 'Team', role: 'owner', ownerId: 'user-1' },
       isAdmin: false,

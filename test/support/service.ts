@@ -26,7 +26,8 @@ export function serviceWith(options: { config?: Partial<Config>; store?: Invoke;
   });
   const background: Promise<unknown>[] = [];
   return {
-    fetch: (url, init) => app(new Request(url, init), { clientIp: '127.0.0.1', waitUntil: (promise) => void background.push(promise) }),
+    fetch: (url, init) =>
+      app(new Request(url, init), { clientIp: '127.0.0.1', waitUntil: (promise) => void background.push(promise) }),
     idle: async () => {
       while (background.length > 0) await Promise.allSettled(background.splice(0));
     },

@@ -22,7 +22,12 @@ export interface InStore {
  */
 export function inStore<T>(fn: (inside: InStore) => T | Promise<T>): Promise<T> {
   return runInDurableObject(storeStub(env), (instance, state) =>
-    fn({ instance, store: storeClient((call) => instance.invoke(call), { storeKey: LOCAL_STORE_KEY }), storage: state.storage, sql: state.storage.sql }),
+    fn({
+      instance,
+      store: storeClient((call) => instance.invoke(call), { storeKey: LOCAL_STORE_KEY }),
+      storage: state.storage,
+      sql: state.storage.sql,
+    }),
   );
 }
 

@@ -58,18 +58,44 @@ async function setUp(index: number): Promise<Team> {
   done(team, 'tokens.create');
   const as = { token: team.admin.token };
   const path = (p: string) => teamPath(id, p);
-  team.profileId = (await ok<{ id: string }>(teamCall(path('/profiles'), { ...as, method: 'POST', body: { name: `profile of ${id}` } }), 201)).id;
+  team.profileId = (
+    await ok<{ id: string }>(
+      teamCall(path('/profiles'), { ...as, method: 'POST', body: { name: `profile of ${id}` } }),
+      201,
+    )
+  ).id;
   done(team, 'profiles.create');
   const account = teamCall(path(`/profiles/${team.profileId}/accounts`), {
-    ...as, method: 'POST', body: { platform_url: 'https://shop.example', username: id, password: `pw-${id}` },
+    ...as,
+    method: 'POST',
+    body: { platform_url: 'https://shop.example', username: id, password: `pw-${id}` },
   });
   team.accountId = (await ok<{ id: string }>(account, 201)).id;
   done(team, 'profile_accounts.create');
-  await ok(teamCall(path('/automation/globals/API_KEY'), { ...as, method: 'PUT', body: { value: `key-${id}`, expected_revision: 0 } }));
+  await ok(
+    teamCall(path('/automation/globals/API_KEY'), {
+      ...as,
+      method: 'PUT',
+      body: { value: `key-${id}`, expected_revision: 0 },
+    }),
+  );
   done(team, 'globals.write');
-  team.flowId = (await ok<{ id: string }>(teamCall(path('/automation/flows'), { ...as, method: 'POST', body: { name: 'login', steps: [{ type: 'wait' }] } }), 201)).id;
+  team.flowId = (
+    await ok<{ id: string }>(
+      teamCall(path('/automation/flows'), {
+        ...as,
+        method: 'POST',
+        body: { name: 'login', steps: [{ type: 'wait' }] },
+      }),
+      201,
+    )
+  ).id;
   done(team, 'flows.create');
-  const share = teamCall(path('/automation/shares'), { ...as, method: 'POST', body: { ids: [team.flowId], name: 'login', expires_in_minutes: 60, max_uses: 5 } });
+  const share = teamCall(path('/automation/shares'), {
+    ...as,
+    method: 'POST',
+    body: { ids: [team.flowId], name: 'login', expires_in_minutes: 60, max_uses: 5 },
+  });
   team.shareCode = (await ok<{ code: string }>(share)).code;
   done(team, 'shares.create');
   const created = await ok<AuditList>(teamCall(path(`/audit?action=profiles.create&entity_id=${team.profileId}`), as));
@@ -78,12 +104,19 @@ async function setUp(index: number): Promise<Team> {
 }
 
 /** The audit query that answers exactly one entry of `owner`: its profile's creation at its seq. */
-const seqQuery = (owner: Team) => `/audit?action=profiles.create&entity_id=${owner.profileId}&before_seq=${owner.profileSeq + 1}&limit=1`;
+const seqQuery = (owner: Team) =>
+  `/audit?action=profiles.create&entity_id=${owner.profileId}&before_seq=${owner.profileSeq + 1}&limit=1`;
 
 describe(`${TEAMS} teams, each tried against every other`, { timeout: 600_000 }, () => {
   beforeAll(async () => {
     const started = Date.now();
-    teams.push(...(await inBatches(Array.from({ length: TEAMS }, (_, i) => i), 8, setUp)));
+    teams.push(
+      ...(await inBatches(
+        Array.from({ length: TEAMS }, (_, i) => i),
+        8,
+        setUp,
+      )),
+    );
     console.log(`isolation: ${TEAMS} teams set up in ${Date.now() - started} ms`);
   }, 600_000);
 
@@ -93,7 +126,9 @@ describe(`${TEAMS} teams, each tried against every other`, { timeout: 600_000 },
       const path = (p: string) => teamPath(team.id, p);
       await ok(teamCall(path('/profiles'), { token: team.scoped.token }));
       await ok(teamCall(path(`/profiles/${team.profileId}`), as));
-      expect(await ok(teamCall(path(`/profiles/${team.profileId}/accounts/${team.accountId}/password`), as))).toEqual({ password: `pw-${team.id}` });
+      expect(await ok(teamCall(path(`/profiles/${team.profileId}/accounts/${team.accountId}/password`), as))).toEqual({
+        password: `pw-${team.id}`,
+      });
       done(team, 'profile_accounts.password_read');
       await ok(teamCall(path(`/automation/flows/${team.flowId}`), as));
       const page = await ok<AuditList>(teamCall(path(seqQuery(team)), as));
@@ -107,7 +142,9 @@ describe(`${TEAMS} teams, each tried against every other`, { timeout: 600_000 },
     let successes = 0;
     // One team at a time is attacked, by all the others at once, so that its denials fall in one window of the coalescer.
     for (const target of teams) {
-      const attempts = teams.filter((t) => t !== target).flatMap((attacker) => [attacker.admin, attacker.scoped].map((token) => ({ attacker, token })));
+      const attempts = teams
+        .filter((t) => t !== target)
+        .flatMap((attacker) => [attacker.admin, attacker.scoped].map((token) => ({ attacker, token })));
       const burst = Date.now();
       const answers = await inBatches(attempts, 2 * BATCH, ({ attacker, token }) =>
         teamCall(teamPath(target.id, '/profiles'), { token: token.token, clientIp: attacker.ip }),
@@ -125,7 +162,7 @@ describe(`${TEAMS} teams, each tried against every other`, { timeout: 600_000 },
     expect(Object.fromEntries(statuses)).toEqual({ '401 auth.token_invalid': TEAMS * (TEAMS - 1) * 2 });
   });
 
-  it('finds no team\'s profile, account, flow or audit entry in another, asked with that team\'s own admin token', async () => {
+  it("finds no team's profile, account, flow or audit entry in another, asked with that team's own admin token", async () => {
     const started = Date.now();
     const answers = await inBatches(pairs(), BATCH / 4, async ({ own, other }) => {
       const as = { token: other.admin.token };
@@ -142,31 +179,40 @@ describe(`${TEAMS} teams, each tried against every other`, { timeout: 600_000 },
       return { profile, account, flow, seq };
     });
     console.log(`isolation: ${pairs().length * 4} foreign-id requests in ${Date.now() - started} ms`);
-    const found = answers.filter((a) => a.profile.status < 400 || a.account.status < 400 || a.flow.status < 400 || a.seq.json.items.length > 0);
+    const found = answers.filter(
+      (a) => a.profile.status < 400 || a.account.status < 400 || a.flow.status < 400 || a.seq.json.items.length > 0,
+    );
     expect(found).toHaveLength(0);
-    const outcomes = new Set(answers.flatMap((a) => [a.profile, a.account, a.flow].map((res) => `${res.status} ${res.json.error?.code}`)));
+    const outcomes = new Set(
+      answers.flatMap((a) => [a.profile, a.account, a.flow].map((res) => `${res.status} ${res.json.error?.code}`)),
+    );
     expect([...outcomes]).toEqual(['404 resource.not_found']);
     expect(new Set(answers.map((a) => `${a.seq.status} ${a.seq.json.items.length}`))).toEqual(new Set(['200 0']));
   });
 
-  it('redeems no team\'s share code in another team (each in the next team)', async () => {
+  it("redeems no team's share code in another team (each in the next team)", async () => {
     const answers = await inBatches(teams, BATCH, async (own) => {
       const other = teams[(teams.indexOf(own) + 1) % teams.length]!;
-      const res = await teamCall(teamPath(other.id, '/automation/shares/redeem'), { token: other.admin.token, method: 'POST', body: { code: own.shareCode } });
+      const res = await teamCall(teamPath(other.id, '/automation/shares/redeem'), {
+        token: other.admin.token,
+        method: 'POST',
+        body: { code: own.shareCode },
+      });
       done(other, 'shares.redeem', 'error');
       return `${res.status} ${res.json.error?.code}`;
     });
     expect(new Set(answers)).toEqual(new Set(['404 shares.code_unknown']));
   });
 
-  it('keeps in each team\'s chain exactly its own actions, and the chain verifies', async () => {
+  it("keeps in each team's chain exactly its own actions, and the chain verifies", async () => {
     await inBatches(teams, 8, async (team) => {
       const entries = await allEntries(team);
       // The object's own starts: one at creation, and one each time the runtime started it again after
       // evicting it while idle (as workerd does here within a minute, and Cloudflare does too); none names a request.
       const starts = entries.filter((e) => e.action === 'service.start');
       expect(starts.length).toBeGreaterThanOrEqual(1);
-      for (const start of starts) expect(start).toMatchObject({ actor_type: 'system', source: 'system', request_id: null, result: 'ok' });
+      for (const start of starts)
+        expect(start).toMatchObject({ actor_type: 'system', source: 'system', request_id: null, result: 'ok' });
       const actions = new Map<string, number>();
       for (const entry of entries.filter((e) => e.action !== 'auth.denied' && e.action !== 'service.start')) {
         actions.set(`${entry.action}:${entry.result}`, (actions.get(`${entry.action}:${entry.result}`) ?? 0) + 1);
@@ -178,11 +224,15 @@ describe(`${TEAMS} teams, each tried against every other`, { timeout: 600_000 },
       expect(denials).toHaveLength(Math.min(clients, MAX_OPEN_WINDOWS) + (clients > MAX_OPEN_WINDOWS ? 1 : 0));
       for (const denial of denials) {
         expect(denial).toMatchObject({ actor_type: 'anonymous', result: 'denied', error_code: 'auth.token_invalid' });
-        expect(denial.details!.client_ip === '*' || team.deniedClients.has(denial.details!.client_ip as string)).toBe(true);
+        expect(denial.details!.client_ip === '*' || team.deniedClients.has(denial.details!.client_ip as string)).toBe(
+          true,
+        );
       }
       // Every seq from 1 on is this team's: no gap, nothing interleaved from another team.
       expect(entries.map((e) => e.seq).sort((a, b) => a - b)).toEqual(entries.map((_, i) => i + 1));
-      const verify = await ok<{ ok: boolean; checked: number }>(teamCall(teamPath(team.id, '/audit/verify'), { token: team.admin.token }));
+      const verify = await ok<{ ok: boolean; checked: number }>(
+        teamCall(teamPath(team.id, '/audit/verify'), { token: team.admin.token }),
+      );
       expect(verify).toMatchObject({ ok: true, checked: entries.length });
     });
   });
@@ -194,7 +244,9 @@ async function allEntries(team: Team): Promise<AuditEntry[]> {
   let before: number | null = null;
   do {
     const query: string = before === null ? '?limit=1000' : `?limit=1000&before_seq=${before}`;
-    const page: AuditList = await ok<AuditList>(teamCall(teamPath(team.id, `/audit${query}`), { token: team.admin.token }));
+    const page: AuditList = await ok<AuditList>(
+      teamCall(teamPath(team.id, `/audit${query}`), { token: team.admin.token }),
+    );
     entries.push(...page.items);
     before = page.next_before_seq;
   } while (before !== null);
@@ -202,14 +254,18 @@ async function allEntries(team: Team): Promise<AuditEntry[]> {
 }
 
 describe('the token cache, one per team in module state', () => {
-  it('refuses a token revoked in team A at once, while team B\'s token of the same name keeps working', async () => {
+  it("refuses a token revoked in team A at once, while team B's token of the same name keeps working", async () => {
     const [a, b] = await Promise.all([createTeam('cache-a'), createTeam('cache-b')]);
-    const [tokenA, tokenB] = await Promise.all([a, b].map((t) => teamToken(t.teamId, t.owner, ['profiles:read'], false, 'deploy')));
+    const [tokenA, tokenB] = await Promise.all(
+      [a, b].map((t) => teamToken(t.teamId, t.owner, ['profiles:read'], false, 'deploy')),
+    );
     // Both used once, so that each team's cache holds its token.
     expect((await teamCall(teamPath(a.teamId, '/profiles'), { token: tokenA!.token })).status).toBe(200);
     expect((await teamCall(teamPath(b.teamId, '/profiles'), { token: tokenB!.token })).status).toBe(200);
     const admin = await teamToken(a.teamId, a.owner, [], true);
-    expect((await teamCall(teamPath(a.teamId, `/tokens/${tokenA!.id}`), { method: 'DELETE', token: admin.token })).status).toBe(200);
+    expect(
+      (await teamCall(teamPath(a.teamId, `/tokens/${tokenA!.id}`), { method: 'DELETE', token: admin.token })).status,
+    ).toBe(200);
     const revoked = await teamCall(teamPath(a.teamId, '/profiles'), { token: tokenA!.token });
     expect([revoked.status, revoked.json.error.code]).toEqual([401, 'auth.token_invalid']);
     expect((await teamCall(teamPath(b.teamId, '/profiles'), { token: tokenB!.token })).status).toBe(200);
@@ -220,7 +276,7 @@ describe('the token cache, one per team in module state', () => {
 });
 
 describe('the one-verify-at-a-time slot, one per team in module state', () => {
-  it('lets team B verify while team A\'s verify runs, and still refuses a second verify of team A', async () => {
+  it("lets team B verify while team A's verify runs, and still refuses a second verify of team A", async () => {
     const [a, b] = await Promise.all([createTeam('verify-a'), createTeam('verify-b')]);
     const [tokenA, tokenB] = await Promise.all([a, b].map((t) => teamToken(t.teamId, t.owner, [], true)));
     // The service as the Worker builds it, over the same team objects, with team A's verify held in its first slice.
@@ -247,16 +303,24 @@ describe('the one-verify-at-a-time slot, one per team in module state', () => {
       hostFor: (teamId) => teamHost({ teamId, bucket: teamEnv.TEAM_FILES, keys: NO_KEYS }),
     });
     const verify = async (teamId: string, token: string) => {
-      const res = await service(new Request(`${TEAM_BASE_URL}${teamPath(teamId, '/audit/verify')}`, { headers: { host: TEAM_TEST_HOST, authorization: `Bearer ${token}` } }), {
-        clientIp: '192.0.2.1',
-        waitUntil: () => {},
-      });
+      const res = await service(
+        new Request(`${TEAM_BASE_URL}${teamPath(teamId, '/audit/verify')}`, {
+          headers: { host: TEAM_TEST_HOST, authorization: `Bearer ${token}` },
+        }),
+        {
+          clientIp: '192.0.2.1',
+          waitUntil: () => {},
+        },
+      );
       return { status: res.status, json: await res.json<{ ok?: boolean; error?: { code: string } }>() };
     };
     const first = verify(a.teamId, tokenA!.token);
     while (!reached) await new Promise((resolve) => setTimeout(resolve, 1));
     expect(await verify(b.teamId, tokenB!.token)).toMatchObject({ status: 200, json: { ok: true } });
-    expect(await verify(a.teamId, tokenA!.token)).toMatchObject({ status: 429, json: { error: { code: 'audit.verify_busy' } } });
+    expect(await verify(a.teamId, tokenA!.token)).toMatchObject({
+      status: 429,
+      json: { error: { code: 'audit.verify_busy' } },
+    });
     held();
     expect(await first).toMatchObject({ status: 200, json: { ok: true } });
   });

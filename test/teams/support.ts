@@ -26,7 +26,11 @@ export interface TeamCallOptions {
 
 /** One request to the team service as it arrives from Cloudflare's edge: Host, CF-Connecting-IP, and what the caller sends. */
 export async function teamCall(path: string, options: TeamCallOptions = {}) {
-  const headers: Record<string, string> = { host: TEAM_TEST_HOST, 'cf-connecting-ip': options.clientIp ?? '203.0.113.7', ...options.headers };
+  const headers: Record<string, string> = {
+    host: TEAM_TEST_HOST,
+    'cf-connecting-ip': options.clientIp ?? '203.0.113.7',
+    ...options.headers,
+  };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
   if (options.assertion !== undefined) headers['cf-access-jwt-assertion'] = options.assertion;
   let body: string | undefined;
@@ -42,7 +46,11 @@ export async function teamCall(path: string, options: TeamCallOptions = {}) {
 
 /** Creates a team as the operator does; its owner is `owner`. */
 export async function createTeam(teamId: string, owner = `owner@${teamId}.example`) {
-  const res = await teamCall('/v1/teams', { method: 'POST', token: TEAM_TEST_OPERATOR_TOKEN, body: { team_id: teamId, owner } });
+  const res = await teamCall('/v1/teams', {
+    method: 'POST',
+    token: TEAM_TEST_OPERATOR_TOKEN,
+    body: { team_id: teamId, owner },
+  });
   if (res.status !== 201) throw new Error(`team creation failed: ${res.status} ${res.text}`);
   return { teamId, owner, answer: res.text };
 }
@@ -74,7 +82,13 @@ export async function assertionFor(email: string | null, options: AssertionOptio
 }
 
 /** A team token made by the team's owner through the API. */
-export async function teamToken(teamId: string, owner: string, scopes: string[], admin = false, name = `t-${crypto.randomUUID()}`) {
+export async function teamToken(
+  teamId: string,
+  owner: string,
+  scopes: string[],
+  admin = false,
+  name = `t-${crypto.randomUUID()}`,
+) {
   const res = await teamCall(`/teams/${teamId}/api/v1/tokens`, {
     method: 'POST',
     assertion: await assertionFor(owner),
@@ -98,6 +112,9 @@ export async function inBatches<T, R>(items: readonly T[], size: number, fn: (it
 export const teamEnv: TeamWorkerEnv = testEnv;
 
 /** Runs `fn` inside a team's Durable Object (`team:<id>`), beside the requests it serves. */
-export function inTeamObject<T>(teamId: string, fn: (instance: TeamObject, state: DurableObjectState) => T | Promise<T>): Promise<T> {
+export function inTeamObject<T>(
+  teamId: string,
+  fn: (instance: TeamObject, state: DurableObjectState) => T | Promise<T>,
+): Promise<T> {
   return runInDurableObject(testEnv.TEAMS.get(testEnv.TEAMS.idFromName(teamStoreKey(teamId))), fn);
 }

@@ -18,11 +18,20 @@ describe('the team service', () => {
   it('creates a team for the operator only: 401 without or with a wrong token, 400 on a bad id, 201, then 409', async () => {
     const body = { team_id: 'create-me', owner: 'boss@create-me.example' };
     expect((await teamCall('/v1/teams', { method: 'POST', body })).status).toBe(401);
-    const wrong = await teamCall('/v1/teams', { method: 'POST', body, token: 'lpa_op_wrong-token-0123456789', clientIp: '198.51.100.20' });
+    const wrong = await teamCall('/v1/teams', {
+      method: 'POST',
+      body,
+      token: 'lpa_op_wrong-token-0123456789',
+      clientIp: '198.51.100.20',
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.json.error.code).toBe('auth.token_invalid');
     for (const team_id of ['ab', 'Upper-case', 'under_score', 'x'.repeat(64), '../etc']) {
-      const bad = await teamCall('/v1/teams', { method: 'POST', body: { ...body, team_id }, token: TEAM_TEST_OPERATOR_TOKEN });
+      const bad = await teamCall('/v1/teams', {
+        method: 'POST',
+        body: { ...body, team_id },
+        token: TEAM_TEST_OPERATOR_TOKEN,
+      });
       expect(bad.status, team_id).toBe(400);
       expect(bad.json.error.code).toBe('request.invalid');
     }
@@ -35,7 +44,9 @@ describe('the team service', () => {
   });
 
   it('answers 404 team.not_found for a team nobody created, and 404 route.not_found outside /teams/{id}/api/v1', async () => {
-    const res = await teamCall('/teams/nobody-made-me/api/v1/profiles', { assertion: await assertionFor('a@b.example') });
+    const res = await teamCall('/teams/nobody-made-me/api/v1/profiles', {
+      assertion: await assertionFor('a@b.example'),
+    });
     expect(res.status).toBe(404);
     expect(res.json.error.code).toBe('team.not_found');
     expect((await teamCall('/api/v1/profiles')).json.error.code).toBe('route.not_found');
@@ -51,7 +62,9 @@ describe('the team service', () => {
     const { owner } = await createTeam('access-team');
     const ok = await teamCall('/teams/access-team/api/v1/profiles', { assertion: await assertionFor(owner) });
     expect(ok.status).toBe(200);
-    const stranger = await teamCall('/teams/access-team/api/v1/profiles', { assertion: await assertionFor('someone@else.example') });
+    const stranger = await teamCall('/teams/access-team/api/v1/profiles', {
+      assertion: await assertionFor('someone@else.example'),
+    });
     expect(stranger.status).toBe(403);
     expect(stranger.json.error.code).toBe('auth.not_member');
   });
@@ -76,24 +89,48 @@ describe('the team service', () => {
     const [, payload] = signed.split('.');
     const none = `${btoa(JSON.stringify({ alg: 'none' })).replace(/=+$/, '')}.${payload}.`;
     expect((await teamCall('/teams/jwt-shapes/api/v1/profiles', { assertion: none })).status).toBe(401);
-    expect((await teamCall('/teams/jwt-shapes/api/v1/profiles', { assertion: await assertionFor(null) })).status).toBe(401);
+    expect((await teamCall('/teams/jwt-shapes/api/v1/profiles', { assertion: await assertionFor(null) })).status).toBe(
+      401,
+    );
   });
 
   it('knows an Access service token by its common_name', async () => {
     await createTeam('service-tokens');
     const owner = await assertionFor('owner@service-tokens.example');
     const machine = 'abcdef0123456789.access';
-    expect((await teamCall(`/teams/service-tokens/api/v1/members/${machine}`, { method: 'PUT', assertion: owner, body: { role: 'member' } })).status).toBe(200);
-    const res = await teamCall('/teams/service-tokens/api/v1/profiles', { assertion: await assertionFor(null, { claims: { common_name: machine } }) });
+    expect(
+      (
+        await teamCall(`/teams/service-tokens/api/v1/members/${machine}`, {
+          method: 'PUT',
+          assertion: owner,
+          body: { role: 'member' },
+        })
+      ).status,
+    ).toBe(200);
+    const res = await teamCall('/teams/service-tokens/api/v1/profiles', {
+      assertion: await assertionFor(null, { claims: { common_name: machine } }),
+    });
     expect(res.status).toBe(200);
   });
 
   it('gives a member the member scopes only, and keeps the last owner', async () => {
     const { owner } = await createTeam('roles-team');
     const boss = await assertionFor(owner);
-    expect((await teamCall('/teams/roles-team/api/v1/members/worker@roles-team.example', { method: 'PUT', assertion: boss, body: { role: 'member' } })).status).toBe(200);
+    expect(
+      (
+        await teamCall('/teams/roles-team/api/v1/members/worker@roles-team.example', {
+          method: 'PUT',
+          assertion: boss,
+          body: { role: 'member' },
+        })
+      ).status,
+    ).toBe(200);
     const worker = await assertionFor('worker@roles-team.example');
-    const made = await teamCall('/teams/roles-team/api/v1/profiles', { method: 'POST', assertion: worker, body: { name: 'by a member' } });
+    const made = await teamCall('/teams/roles-team/api/v1/profiles', {
+      method: 'POST',
+      assertion: worker,
+      body: { name: 'by a member' },
+    });
     expect(made.status).toBe(201);
     const tokens = await teamCall('/teams/roles-team/api/v1/tokens', { assertion: worker });
     expect(tokens.json.error.code).toBe('auth.admin_required');
@@ -112,10 +149,18 @@ describe('the team service', () => {
   it('records the member as the actor of a change, in the team chain, which verifies', async () => {
     const { owner } = await createTeam('audit-team');
     const boss = await assertionFor(owner);
-    const made = await teamCall('/teams/audit-team/api/v1/profiles', { method: 'POST', assertion: boss, body: { name: 'audited' } });
+    const made = await teamCall('/teams/audit-team/api/v1/profiles', {
+      method: 'POST',
+      assertion: boss,
+      body: { name: 'audited' },
+    });
     expect(made.status).toBe(201);
     const entries = await teamCall('/teams/audit-team/api/v1/audit?action=profiles.create', { assertion: boss });
-    expect(entries.json.items[0]).toMatchObject({ actor_type: 'member', actor_label: owner, action: 'profiles.create' });
+    expect(entries.json.items[0]).toMatchObject({
+      actor_type: 'member',
+      actor_label: owner,
+      action: 'profiles.create',
+    });
     const verify = await teamCall('/teams/audit-team/api/v1/audit/verify', { assertion: boss });
     expect(verify.json).toMatchObject({ ok: true });
   });
@@ -133,7 +178,12 @@ describe('the team service', () => {
   it('does not serve the routes of one machine under a team', async () => {
     const { owner } = await createTeam('machine-routes');
     const boss = await assertionFor(owner);
-    for (const path of ['/api/v1/system/status', '/api/v1/system/logs', '/api/v1/automation/files', '/api/v1/automation/synchronizer']) {
+    for (const path of [
+      '/api/v1/system/status',
+      '/api/v1/system/logs',
+      '/api/v1/automation/files',
+      '/api/v1/automation/synchronizer',
+    ]) {
       const res = await teamCall(`/teams/machine-routes${path}`, { assertion: boss });
       expect(res.status, path).toBe(404);
       expect(res.json.error.code, path).toBe('route.not_found');

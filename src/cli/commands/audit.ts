@@ -35,7 +35,8 @@ const FILTER_HELP: Record<FilterName, [value: string, help: string]> = {
 const optionKey = (name: string) => name.replace(/_(.)/g, (_, c: string) => c.toUpperCase());
 
 type QueryInt = ReturnType<typeof queryInt>;
-const isQueryInt = (field: z.ZodType): field is QueryInt => field instanceof z.ZodPipe && field.out instanceof z.ZodNumber;
+const isQueryInt = (field: z.ZodType): field is QueryInt =>
+  field instanceof z.ZodPipe && field.out instanceof z.ZodNumber;
 /** An integer parameter's bounds, read from its schema, so that the CLI refuses what the service would. */
 const boundsOf = (field: QueryInt) => [field.out.minValue ?? 0, field.out.maxValue ?? Number.MAX_SAFE_INTEGER] as const;
 
@@ -90,8 +91,11 @@ export function auditCommand(audit: Command): void {
   ).action(
     action(async (client, options: JsonOption & Filters & { format: string; out?: string }) => {
       const bar = progress('export', 'KiB');
-      const answer = await client.download(auditRoutes.export, { query: { ...filterQuery(options), format: options.format } }, (received, total) =>
-        bar.update(Math.ceil(received / 1024), total === null ? undefined : Math.ceil(total / 1024)),
+      const answer = await client.download(
+        auditRoutes.export,
+        { query: { ...filterQuery(options), format: options.format } },
+        (received, total) =>
+          bar.update(Math.ceil(received / 1024), total === null ? undefined : Math.ceil(total / 1024)),
       );
       bar.stop();
       const file = options.out ?? answer.file_name;
@@ -109,7 +113,11 @@ export function auditCommand(audit: Command): void {
       const answer = await client.api(auditRoutes.checkpoint);
       if (!options.out) return show(answer, options.json, (a) => keyValues(a));
       writeFileSync(options.out, `${JSON.stringify(answer, null, 2)}\n`);
-      show({ file: options.out, seq: answer.seq }, options.json, (a) => `wrote the checkpoint at seq ${a.seq} to ${a.file}`);
+      show(
+        { file: options.out, seq: answer.seq },
+        options.json,
+        (a) => `wrote the checkpoint at seq ${a.seq} to ${a.file}`,
+      );
     }),
   );
   withJson(
@@ -121,16 +129,23 @@ export function auditCommand(audit: Command): void {
     action(async (client, options: JsonOption & { out?: string }) => {
       const answer = await client.api(auditRoutes.publicKey);
       if (options.out) writeFileSync(options.out, answer.public_key_pem);
-      show(answer, options.json, (a) => (options.out ? `wrote key ${a.key_id} to ${options.out}` : a.public_key_pem.trimEnd()));
+      show(answer, options.json, (a) =>
+        options.out ? `wrote key ${a.key_id} to ${options.out}` : a.public_key_pem.trimEnd(),
+      );
     }),
   );
   // Offline: needs neither the service nor a token, only the file, the public key and a checkpoint.
   withJson(
     audit
       .command('verify-file')
-      .description('verify a JSONL export offline: hash chain, links and order; with a public key the anchor signatures; with a checkpoint that the file reaches it')
+      .description(
+        'verify a JSONL export offline: hash chain, links and order; with a public key the anchor signatures; with a checkpoint that the file reaches it',
+      )
       .argument('<file>')
-      .option('--public-key <pem>', 'the public key (lpa audit public-key --out): accept only what it signed: the signed head, every finished day\'s anchor, no gap')
+      .option(
+        '--public-key <pem>',
+        "the public key (lpa audit public-key --out): accept only what it signed: the signed head, every finished day's anchor, no gap",
+      )
       .option('--checkpoint <file>', 'a checkpoint saved earlier (lpa audit checkpoint --out); needs --public-key'),
   ).action((file: string, options: JsonOption & { publicKey?: string; checkpoint?: string }) => {
     const read = (path: string) => {
@@ -150,13 +165,20 @@ export function auditCommand(audit: Command): void {
     const text = read(file);
     const publicKeyPem = options.publicKey ? read(options.publicKey) : null;
     const checkpointText = options.checkpoint ? read(options.checkpoint) : null;
-    if (text === null || (options.publicKey && publicKeyPem === null) || (options.checkpoint && checkpointText === null)) return;
+    if (
+      text === null ||
+      (options.publicKey && publicKeyPem === null) ||
+      (options.checkpoint && checkpointText === null)
+    )
+      return;
     let checkpoint: AuditCheckpoint | null = null;
     if (checkpointText !== null) {
       try {
         checkpoint = AuditCheckpoint.parse(JSON.parse(checkpointText));
       } catch {
-        process.stderr.write(`error: cli.checkpoint_invalid: ${options.checkpoint} is not a checkpoint (lpa audit checkpoint --out)\n`);
+        process.stderr.write(
+          `error: cli.checkpoint_invalid: ${options.checkpoint} is not a checkpoint (lpa audit checkpoint --out)\n`,
+        );
         process.exitCode = 1;
         return;
       }

@@ -8,10 +8,14 @@ export function flowsCommand(flows: Command): void {
   withJson(flows.command('list').description('flow summaries, oldest first')).action(
     action(async (client, options: JsonOption) => {
       const answer = await client.api(flowRoutes.list);
-      show(answer, options.json, (a) => table(a.items, ['id', 'name', 'group', 'is_template', 'step_count', 'value_count', 'dependencies']));
+      show(answer, options.json, (a) =>
+        table(a.items, ['id', 'name', 'group', 'is_template', 'step_count', 'value_count', 'dependencies']),
+      );
     }),
   );
-  withJson(flows.command('get').description('one flow with its steps and values (protected values as null)').argument('<id>')).action(
+  withJson(
+    flows.command('get').description('one flow with its steps and values (protected values as null)').argument('<id>'),
+  ).action(
     action(async (client, id: string, options: JsonOption) => {
       show(await client.api(flowRoutes.read, { params: { id } }), options.json, keyValues);
     }),

@@ -17,7 +17,11 @@ export function globalsCommand(globals: Command): void {
   );
   withJson(globals.command('get').description('print a value and its revision').argument('<name>')).action(
     action(async (client, name: string, options: JsonOption) => {
-      show(await client.api(globalRoutes.read, { params: { name } }), options.json, (a) => `${a.value}\n(revision ${a.revision})`);
+      show(
+        await client.api(globalRoutes.read, { params: { name } }),
+        options.json,
+        (a) => `${a.value}\n(revision ${a.revision})`,
+      );
     }),
   );
   withJson(
@@ -29,12 +33,19 @@ export function globalsCommand(globals: Command): void {
       .requiredOption('--revision <n>', 'the expected current revision', revision)
       .option('--file <path>', 'read the value from a file ("-" for standard input)'),
   ).action(
-    action(async (client, name: string, value: string | undefined, options: JsonOption & { revision: number; file?: string }) => {
-      const text = options.file ? readFileSync(options.file === '-' ? 0 : options.file, 'utf8') : value;
-      if (text === undefined) throw new ApiCallError(0, 'cli.value_missing', 'give a value or --file');
-      const body: GlobalWrite = { value: text, expected_revision: options.revision };
-      show(await client.api(globalRoutes.write, { params: { name }, body }), options.json, keyValues);
-    }),
+    action(
+      async (
+        client,
+        name: string,
+        value: string | undefined,
+        options: JsonOption & { revision: number; file?: string },
+      ) => {
+        const text = options.file ? readFileSync(options.file === '-' ? 0 : options.file, 'utf8') : value;
+        if (text === undefined) throw new ApiCallError(0, 'cli.value_missing', 'give a value or --file');
+        const body: GlobalWrite = { value: text, expected_revision: options.revision };
+        show(await client.api(globalRoutes.write, { params: { name }, body }), options.json, keyValues);
+      },
+    ),
   );
   withJson(
     globals

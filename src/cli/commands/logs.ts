@@ -10,10 +10,16 @@ export function logsCommand(logs: Command): void {
       show(answer, options.json, (a) => table(a.items, ['stream', 'file', 'size', 'modified_at']));
     }),
   );
-  withJson(logs.command('show').description('the end of one log file, sanitized').argument('<stream>').argument('<file>')).action(
+  withJson(
+    logs.command('show').description('the end of one log file, sanitized').argument('<stream>').argument('<file>'),
+  ).action(
     action(async (client, stream: string, file: string, options: JsonOption) => {
       const answer = await client.api(logRoutes.tail, { params: { stream, file } });
-      show(answer, options.json, (a) => `${a.text}${a.truncated ? `\n(last ${a.lines} lines; earlier lines cut)` : ''}`);
+      show(
+        answer,
+        options.json,
+        (a) => `${a.text}${a.truncated ? `\n(last ${a.lines} lines; earlier lines cut)` : ''}`,
+      );
     }),
   );
 }

@@ -4,7 +4,10 @@ import { exitCodeFor } from '../exit-codes';
 
 export function mcpCommand(mcp: Command): void {
   mcp
-    .option('--admin', 'with LPA_TOKEN empty or unset, give the agent the admin token (the admin-token file of LPA_DATA_ROOT): every tool, every secret')
+    .option(
+      '--admin',
+      'with LPA_TOKEN empty or unset, give the agent the admin token (the admin-token file of LPA_DATA_ROOT): every tool, every secret',
+    )
     .action(async (options: { admin?: boolean }) => {
       // Loaded only when it runs, not for `lpa mcp --help`: the server reads every route contract and the MCP SDK.
       const { runMcpServer } = await import('../mcp/server');

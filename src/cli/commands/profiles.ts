@@ -26,7 +26,13 @@ function withFields(command: Command): Command {
 
 function fields(options: FieldOptions): ProfilePatch {
   const orNull = (value: string | false | undefined) => (value === false ? null : value);
-  return { name: options.name, group: orNull(options.group), tags: options.tag, pinned: options.pinned, notes: orNull(options.notes) };
+  return {
+    name: options.name,
+    group: orNull(options.group),
+    tags: options.tag,
+    pinned: options.pinned,
+    notes: orNull(options.notes),
+  };
 }
 
 const profileTable = (items: Profile[]) => table(items, ['no', 'id', 'name', 'group', 'tags', 'pinned']);
@@ -62,14 +68,22 @@ export function profilesCommand(profiles: Command): void {
       show(await client.api(profileRoutes.read, { params: { id } }), options.json, keyValues);
     }),
   );
-  withJson(withFields(profiles.command('create').description('create a profile').requiredOption('--name <name>', 'its name'))).action(
+  withJson(
+    withFields(profiles.command('create').description('create a profile').requiredOption('--name <name>', 'its name')),
+  ).action(
     action(async (client, options: JsonOption & FieldOptions & { name: string }) => {
       const body: ProfileInput = { ...fields(options), name: options.name };
       show(await client.api(profileRoutes.create, { body }), options.json, keyValues);
     }),
   );
   withJson(
-    withFields(profiles.command('update').description('change the given fields of a profile').argument('<id>').option('--name <name>', 'a new name'))
+    withFields(
+      profiles
+        .command('update')
+        .description('change the given fields of a profile')
+        .argument('<id>')
+        .option('--name <name>', 'a new name'),
+    )
       .option('--no-group', 'remove it from its group')
       .option('--no-notes', 'remove its notes'),
   ).action(
@@ -77,7 +91,9 @@ export function profilesCommand(profiles: Command): void {
       show(await client.api(profileRoutes.update, { params: { id }, body: fields(options) }), options.json, keyValues);
     }),
   );
-  withJson(profiles.command('delete').description('delete a profile and its platform accounts').argument('<id>')).action(
+  withJson(
+    profiles.command('delete').description('delete a profile and its platform accounts').argument('<id>'),
+  ).action(
     action(async (client, id: string, options: JsonOption) => {
       await client.api(profileRoutes.delete, { params: { id } });
       show({ ok: true }, options.json, () => `deleted ${id}`);

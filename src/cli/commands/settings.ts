@@ -11,7 +11,8 @@ type Settings = Record<string, number>;
 function setting(fields: readonly string[]) {
   return (value: string, all: Settings = {}): Settings => {
     const [, field, n] = /^([a-z_]+)=([0-9]{1,16})$/.exec(value) ?? [];
-    if (!field || !fields.includes(field)) throw new InvalidArgumentError(`expected field=n with field one of ${fields.join(', ')}`);
+    if (!field || !fields.includes(field))
+      throw new InvalidArgumentError(`expected field=n with field one of ${fields.join(', ')}`);
     return { ...all, [field]: Number(n) };
   };
 }
@@ -24,7 +25,12 @@ interface SettingsRoutes {
 }
 
 /** `settings <name>` reads the settings; with `--set` it changes them first and prints what they became. */
-function settingsCommand(parent: Command, name: string, description: string, { fields, read, write }: SettingsRoutes): void {
+function settingsCommand(
+  parent: Command,
+  name: string,
+  description: string,
+  { fields, read, write }: SettingsRoutes,
+): void {
   withJson(
     parent
       .command(name)

@@ -21,16 +21,27 @@ export function sharesCommand(shares: Command): void {
       .requiredOption('--max-uses <n>', 'how often it may be redeemed, 1..1000', intBetween(1, 1000))
       .option('--include-secrets', 'include protected values (needs secrets:read)'),
   ).action(
-    action(async (client, options: JsonOption & { flow: string[]; name: string; expiresInMinutes: number; maxUses: number; includeSecrets?: boolean }) => {
-      const body: NewShare = {
-        ids: options.flow,
-        name: options.name,
-        expires_in_minutes: options.expiresInMinutes,
-        max_uses: options.maxUses,
-        include_secrets: options.includeSecrets,
-      };
-      show(await client.api(shareRoutes.create, { body }), options.json, keyValues);
-    }),
+    action(
+      async (
+        client,
+        options: JsonOption & {
+          flow: string[];
+          name: string;
+          expiresInMinutes: number;
+          maxUses: number;
+          includeSecrets?: boolean;
+        },
+      ) => {
+        const body: NewShare = {
+          ids: options.flow,
+          name: options.name,
+          expires_in_minutes: options.expiresInMinutes,
+          max_uses: options.maxUses,
+          include_secrets: options.includeSecrets,
+        };
+        show(await client.api(shareRoutes.create, { body }), options.json, keyValues);
+      },
+    ),
   );
   withJson(shares.command('revoke').description('revoke a share: its code stops working').argument('<id>')).action(
     action(async (client, id: string, options: JsonOption) => {
@@ -48,7 +59,11 @@ export function sharesCommand(shares: Command): void {
     action(async (client, options: JsonOption & { codeFile: string }) => {
       const body = { code: readText(options.codeFile).trim() };
       const answer = await client.api(shareRoutes.redeem, { body });
-      show(answer, options.json, (a) => `ticket: ${a.ticket}\n${table(a.items, ['id', 'name', 'steps', 'missing_values', 'dependencies'])}`);
+      show(
+        answer,
+        options.json,
+        (a) => `ticket: ${a.ticket}\n${table(a.items, ['id', 'name', 'steps', 'missing_values', 'dependencies'])}`,
+      );
     }),
   );
   withJson(

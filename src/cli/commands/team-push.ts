@@ -1,6 +1,11 @@
 import { push } from '../../contracts/push';
 import { team as teamRoutes } from '../../contracts/team';
-import { TRANSFER_KINDS, type ImportOutcome, type TransferKind, type TransferPage } from '../../../storage/transfer/schema';
+import {
+  TRANSFER_KINDS,
+  type ImportOutcome,
+  type TransferKind,
+  type TransferPage,
+} from '../../../storage/transfer/schema';
 import type { ApiClient } from '../client';
 import { EXIT } from '../exit-codes';
 import { show, table } from '../output';
@@ -24,7 +29,9 @@ export interface PushReport {
  */
 async function copy(local: ApiClient, team: ApiClient): Promise<PushReport> {
   let source: TransferPage['checkpoint'] | null = null;
-  const counts = Object.fromEntries(TRANSFER_KINDS.map((kind) => [kind, { created: 0, unchanged: 0, conflict: 0 }])) as Record<TransferKind, Counts>;
+  const counts = Object.fromEntries(
+    TRANSFER_KINDS.map((kind) => [kind, { created: 0, unchanged: 0, conflict: 0 }]),
+  ) as Record<TransferKind, Counts>;
   const conflicts: PushReport['conflicts'] = [];
   for (const kind of TRANSFER_KINDS) {
     for (let offset: number | null = 0; offset !== null; ) {
@@ -40,7 +47,13 @@ async function copy(local: ApiClient, team: ApiClient): Promise<PushReport> {
       offset = page.next_offset;
     }
   }
-  return { team: team.baseUrl, store_id: source!.store_id, checkpoint: { seq: source!.seq, hash: source!.hash }, counts, conflicts };
+  return {
+    team: team.baseUrl,
+    store_id: source!.store_id,
+    checkpoint: { seq: source!.seq, hash: source!.hash },
+    counts,
+    conflicts,
+  };
 }
 
 function human(report: PushReport): string {
@@ -50,7 +63,10 @@ function human(report: PushReport): string {
     table(rows, ['kind', 'created', 'unchanged', 'conflict']),
   ];
   if (report.conflicts.length > 0) {
-    lines.push(`${report.conflicts.length} conflict(s), left as the team has them:`, table(report.conflicts, ['kind', 'id', 'reason']));
+    lines.push(
+      `${report.conflicts.length} conflict(s), left as the team has them:`,
+      table(report.conflicts, ['kind', 'id', 'reason']),
+    );
   }
   return lines.join('\n');
 }

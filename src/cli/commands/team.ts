@@ -17,7 +17,10 @@ const RESTART = 'restart `npm start` (or the Bun or Deno service) so that it rea
 /** A team URL, or a usage error (exit 2) before anything is written. */
 function teamUrl(value: string): string {
   const url = TeamUrl.safeParse(value);
-  if (!url.success) throw new InvalidArgumentError('expected https://<host>/teams/<team_id> (or http://127.0.0.1:<port>/teams/<team_id> for a team service on this machine)');
+  if (!url.success)
+    throw new InvalidArgumentError(
+      'expected https://<host>/teams/<team_id> (or http://127.0.0.1:<port>/teams/<team_id> for a team service on this machine)',
+    );
   return url.data;
 }
 
@@ -37,11 +40,17 @@ interface JoinOptions extends JsonOption {
 /** What `lpa team verify` prints: ok with what it compared, or the finding at its exact seq. */
 function verdict(answer: TeamVerification): string {
   const head = answer.team_head ? `team head ${answer.team_head.seq}` : 'no team head';
-  if (answer.ok) return `ok: ${answer.checked} witnessed heads match the team's chain (${head}; ${answer.unchecked} older than the team keeps)`;
+  if (answer.ok)
+    return `ok: ${answer.checked} witnessed heads match the team's chain (${head}; ${answer.unchecked} older than the team keeps)`;
   if (answer.finding === 'fork' || answer.finding === 'rolled_back') {
     return [
       `${answer.finding === 'fork' ? 'FORK' : 'ROLLED BACK'} at seq ${answer.fork_at}: the team's history was rewritten after this machine saw it`,
-      keyValues({ witnessed_hash: answer.witnessed_hash, team_hash: answer.team_hash, checked: answer.checked, team_head: head }),
+      keyValues({
+        witnessed_hash: answer.witnessed_hash,
+        team_hash: answer.team_hash,
+        checked: answer.checked,
+        team_head: head,
+      }),
     ].join('\n');
   }
   return `${answer.finding === 'key_changed' ? "KEY CHANGED: the team's checkpoint is signed by another key (or for another store) than the one pinned" : "BAD SIGNATURE: the team's checkpoint does not verify with the pinned key"} (${head})`;
@@ -59,7 +68,10 @@ export function teamCommand(team: Command): void {
       .description(`join this machine's service to a team: writes <data root>/team.json (mode 0600); then ${RESTART}`)
       .argument('<url>', 'the team, https://<host>/teams/<team_id>', teamUrl)
       .requiredOption('--token-file <file>', "the file that holds this machine's team token (lpa never copies it)")
-      .option('--access-client-id <id>', 'the client id of a Cloudflare Access service token, when Access stands in front of the team')
+      .option(
+        '--access-client-id <id>',
+        'the client id of a Cloudflare Access service token, when Access stands in front of the team',
+      )
       .option('--access-client-secret-file <file>', "the file that holds that service token's client secret"),
   ).action(
     localAction(async (url: string, options: JoinOptions, command: Command) => {
@@ -68,17 +80,33 @@ export function teamCommand(team: Command): void {
       }
       const dataRoot = dataRootOf(process.env);
       const file = join(dataRoot, TEAM_FILE);
-      if (existsSync(file)) throw new ApiCallError(0, 'cli.team_joined', `${file} exists: this machine is in a team; \`lpa team leave\` first`);
+      if (existsSync(file))
+        throw new ApiCallError(
+          0,
+          'cli.team_joined',
+          `${file} exists: this machine is in a team; \`lpa team leave\` first`,
+        );
       const link = TeamFile.parse({
         url,
         token_file: secretFile(options.tokenFile),
-        ...(options.accessClientId ? { access_client_id: options.accessClientId, access_client_secret_file: secretFile(options.accessClientSecretFile!) } : {}),
+        ...(options.accessClientId
+          ? {
+              access_client_id: options.accessClientId,
+              access_client_secret_file: secretFile(options.accessClientSecretFile!),
+            }
+          : {}),
       });
       mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
       writeFileSync(file, `${JSON.stringify(link, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
       chmodSync(file, 0o600); // the mode given at creation is narrowed by the umask, never widened: said once more
-      const overridden = process.env.LPA_TEAM_URL ? 'LPA_TEAM_URL is set in this shell: the service follows it, not team.json' : undefined;
-      show({ team_file: file, ...link, next: RESTART, ...(overridden ? { warning: overridden } : {}) }, options.json, ({ url: joined, ...rest }) => `joined ${joined}\n${keyValues(rest)}`);
+      const overridden = process.env.LPA_TEAM_URL
+        ? 'LPA_TEAM_URL is set in this shell: the service follows it, not team.json'
+        : undefined;
+      show(
+        { team_file: file, ...link, next: RESTART, ...(overridden ? { warning: overridden } : {}) },
+        options.json,
+        ({ url: joined, ...rest }) => `joined ${joined}\n${keyValues(rest)}`,
+      );
     }),
   );
   withJson(team.command('leave').description(`leave the team: removes <data root>/team.json; then ${RESTART}`)).action(
@@ -86,19 +114,34 @@ export function teamCommand(team: Command): void {
       const file = join(dataRootOf(process.env), TEAM_FILE);
       const left = existsSync(file);
       rmSync(file, { force: true });
-      show({ team_file: file, left, next: left ? RESTART : 'nothing to do: this machine was not in a team' }, options.json, keyValues);
-    }),
-  );
-  withJson(team.command('status').description("the team this machine joined and what it has witnessed of the team's chain")).action(
-    action(async (client, options: JsonOption) => {
-      show(await client.api(teamRoutes.status), options.json, (a) => keyValues({ ...a, witness: JSON.stringify(a.witness) }));
+      show(
+        { team_file: file, left, next: left ? RESTART : 'nothing to do: this machine was not in a team' },
+        options.json,
+        keyValues,
+      );
     }),
   );
   withJson(
-    team.command('verify').description("check the team's signed checkpoint and every head this machine witnessed against the team's chain; exit 1 on a fork"),
+    team.command('status').description("the team this machine joined and what it has witnessed of the team's chain"),
   ).action(
     action(async (client, options: JsonOption) => {
-      const answer = await whileWaiting("comparing the witnessed heads with the team's chain", client.api(teamRoutes.verify));
+      show(await client.api(teamRoutes.status), options.json, (a) =>
+        keyValues({ ...a, witness: JSON.stringify(a.witness) }),
+      );
+    }),
+  );
+  withJson(
+    team
+      .command('verify')
+      .description(
+        "check the team's signed checkpoint and every head this machine witnessed against the team's chain; exit 1 on a fork",
+      ),
+  ).action(
+    action(async (client, options: JsonOption) => {
+      const answer = await whileWaiting(
+        "comparing the witnessed heads with the team's chain",
+        client.api(teamRoutes.verify),
+      );
       show(answer, options.json, verdict);
       if (!answer.ok) process.exitCode = EXIT.failed;
     }),

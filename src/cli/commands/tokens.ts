@@ -13,10 +13,20 @@ export function tokensCommand(tokens: Command): void {
       .option('--admin', 'make it an admin session')
       .option('--expires-in-minutes <n>', 'lifetime in minutes', intBetween(1, 5_256_000)),
   ).action(
-    action(async (client, options: JsonOption & { name: string; scope: string[]; admin?: boolean; expiresInMinutes?: number }) => {
-      const body = { name: options.name, scopes: options.scope, admin: options.admin, expires_in_minutes: options.expiresInMinutes };
-      show(await client.api(tokenRoutes.create, { body }), options.json, keyValues);
-    }),
+    action(
+      async (
+        client,
+        options: JsonOption & { name: string; scope: string[]; admin?: boolean; expiresInMinutes?: number },
+      ) => {
+        const body = {
+          name: options.name,
+          scopes: options.scope,
+          admin: options.admin,
+          expires_in_minutes: options.expiresInMinutes,
+        };
+        show(await client.api(tokenRoutes.create, { body }), options.json, keyValues);
+      },
+    ),
   );
   withJson(tokens.command('list').description('list live tokens')).action(
     action(async (client, options: JsonOption) => {

@@ -37,8 +37,13 @@ export class ArgumentNames {
     } catch {
       return; // the transport answers a line that is not JSON
     }
-    const { id, method, params } = (message ?? {}) as { id?: string | number; method?: string; params?: { arguments?: unknown } };
+    const { id, method, params } = (message ?? {}) as {
+      id?: string | number;
+      method?: string;
+      params?: { arguments?: unknown };
+    };
     const args = params?.arguments;
-    if (method === 'tools/call' && id !== undefined && args !== null && typeof args === 'object') this.byId.set(id, Object.keys(args));
+    if (method === 'tools/call' && id !== undefined && args !== null && typeof args === 'object')
+      this.byId.set(id, Object.keys(args));
   }
 }

@@ -2,10 +2,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiCallError, type ApiClient, type Query } from '../client';
 import type { ApiTool } from './tools';
 
-const text = (value: unknown, isError = false): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value) }], ...(isError ? { isError } : {}) });
+const text = (value: unknown, isError = false): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value) }],
+  ...(isError ? { isError } : {}),
+});
 
 /** A refusal made here, before any request, in the shape of the service's error envelope. */
-const refusal = (message: string, details: Record<string, unknown>): CallToolResult => text({ error: { code: 'mcp.argument_invalid', message, details, status: 0 } }, true);
+const refusal = (message: string, details: Record<string, unknown>): CallToolResult =>
+  text({ error: { code: 'mcp.argument_invalid', message, details, status: 0 } }, true);
 
 /** Why a value cannot be one path segment, or null when it can. */
 function segmentProblem(value: unknown): string | null {
@@ -32,19 +36,30 @@ function segmentProblem(value: unknown): string | null {
  * sent them (./argument-names.ts), `__proto__` included. A refusal is a tool error carrying the error
  * envelope (code, message, details and the HTTP status), so that the agent sees why and can correct itself.
  */
-export async function callTool(client: ApiClient, tool: ApiTool, args: Record<string, unknown>, sentNames: readonly string[] = []): Promise<CallToolResult> {
+export async function callTool(
+  client: ApiClient,
+  tool: ApiTool,
+  args: Record<string, unknown>,
+  sentNames: readonly string[] = [],
+): Promise<CallToolResult> {
   const params: Record<string, unknown> = {};
   const query: Query = {};
   const body: Record<string, unknown> = {};
-  const unknown = [...new Set([...sentNames, ...Object.keys(args)])].filter((name) => !Object.hasOwn(tool.places, name));
-  if (unknown.length) return refusal(`${tool.name} takes no argument ${unknown.map((name) => JSON.stringify(name)).join(', ')}`, { fields: unknown });
+  const unknown = [...new Set([...sentNames, ...Object.keys(args)])].filter(
+    (name) => !Object.hasOwn(tool.places, name),
+  );
+  if (unknown.length)
+    return refusal(`${tool.name} takes no argument ${unknown.map((name) => JSON.stringify(name)).join(', ')}`, {
+      fields: unknown,
+    });
   for (const [name, value] of Object.entries(args)) {
     const place = tool.places[name];
     if (place === 'path') {
       const problem = segmentProblem(value);
       if (problem) return refusal(`${name} ${problem}`, { field: name });
       params[name] = value;
-    } else if (place === 'query') query[name] = typeof value === 'object' ? JSON.stringify(value) : (value as Query[string]);
+    } else if (place === 'query')
+      query[name] = typeof value === 'object' ? JSON.stringify(value) : (value as Query[string]);
     else body[name] = value;
   }
   try {

@@ -14,14 +14,19 @@ import { SECRET_SCOPES } from './tools';
 export async function heldSecretScopes(client: ApiClient, contracts: readonly Contract[]): Promise<Set<Scope>> {
   const held = new Set<Scope>();
   for (const scope of SECRET_SCOPES) {
-    const probe = contracts.find((contract) => isReadOnly(contract) && contract.scopes?.length === 1 && contract.scopes[0] === scope);
+    const probe = contracts.find(
+      (contract) => isReadOnly(contract) && contract.scopes?.length === 1 && contract.scopes[0] === scope,
+    );
     if (!probe) continue;
     try {
-      await client.request(probe, { params: Object.fromEntries([...probe.path.matchAll(/:(\w+)/g)].map(([, name]) => [name, '-'])) });
+      await client.request(probe, {
+        params: Object.fromEntries([...probe.path.matchAll(/:(\w+)/g)].map(([, name]) => [name, '-'])),
+      });
       held.add(scope);
     } catch (error) {
       if (!(error instanceof ApiCallError)) throw error;
-      if (error.status === 0) process.stderr.write(`lpa mcp: ${error.code}: ${error.message}; secret tools are not offered\n`);
+      if (error.status === 0)
+        process.stderr.write(`lpa mcp: ${error.code}: ${error.message}; secret tools are not offered\n`);
       else if (error.status !== 403) held.add(scope);
     }
   }

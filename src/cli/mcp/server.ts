@@ -27,7 +27,12 @@ export async function runMcpServer(env: NodeJS.ProcessEnv, { admin }: { admin: b
   // The JSON Schemas come from the route contracts, so the SDK's low-level handlers serve them as they are.
   const mcp = new McpServer({ name: 'lpa', version: VERSION }, { capabilities: { tools: {} } });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map(({ name, description, inputSchema, annotations }) => ({ name, description, inputSchema, annotations })),
+    tools: tools.map(({ name, description, inputSchema, annotations }) => ({
+      name,
+      description,
+      inputSchema,
+      annotations,
+    })),
   }));
   const sent = new ArgumentNames();
   mcp.server.setRequestHandler(CallToolRequestSchema, (request, { requestId }) => {

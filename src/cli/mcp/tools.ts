@@ -21,7 +21,8 @@ export interface ApiTool {
 /** Scopes whose routes hand out secrets (passwords, 2FA codes, global values): offered only to a token that holds them. */
 export const SECRET_SCOPES: readonly Scope[] = ['secrets:read', 'secrets:totp'];
 
-export const secretScopesOf = (contract: Contract): Scope[] => (contract.scopes ?? []).filter((scope: Scope) => SECRET_SCOPES.includes(scope));
+export const secretScopesOf = (contract: Contract): Scope[] =>
+  (contract.scopes ?? []).filter((scope: Scope) => SECRET_SCOPES.includes(scope));
 
 interface ObjectSchema {
   properties?: Record<string, unknown>;
@@ -35,7 +36,11 @@ interface ObjectSchema {
  * taken from there, so its fields become the tool's own.
  */
 function objectSchemaOf(schema: z.ZodType): ObjectSchema {
-  const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as ObjectSchema & { $ref?: string };
+  const converted = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+  }) as ObjectSchema & { $ref?: string };
   const { $ref, $defs = {}, ...rest } = converted;
   if (!$ref) return converted;
   const name = $ref.replace('#/$defs/', '');
@@ -52,11 +57,18 @@ function inputOf(contract: Contract): { schema: ApiTool['inputSchema']; places: 
   const required: string[] = [];
   const defs: Record<string, unknown> = {};
   const places: Record<string, Place> = {};
-  for (const [place, schema] of [['path', contract.params], ['query', contract.query], ['body', contract.body]] as const) {
+  for (const [place, schema] of [
+    ['path', contract.params],
+    ['query', contract.query],
+    ['body', contract.body],
+  ] as const) {
     if (!schema) continue;
     const converted = objectSchemaOf(schema as z.ZodType);
     for (const [name, property] of Object.entries(converted.properties ?? {})) {
-      if (places[name]) throw new Error(`${contract.method} ${contract.path}: "${name}" is both a ${places[name]} and a ${place} field`);
+      if (places[name])
+        throw new Error(
+          `${contract.method} ${contract.path}: "${name}" is both a ${places[name]} and a ${place} field`,
+        );
       places[name] = place;
       properties[name] = property;
     }
@@ -75,8 +87,14 @@ function inputOf(contract: Contract): { schema: ApiTool['inputSchema']; places: 
 
 function descriptionOf(contract: Contract): string {
   const access =
-    contract.access === 'public' ? 'Needs no token.' : contract.access === 'admin' ? 'Needs an admin session.' : `Scopes: ${(contract.scopes ?? []).join(', ') || 'any token'}.`;
-  return [contract.summary, contract.description, `${contract.method} ${contract.path}. ${access}`].filter(Boolean).join('\n\n');
+    contract.access === 'public'
+      ? 'Needs no token.'
+      : contract.access === 'admin'
+        ? 'Needs an admin session.'
+        : `Scopes: ${(contract.scopes ?? []).join(', ') || 'any token'}.`;
+  return [contract.summary, contract.description, `${contract.method} ${contract.path}. ${access}`]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 export function toolOf(contract: Contract): ApiTool {

@@ -1,7 +1,19 @@
 import type { ComponentChildren } from 'preact';
 
 /** A form whose submission stays in the page: `onSubmit` gets its fields and the form (to reset it). */
-export function Form({ label, class: className, role, onSubmit, children }: { label?: string; class?: string; role?: 'search'; onSubmit: (fields: FormData, form: HTMLFormElement) => void; children: ComponentChildren }) {
+export function Form({
+  label,
+  class: className,
+  role,
+  onSubmit,
+  children,
+}: {
+  label?: string;
+  class?: string;
+  role?: 'search';
+  onSubmit: (fields: FormData, form: HTMLFormElement) => void;
+  children: ComponentChildren;
+}) {
   return (
     <form
       class={className}
@@ -31,7 +43,15 @@ export function Submit({ label, busy, children }: { label: string; busy: boolean
 }
 
 /** Checkboxes of one name, one per choice, under a legend. */
-export function Choices({ legend, name, choices }: { legend: string; name: string; choices: readonly (readonly [value: string, label: string])[] }) {
+export function Choices({
+  legend,
+  name,
+  choices,
+}: {
+  legend: string;
+  name: string;
+  choices: readonly (readonly [value: string, label: string])[];
+}) {
   return (
     <fieldset>
       <legend>{legend}</legend>
@@ -47,11 +67,29 @@ export function Choices({ legend, name, choices }: { legend: string; name: strin
 }
 
 /** A labelled choice of one; `blank`, when given, is a first choice of the empty value. */
-export function Select({ label, options, blank, name, value, onChange }: { label: string; options: readonly (string | readonly [value: string, label: string])[]; blank?: string; name?: string; value?: string; onChange?: (value: string) => void }) {
+export function Select({
+  label,
+  options,
+  blank,
+  name,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: readonly (string | readonly [value: string, label: string])[];
+  blank?: string;
+  name?: string;
+  value?: string;
+  onChange?: (value: string) => void;
+}) {
   return (
     <label>
       {label}{' '}
-      <select name={name} value={value} onChange={onChange && ((event) => onChange((event.currentTarget as HTMLSelectElement).value))}>
+      <select
+        name={name}
+        value={value}
+        onChange={onChange && ((event) => onChange((event.currentTarget as HTMLSelectElement).value))}
+      >
         {blank !== undefined && <option value="">{blank}</option>}
         {options.map((option) =>
           typeof option === 'string' ? (

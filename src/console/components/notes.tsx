@@ -10,8 +10,8 @@ export function ErrorNote({ error }: { error: unknown }) {
   if (error instanceof ApiFailure && error.missingScopes.length > 0) {
     return (
       <p class="note scope" role="status">
-        This token lacks the scope{error.missingScopes.length > 1 ? 's' : ''} <strong>{error.missingScopes.join(', ')}</strong> that this part needs.{' '}
-        <code>{error.code}</code>
+        This token lacks the scope{error.missingScopes.length > 1 ? 's' : ''}{' '}
+        <strong>{error.missingScopes.join(', ')}</strong> that this part needs. <code>{error.code}</code>
       </p>
     );
   }

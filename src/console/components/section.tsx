@@ -12,7 +12,15 @@ export function Section({ title, children }: { title: string; children: Componen
 }
 
 /** What a load brought, its failure, or its progress while the first answer is awaited. */
-export function Show<T>({ loaded, label, children }: { loaded: Loaded<T>; label: string; children: (data: T) => ComponentChildren }) {
+export function Show<T>({
+  loaded,
+  label,
+  children,
+}: {
+  loaded: Loaded<T>;
+  label: string;
+  children: (data: T) => ComponentChildren;
+}) {
   return (
     <>
       <ErrorNote error={loaded.error} />
@@ -36,7 +44,19 @@ export function Facts({ items }: { items: [string, ComponentChildren][] }) {
 }
 
 /** A section that shows one load as label–value pairs; `children` come after them (a control, a note). */
-export function FactsSection<T>({ title, loaded, label, facts, children }: { title: string; loaded: Loaded<T>; label: string; facts: (data: T) => [string, ComponentChildren][]; children?: ComponentChildren }) {
+export function FactsSection<T>({
+  title,
+  loaded,
+  label,
+  facts,
+  children,
+}: {
+  title: string;
+  loaded: Loaded<T>;
+  label: string;
+  facts: (data: T) => [string, ComponentChildren][];
+  children?: ComponentChildren;
+}) {
   return (
     <Section title={title}>
       <Show loaded={loaded} label={label}>

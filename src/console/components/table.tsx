@@ -59,6 +59,14 @@ export function Table<T>({ columns, rows, rowKey, cells, rowHeader, actions, emp
 }
 
 /** A loaded list (`{ items }`) as a table: its failure, or its progress while the first answer is awaited. */
-export function ItemsTable<T>({ loaded, label, ...table }: Omit<TableProps<T>, 'rows'> & { loaded: Loaded<Items<T>>; label: string }) {
-  return <Show loaded={loaded} label={label}>{({ items }) => <Table rows={items} {...table} />}</Show>;
+export function ItemsTable<T>({
+  loaded,
+  label,
+  ...table
+}: Omit<TableProps<T>, 'rows'> & { loaded: Loaded<Items<T>>; label: string }) {
+  return (
+    <Show loaded={loaded} label={label}>
+      {({ items }) => <Table rows={items} {...table} />}
+    </Show>
+  );
 }

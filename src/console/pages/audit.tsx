@@ -1,6 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Api, Query } from '../api';
-import type { AuditCheckpoint, AuditEntry, AuditExport, AuditList, AuditRetention, AuditVerification } from '../api-types';
+import type {
+  AuditCheckpoint,
+  AuditEntry,
+  AuditExport,
+  AuditList,
+  AuditRetention,
+  AuditVerification,
+} from '../api-types';
 import { AuditChart } from '../audit-chart';
 import { countPerDay, windowStart, type DayCount } from '../audit-days';
 import { AUDIT_CATEGORIES, AUDIT_RESULTS, AUDIT_TEXT_FILTERS, auditFilters } from '../audit-query';
@@ -131,12 +138,16 @@ function Verify({ api, entries }: { api: Api; entries: number | undefined }) {
       >
         Verify
       </button>
-      <ActionNote action={run} busy={entries === undefined ? 'Verifying the chain' : `Verifying the chain of ${entries} entries`} />
+      <ActionNote
+        action={run}
+        busy={entries === undefined ? 'Verifying the chain' : `Verifying the chain of ${entries} entries`}
+      />
       {verdict && (
         <div class={`note ${verdict.ok ? 'ok' : 'error'}`} role="status" aria-label="Verification result">
           {verdict.ok ? (
             <p>
-              <strong>ok</strong>: the chain is intact ({verdict.checked} entries, {verdict.anchors} daily anchors checked).
+              <strong>ok</strong>: the chain is intact ({verdict.checked} entries, {verdict.anchors} daily anchors
+              checked).
             </p>
           ) : (
             <p>
@@ -144,11 +155,13 @@ function Verify({ api, entries }: { api: Api; entries: number | undefined }) {
               {verdict.first_bad_seq !== null && (
                 <>
                   {' '}
-                  The first bad entry is sequence number <strong data-first-bad-seq>{verdict.first_bad_seq}</strong>: its recomputed hash does not match the
-                  chain.
+                  The first bad entry is sequence number <strong data-first-bad-seq>{verdict.first_bad_seq}</strong>:
+                  its recomputed hash does not match the chain.
                 </>
               )}
-              {verdict.missing_anchor !== null && <> The daily anchor of {verdict.missing_anchor} is missing or does not match.</>}{' '}
+              {verdict.missing_anchor !== null && (
+                <> The daily anchor of {verdict.missing_anchor} is missing or does not match.</>
+              )}{' '}
               ({verdict.checked} entries, {verdict.anchors} anchors checked.)
             </p>
           )}
@@ -204,7 +217,11 @@ function Export({ api, filters }: { api: Api; filters: Query }) {
             run.run(async () => {
               setDone('');
               const file = await api.get<AuditExport>('/api/v1/audit/export', { ...filters, format });
-              saveFile(file.file_name, base64ToBytes(file.content_base64), format === 'csv' ? 'text/csv' : 'application/jsonl');
+              saveFile(
+                file.file_name,
+                base64ToBytes(file.content_base64),
+                format === 'csv' ? 'text/csv' : 'application/jsonl',
+              );
               setDone(`Exported ${file.count} entries as ${file.file_name}.`);
             })
           }
@@ -212,7 +229,10 @@ function Export({ api, filters }: { api: Api; filters: Query }) {
           Download export
         </button>
       </div>
-      <p class="muted">The export takes the filters above. JSONL carries the hashes and signed anchors: <code>lpa audit verify-file</code> checks it offline.</p>
+      <p class="muted">
+        The export takes the filters above. JSONL carries the hashes and signed anchors:{' '}
+        <code>lpa audit verify-file</code> checks it offline.
+      </p>
       <ActionNote action={run} busy="Exporting" />
       <p role="status">{done}</p>
     </Section>
@@ -237,13 +257,24 @@ function PerDay({ api, retention }: { api: Api; retention: AuditRetention }) {
         before = page.next_before_seq;
         setState({ read: entries.length });
       } while (before !== null && entries.length < CHART_MAX_ENTRIES);
-      setState({ read: entries.length, days: countPerDay(entries, retention.retention_days, now), cut: before !== null });
+      setState({
+        read: entries.length,
+        days: countPerDay(entries, retention.retention_days, now),
+        cut: before !== null,
+      });
     })().catch((error: unknown) => !stopped && setState((s) => ({ ...s, error })));
     return () => void (stopped = true);
   }, [api, retention.retention_days, retention.entries]);
 
   if (state.error) return <ErrorNote error={state.error} />;
-  if (!state.days) return <Busy label={`Reading entries for the chart: ${state.read} of about ${expected}`} value={state.read} max={Math.max(expected, 1)} />;
+  if (!state.days)
+    return (
+      <Busy
+        label={`Reading entries for the chart: ${state.read} of about ${expected}`}
+        value={state.read}
+        max={Math.max(expected, 1)}
+      />
+    );
   return (
     <>
       <AuditChart days={state.days} />

@@ -1,6 +1,15 @@
 import { useState } from 'preact/hooks';
 import { segment, type Api } from '../api';
-import type { AutomationFileContent, AutomationFileListing, FlowSummary, Items, ShareRedeemPreview, Share, ShareWithCode, SynchronizerStatus } from '../api-types';
+import type {
+  AutomationFileContent,
+  AutomationFileListing,
+  FlowSummary,
+  Items,
+  ShareRedeemPreview,
+  Share,
+  ShareWithCode,
+  SynchronizerStatus,
+} from '../api-types';
 import { ConfirmDelete } from '../components/confirm-delete';
 import { Choices, Form, Submit } from '../components/form';
 import { ActionNote, ErrorNote } from '../components/notes';
@@ -39,7 +48,14 @@ function Flows({ api, flows }: { api: Api; flows: Loaded<Items<FlowSummary>> }) 
         rowKey={(f) => f.id}
         cells={(f) => [f.name, f.group ?? '', yesNo(f.is_template), f.step_count, f.value_count, time(f.updated_at)]}
         actions={(f) => (
-          <ConfirmDelete api={api} path={`/api/v1/automation/flows/${segment(f.id)}`} onDeleted={flows.reload} label={`Delete flow ${f.name}`} confirm={`Delete flow ${f.name} now`} action={remove} />
+          <ConfirmDelete
+            api={api}
+            path={`/api/v1/automation/flows/${segment(f.id)}`}
+            onDeleted={flows.reload}
+            label={`Delete flow ${f.name}`}
+            confirm={`Delete flow ${f.name} now`}
+            action={remove}
+          />
         )}
         empty="No flow yet."
       />
@@ -92,7 +108,14 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
           bytes(s.size),
         ]}
         actions={(s) => (
-          <ConfirmDelete api={api} path={`/api/v1/automation/shares/${segment(s.id)}`} onDeleted={shares.reload} label={`Revoke share ${s.name}`} confirm={`Revoke share ${s.name} now`} action={action} />
+          <ConfirmDelete
+            api={api}
+            path={`/api/v1/automation/shares/${segment(s.id)}`}
+            onDeleted={shares.reload}
+            label={`Revoke share ${s.name}`}
+            confirm={`Revoke share ${s.name} now`}
+            action={action}
+          />
         )}
         empty="No share."
       />
@@ -125,22 +148,34 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
       {preview && (
         <div role="region" aria-label="Share preview">
           <p>
-            The code holds {preview.items.length} flow{preview.items.length === 1 ? '' : 's'}, created {preview.created_at}; the import ticket expires {time(preview.expires_at)}.
+            The code holds {preview.items.length} flow{preview.items.length === 1 ? '' : 's'}, created{' '}
+            {preview.created_at}; the import ticket expires {time(preview.expires_at)}.
           </p>
           <Table
             columns={['Name', 'Group', 'Template', 'Steps', 'Missing values', 'Protected values']}
             rows={preview.items}
             rowKey={(item) => item.id}
-            cells={(item) => [item.name, item.group ?? '', yesNo(item.is_template), item.steps, item.missing_values, item.protected_values]}
+            cells={(item) => [
+              item.name,
+              item.group ?? '',
+              yesNo(item.is_template),
+              item.steps,
+              item.missing_values,
+              item.protected_values,
+            ]}
           />
           <button
             type="button"
             disabled={action.busy}
             onClick={() =>
               void action.run(async () => {
-                const result = await api.call<Items<{ id: string; name: string }>>('POST', '/api/v1/automation/shares/import', {
-                  body: { ticket: preview.ticket, ids: preview.items.map((item) => item.id) },
-                });
+                const result = await api.call<Items<{ id: string; name: string }>>(
+                  'POST',
+                  '/api/v1/automation/shares/import',
+                  {
+                    body: { ticket: preview.ticket, ids: preview.items.map((item) => item.id) },
+                  },
+                );
                 setImported(`Imported ${result.items.map((item) => item.name).join(', ')}.`);
                 setPreview(null);
                 onImported();
@@ -194,7 +229,9 @@ function Files({ api }: { api: Api }) {
                       class="quiet"
                       onClick={() =>
                         void action.run(async () => {
-                          const content = await api.get<AutomationFileContent>('/api/v1/automation/files/content', { name: f.name });
+                          const content = await api.get<AutomationFileContent>('/api/v1/automation/files/content', {
+                            name: f.name,
+                          });
                           saveFile(f.name, base64ToBytes(content.base64));
                         })
                       }

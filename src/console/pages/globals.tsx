@@ -43,7 +43,9 @@ export function Globals({ api }: { api: Api }) {
       if (!editing) return;
       setSaved('');
       try {
-        const written = await api.call<GlobalSummary>('PUT', path(editing.name), { body: { value: editing.draft, expected_revision: at } });
+        const written = await api.call<GlobalSummary>('PUT', path(editing.name), {
+          body: { value: editing.draft, expected_revision: at },
+        });
         setEditing({ ...editing, revision: written.revision });
         setNewer(null);
         setSaved(`Saved ${editing.name} at revision ${written.revision}.`);
@@ -93,7 +95,12 @@ export function Globals({ api }: { api: Api }) {
       >
         <label>
           New global name
-          <input name="name" required pattern="[A-Za-z_][A-Za-z0-9_]{0,63}" title="A letter or _, then letters, digits or _ (64 at most)" />
+          <input
+            name="name"
+            required
+            pattern="[A-Za-z_][A-Za-z0-9_]{0,63}"
+            title="A letter or _, then letters, digits or _ (64 at most)"
+          />
         </label>
         <button type="submit" class="quiet">
           New global
@@ -103,9 +110,14 @@ export function Globals({ api }: { api: Api }) {
       {editing && (
         <Form label={`Editing ${editing.name}`} onSubmit={() => void save(editing.revision)}>
           <label for="global-value">
-            Value of <code>{editing.name}</code> {editing.revision === 0 ? '(new)' : `(read at revision ${editing.revision})`}
+            Value of <code>{editing.name}</code>{' '}
+            {editing.revision === 0 ? '(new)' : `(read at revision ${editing.revision})`}
           </label>
-          <textarea id="global-value" value={editing.draft} onInput={(event) => setEditing({ ...editing, draft: (event.currentTarget as HTMLTextAreaElement).value })} />
+          <textarea
+            id="global-value"
+            value={editing.draft}
+            onInput={(event) => setEditing({ ...editing, draft: (event.currentTarget as HTMLTextAreaElement).value })}
+          />
           <Submit label="Save" busy={action.busy}>
             <button type="button" class="quiet" onClick={() => setEditing(null)}>
               Close
@@ -116,7 +128,8 @@ export function Globals({ api }: { api: Api }) {
       {editing && newer && (
         <div class="note error" role="alert" aria-label="Revision conflict">
           <p>
-            Someone saved <code>{editing.name}</code> meanwhile: it is now at revision <strong>{newer.revision}</strong>, with this value:
+            Someone saved <code>{editing.name}</code> meanwhile: it is now at revision <strong>{newer.revision}</strong>
+            , with this value:
           </p>
           <pre>{newer.value}</pre>
           <div class="actions">

@@ -69,14 +69,23 @@ const lineNumber = (value: FormDataEntryValue | null) => {
 };
 
 function Excerpt({ api, stream, file }: { api: Api; stream: string; file: string }) {
-  const excerpt = useLoad(() => api.get<LogExcerpt>(`/api/v1/system/logs/${segment(stream)}/${segment(file)}`), `${stream}/${file}`);
+  const excerpt = useLoad(
+    () => api.get<LogExcerpt>(`/api/v1/system/logs/${segment(stream)}/${segment(file)}`),
+    `${stream}/${file}`,
+  );
   const [view, setView] = useState<LogView>({});
   return (
     <Section title={`Excerpt of ${stream}/${file}`}>
       <Form
         class="inline"
         label="Lines to show"
-        onSubmit={(fields) => setView({ from: lineNumber(fields.get('from')), to: lineNumber(fields.get('to')), search: String(fields.get('search') ?? '') })}
+        onSubmit={(fields) =>
+          setView({
+            from: lineNumber(fields.get('from')),
+            to: lineNumber(fields.get('to')),
+            search: String(fields.get('search') ?? ''),
+          })
+        }
       >
         <label>
           From line
@@ -113,7 +122,11 @@ function ExcerptText({ excerpt, view }: { excerpt: LogExcerpt; view: LogView }) 
       <pre tabIndex={0} aria-label="Log lines" data-log-lines>
         {lines.map((line) => `${String(line.no).padStart(width)}  ${line.text}`).join('\n')}
       </pre>
-      <button type="button" class="quiet" onClick={() => saveFile(`${excerpt.stream}-${excerpt.file}`, excerpt.text, 'text/plain')}>
+      <button
+        type="button"
+        class="quiet"
+        onClick={() => saveFile(`${excerpt.stream}-${excerpt.file}`, excerpt.text, 'text/plain')}
+      >
         Download excerpt
       </button>
     </>

@@ -19,7 +19,10 @@ export function ProfilesPage({ api }: { api: Api }) {
   // The cursors of the pages walked so far: the last one is the page shown (null: the first page).
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const cursor = cursors[cursors.length - 1] ?? null;
-  const list = useLoad(() => api.get<ProfilePage>('/api/v1/profiles', { q, cursor, limit: PAGE_SIZE }), `${q}\n${cursor}`);
+  const list = useLoad(
+    () => api.get<ProfilePage>('/api/v1/profiles', { q, cursor, limit: PAGE_SIZE }),
+    `${q}\n${cursor}`,
+  );
   const [openId, setOpenId] = useState<string | null>(null);
   const create = useAction();
 
@@ -56,7 +59,12 @@ export function ProfilesPage({ api }: { api: Api }) {
                   rowKey={(p) => p.id}
                   cells={(p) => [
                     p.no,
-                    <button type="button" class="link" aria-expanded={openId === p.id} onClick={() => setOpenId(openId === p.id ? null : p.id)}>
+                    <button
+                      type="button"
+                      class="link"
+                      aria-expanded={openId === p.id}
+                      onClick={() => setOpenId(openId === p.id ? null : p.id)}
+                    >
                       {p.name}
                     </button>,
                     p.group ?? '',
@@ -67,10 +75,20 @@ export function ProfilesPage({ api }: { api: Api }) {
                 />
               )}
               <div class="actions">
-                <button type="button" class="quiet" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+                <button
+                  type="button"
+                  class="quiet"
+                  disabled={cursors.length === 1}
+                  onClick={() => setCursors(cursors.slice(0, -1))}
+                >
                   Previous page
                 </button>
-                <button type="button" class="quiet" disabled={page.next_cursor === null} onClick={() => setCursors([...cursors, page.next_cursor])}>
+                <button
+                  type="button"
+                  class="quiet"
+                  disabled={page.next_cursor === null}
+                  onClick={() => setCursors([...cursors, page.next_cursor])}
+                >
                   Next page
                 </button>
               </div>
@@ -78,7 +96,15 @@ export function ProfilesPage({ api }: { api: Api }) {
           )}
         </Show>
       </Section>
-      {openId && <ProfileDetail key={openId} api={api} id={openId} onChanged={refresh} onDeleted={() => (setOpenId(null), refresh())} />}
+      {openId && (
+        <ProfileDetail
+          key={openId}
+          api={api}
+          id={openId}
+          onChanged={refresh}
+          onDeleted={() => (setOpenId(null), refresh())}
+        />
+      )}
       <Section title="New profile">
         <ProfileForm
           submitLabel="Create profile"
@@ -98,7 +124,17 @@ export function ProfilesPage({ api }: { api: Api }) {
   );
 }
 
-function ProfileForm({ profile, submitLabel, busy, onSubmit }: { profile?: Profile; submitLabel: string; busy: boolean; onSubmit: (body: ReturnType<typeof profileBody>, form: HTMLFormElement) => void }) {
+function ProfileForm({
+  profile,
+  submitLabel,
+  busy,
+  onSubmit,
+}: {
+  profile?: Profile;
+  submitLabel: string;
+  busy: boolean;
+  onSubmit: (body: ReturnType<typeof profileBody>, form: HTMLFormElement) => void;
+}) {
   const id = profile ? `edit-${profile.id}` : 'new';
   return (
     <Form label={submitLabel} onSubmit={(fields, form) => onSubmit(profileBody(fields), form)}>
@@ -118,7 +154,17 @@ function ProfileForm({ profile, submitLabel, busy, onSubmit }: { profile?: Profi
   );
 }
 
-function ProfileDetail({ api, id, onChanged, onDeleted }: { api: Api; id: string; onChanged: () => void; onDeleted: () => void }) {
+function ProfileDetail({
+  api,
+  id,
+  onChanged,
+  onDeleted,
+}: {
+  api: Api;
+  id: string;
+  onChanged: () => void;
+  onDeleted: () => void;
+}) {
   const path = `/api/v1/profiles/${segment(id)}`;
   const profile = useLoad(() => api.get<Profile>(path), path);
   const action = useAction();
@@ -141,7 +187,14 @@ function ProfileDetail({ api, id, onChanged, onDeleted }: { api: Api; id: string
               }
             />
             <div class="actions">
-              <ConfirmDelete api={api} path={path} onDeleted={onDeleted} label={`Delete profile ${p.name}`} confirm={`Delete ${p.name} and its accounts`} action={action} />
+              <ConfirmDelete
+                api={api}
+                path={path}
+                onDeleted={onDeleted}
+                label={`Delete profile ${p.name}`}
+                confirm={`Delete ${p.name} and its accounts`}
+                action={action}
+              />
             </div>
             <ActionNote action={action} busy="Saving the profile" />
             <Accounts api={api} profilePath={path} />
@@ -165,7 +218,13 @@ function Accounts({ api, profilePath }: { api: Api; profilePath: string }) {
           ) : (
             <ul class="accounts">
               {items.map((a) => (
-                <Account key={a.id} api={api} path={`${profilePath}/accounts/${segment(a.id)}`} account={a} onDeleted={accounts.reload} />
+                <Account
+                  key={a.id}
+                  api={api}
+                  path={`${profilePath}/accounts/${segment(a.id)}`}
+                  account={a}
+                  onDeleted={accounts.reload}
+                />
               ))}
             </ul>
           )
@@ -202,7 +261,17 @@ function Accounts({ api, profilePath }: { api: Api; profilePath: string }) {
  * One account, its secrets masked. Revealing the password or a 2FA code is a button press of its own:
  * the API checks its scope and audits the read, as for any client.
  */
-function Account({ api, path, account, onDeleted }: { api: Api; path: string; account: PlatformAccount; onDeleted: () => void }) {
+function Account({
+  api,
+  path,
+  account,
+  onDeleted,
+}: {
+  api: Api;
+  path: string;
+  account: PlatformAccount;
+  onDeleted: () => void;
+}) {
   const [password, setPassword] = useState<string | null>(null);
   const [totp, setTotp] = useState<TotpCode | null>(null);
   const action = useAction();
@@ -220,7 +289,13 @@ function Account({ api, path, account, onDeleted }: { api: Api; path: string; ac
         ) : password === null ? (
           <>
             <span aria-label="masked">••••••••</span>{' '}
-            <button type="button" class="quiet" onClick={() => void action.run(async () => setPassword((await api.get<PlatformPassword>(`${path}/password`)).password))}>
+            <button
+              type="button"
+              class="quiet"
+              onClick={() =>
+                void action.run(async () => setPassword((await api.get<PlatformPassword>(`${path}/password`)).password))
+              }
+            >
               Reveal password of {who}
             </button>
           </>
@@ -247,13 +322,24 @@ function Account({ api, path, account, onDeleted }: { api: Api; path: string; ac
               </span>
             )}{' '}
             {totp && <span class="muted">valid {totp.remaining_s} s more</span>}{' '}
-            <button type="button" class="quiet" onClick={() => void action.run(async () => setTotp(await api.get<TotpCode>(`${path}/totp`)))}>
+            <button
+              type="button"
+              class="quiet"
+              onClick={() => void action.run(async () => setTotp(await api.get<TotpCode>(`${path}/totp`)))}
+            >
               Show 2FA code of {who}
             </button>
           </>
         )}
       </p>
-      <ConfirmDelete api={api} path={path} onDeleted={onDeleted} label={`Delete account ${who}`} confirm={`Delete account ${who} now`} action={action} />
+      <ConfirmDelete
+        api={api}
+        path={path}
+        onDeleted={onDeleted}
+        label={`Delete account ${who}`}
+        confirm={`Delete account ${who} now`}
+        action={action}
+      />
       <ErrorNote error={action.error} />
     </li>
   );

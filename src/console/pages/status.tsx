@@ -50,7 +50,10 @@ export function StatusPage({ api }: { api: Api }) {
           ['Application', v.app_version],
           ['API', String(v.api_version)],
           ['Database schema', String(v.db_version)],
-          ['Reachability', reach.data ? `${reach.data.status} (${reach.data.version})` : reach.error ? 'unreachable' : 'checking'],
+          [
+            'Reachability',
+            reach.data ? `${reach.data.status} (${reach.data.version})` : reach.error ? 'unreachable' : 'checking',
+          ],
         ]}
       />
       <FactsSection

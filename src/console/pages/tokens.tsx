@@ -62,7 +62,13 @@ export function TokensPage({ api }: { api: Api }) {
           label="tokens"
           columns={['Name', 'Scopes', 'Admin', 'Created', 'Expires']}
           rowKey={(token) => token.id}
-          cells={(token) => [token.name, token.scopes.join(', ') || 'none', token.admin ? 'yes' : 'no', time(token.created_at), time(token.expires_at)]}
+          cells={(token) => [
+            token.name,
+            token.scopes.join(', ') || 'none',
+            token.admin ? 'yes' : 'no',
+            time(token.created_at),
+            time(token.expires_at),
+          ]}
           actions={(token) => (
             <ConfirmDelete
               api={api}

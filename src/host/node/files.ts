@@ -1,5 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, constants, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileNameProblem } from '../../shared/file-name';
 import { HostRefusal, type HostPort } from '../port';
@@ -53,7 +65,8 @@ export function nodeFiles(dataRoot: string): HostPort['files'] {
     const dir = resolve(dataRoot, FOLDER);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const real = realpathSync(dir);
-    if (real !== join(realpathSync(dataRoot), FOLDER)) return { problem: `automation folder ${dir} is a link (to ${real}), not a folder of the data root` };
+    if (real !== join(realpathSync(dataRoot), FOLDER))
+      return { problem: `automation folder ${dir} is a link (to ${real}), not a folder of the data root` };
     return { dir: real };
   };
   const folder = (): string => {

@@ -18,7 +18,8 @@ export function nodeKeys(dataRoot: string): HostPort['keys'] {
   return {
     async read(name, create) {
       // The name becomes a path: checked here too, whoever calls.
-      if (!KeyName.safeParse(name).success) throw new HostRefusal(`not a key name: ${JSON.stringify(String(name).slice(0, 40))}`);
+      if (!KeyName.safeParse(name).success)
+        throw new HostRefusal(`not a key name: ${JSON.stringify(String(name).slice(0, 40))}`);
       const path = join(dataRoot, `${name}.key`);
       try {
         // 'wx': never replace a key that exists, even if two starts race.

@@ -16,7 +16,8 @@ const streamPath = (dataRoot: string, stream: LogStream) => join(logsRoot(dataRo
 /** Names that are not log names are refused, whoever asks. */
 function assertNames(stream: string, file?: string): asserts stream is LogStream {
   if (!isLogStream(stream)) throw new HostRefusal(`not a log stream: ${JSON.stringify(stream.slice(0, 40))}`);
-  if (file !== undefined && !isLogFileName(file)) throw new HostRefusal(`not a log file name: ${JSON.stringify(file.slice(0, 200))}`);
+  if (file !== undefined && !isLogFileName(file))
+    throw new HostRefusal(`not a log file name: ${JSON.stringify(file.slice(0, 200))}`);
 }
 
 const isMissing = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
@@ -24,7 +25,9 @@ const isMissing = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes((error as N
 /** The stream's folder when it and `logs/` are real folders; null when absent or not to be trusted. */
 function streamFolder(dataRoot: string, stream: LogStream): string | null {
   try {
-    return [logsRoot(dataRoot), streamPath(dataRoot, stream)].every((dir) => lstatSync(dir).isDirectory()) ? streamPath(dataRoot, stream) : null;
+    return [logsRoot(dataRoot), streamPath(dataRoot, stream)].every((dir) => lstatSync(dir).isDirectory())
+      ? streamPath(dataRoot, stream)
+      : null;
   } catch (error) {
     if (isMissing(error)) return null;
     throw error;
@@ -40,7 +43,12 @@ export function ensureLogFolders(dataRoot: string): void {
  * (absent, a link, not a regular file, a second name of a file); refuses (HostRefusal) a name that
  * is not a log file name.
  */
-export function openLogFile(dataRoot: string, stream: string, file: string, flags: number): { fd: number; stats: Stats } | null {
+export function openLogFile(
+  dataRoot: string,
+  stream: string,
+  file: string,
+  flags: number,
+): { fd: number; stats: Stats } | null {
   assertNames(stream, file);
   const folder = streamFolder(dataRoot, stream);
   if (folder === null) return null;
@@ -80,7 +88,9 @@ function folderProblem(dataRoot: string, stream: LogStream): string | null {
     return null;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'EEXIST' ? `log folder ${dir} is not a folder` : `log folder ${dir} cannot be written (${code ?? String(error)})`;
+    return code === 'EEXIST'
+      ? `log folder ${dir} is not a folder`
+      : `log folder ${dir} cannot be written (${code ?? String(error)})`;
   }
 }
 

@@ -38,7 +38,9 @@ export function appendLogLine(
   message: string,
   options: { level?: LogLevel; fields?: LogFields; ts?: number } = {},
 ): void {
-  appendLogRecords(dataRoot, stream, [{ ts: options.ts ?? Date.now(), level: options.level ?? 'info', message, fields: options.fields }]);
+  appendLogRecords(dataRoot, stream, [
+    { ts: options.ts ?? Date.now(), level: options.level ?? 'info', message, fields: options.fields },
+  ]);
 }
 
 /** The last `maxBytes` bytes of a log file, or null when there is no such log file. */
@@ -55,7 +57,11 @@ function readTail(dataRoot: string, stream: LogStream, file: string, maxBytes: n
       if (n === 0) break; // the file shrank meanwhile
       read += n;
     }
-    return { entry: { stream, file, size, modified_at: Math.floor(opened.stats.mtimeMs) }, bytes: bytes.subarray(0, read), offset };
+    return {
+      entry: { stream, file, size, modified_at: Math.floor(opened.stats.mtimeMs) },
+      bytes: bytes.subarray(0, read),
+      offset,
+    };
   } finally {
     closeSync(opened.fd);
   }
@@ -72,7 +78,11 @@ function cleanup(dataRoot: string, maxAgeDays: Partial<Record<LogStream, number>
       unlinkSync(join(logsRoot(dataRoot), entry.stream, entry.file));
       result.removed.push(entry);
     } catch (error) {
-      result.failed.push({ stream: entry.stream, file: entry.file, error: (error as NodeJS.ErrnoException).code ?? String(error) });
+      result.failed.push({
+        stream: entry.stream,
+        file: entry.file,
+        error: (error as NodeJS.ErrnoException).code ?? String(error),
+      });
     }
   }
   return result;

@@ -44,7 +44,12 @@ export function plainFileStats(path: string): Stats | null {
  * not a regular file, a file with a second name, or reached through a folder that was swapped for a
  * link meanwhile. The caller closes the descriptor.
  */
-export function openPlainFile(folder: string, name: string, flags: number, mode = 0o600): { fd: number; stats: Stats } | null {
+export function openPlainFile(
+  folder: string,
+  name: string,
+  flags: number,
+  mode = 0o600,
+): { fd: number; stats: Stats } | null {
   const path = join(folder, name);
   let fd: number;
   try {

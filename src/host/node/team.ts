@@ -55,11 +55,22 @@ export function nodeTeam(link: TeamLink | null): HostPort['team'] {
       let headed = false;
       try {
         const signal = AbortSignal.any([stalled.signal, whole]);
-        const response = await fetch(`${link.url}${request.target}`, { method: request.method, headers, body: request.body === null ? undefined : Buffer.from(request.body), signal, redirect: 'manual' });
+        const response = await fetch(`${link.url}${request.target}`, {
+          method: request.method,
+          headers,
+          body: request.body === null ? undefined : Buffer.from(request.body),
+          signal,
+          redirect: 'manual',
+        });
         headed = true;
         progressed();
         const body = await boundedBody(response, progressed);
-        if (body === null) return { reachable: false, answered: true, reason: `the team's answer is larger than ${TEAM_ANSWER_MAX_BYTES / 1024 / 1024} MiB` } satisfies TeamAnswer;
+        if (body === null)
+          return {
+            reachable: false,
+            answered: true,
+            reason: `the team's answer is larger than ${TEAM_ANSWER_MAX_BYTES / 1024 / 1024} MiB`,
+          } satisfies TeamAnswer;
         const answerHeaders: Partial<Record<(typeof ANSWER_HEADERS)[number], string>> = {};
         for (const name of ANSWER_HEADERS) {
           const value = response.headers.get(name);
@@ -70,7 +81,9 @@ export function nodeTeam(link: TeamLink | null): HostPort['team'] {
         const reason = whole.aborted
           ? `the team's answer did not end within ${TEAM_ANSWER_MS} ms`
           : stalled.signal.aborted
-            ? headed ? `the team's answer stopped for ${TEAM_TIMEOUT_MS} ms` : `no answer within ${TEAM_TIMEOUT_MS} ms`
+            ? headed
+              ? `the team's answer stopped for ${TEAM_TIMEOUT_MS} ms`
+              : `no answer within ${TEAM_TIMEOUT_MS} ms`
             : String((error as Error).cause ?? error);
         return { reachable: false, reason: reason.slice(0, 300) } satisfies TeamAnswer;
       } finally {

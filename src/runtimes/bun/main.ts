@@ -32,7 +32,8 @@ startProcess(async (start) => {
     development: false,
     // Seconds a connection may be idle (headers or body not coming) before Bun closes it; Bun's default, said here.
     idleTimeout: 10,
-    fetch: (request, srv) => serve(withParsableUrl(request, start.settings.port), srv.requestIP(request)?.address ?? 'unknown'),
+    fetch: (request, srv) =>
+      serve(withParsableUrl(request, start.settings.port), srv.requestIP(request)?.address ?? 'unknown'),
     error: internalError,
   });
   start.onStop(() => void server.stop());

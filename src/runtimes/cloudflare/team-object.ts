@@ -38,10 +38,14 @@ export class TeamObject extends DurableObject<TeamObjectEnv> {
 
   private async start(teamId: TeamId): Promise<StartedStore> {
     const keys = wrappedKeys(this.ctx.storage.kv, parseWrapKey(this.env.LPA_KEY_WRAP_KEY), teamId);
-    this.started = await startStore(durableSql(this.ctx.storage), teamHost({ teamId, bucket: this.env.TEAM_FILES, keys }), {
-      storeKey: teamStoreKey(teamId),
-      wakeAt: alarmWakeUp(this.ctx.storage),
-    });
+    this.started = await startStore(
+      durableSql(this.ctx.storage),
+      teamHost({ teamId, bucket: this.env.TEAM_FILES, keys }),
+      {
+        storeKey: teamStoreKey(teamId),
+        wakeAt: alarmWakeUp(this.ctx.storage),
+      },
+    );
     return this.started;
   }
 
@@ -59,7 +63,12 @@ export class TeamObject extends DurableObject<TeamObjectEnv> {
     return this.ctx.blockConcurrencyWhile(async () => {
       if (this.exists()) return null;
       const store = this.started ?? (await this.start(teamId));
-      const audit = { actor: { type: 'system' as const, id: null, label: 'operator' }, source: 'api', request_id: requestId, action: 'members.write' as const };
+      const audit = {
+        actor: { type: 'system' as const, id: null, label: 'operator' },
+        source: 'api',
+        request_id: requestId,
+        action: 'members.write' as const,
+      };
       const reply = await store.invoke({ family: 'members', method: 'set', args: [audit, owner, 'owner'] });
       if (!reply.ok) throw ApiError.fromWire(reply.error);
       const team: Team = { team_id: teamId, owner, created_at: Date.now() };
@@ -70,7 +79,12 @@ export class TeamObject extends DurableObject<TeamObjectEnv> {
 
   /** Every store call of the Worker for this team (storage/client.ts). */
   invoke(call: StoreCall): Promise<Reply> {
-    if (!this.started) return Promise.resolve({ ok: false, error: new ApiError('team.not_found', { team_id: '' }).toWire(), audited: false });
+    if (!this.started)
+      return Promise.resolve({
+        ok: false,
+        error: new ApiError('team.not_found', { team_id: '' }).toWire(),
+        audited: false,
+      });
     return this.started.invoke(call);
   }
 

@@ -32,7 +32,8 @@ function startService(env: TeamWorkerEnv): ReturnType<typeof teamService> {
     directory: {
       invoke: (teamId, call) => teamObject(env, teamId).invoke(call),
       exists: (teamId) => teamObject(env, teamId).exists(),
-      create: (teamId, owner, requestId) => teamObject(env, teamId).create(teamId, owner, requestId) as Promise<Team | null>,
+      create: (teamId, owner, requestId) =>
+        teamObject(env, teamId).create(teamId, owner, requestId) as Promise<Team | null>,
     },
     verifyAccess: access ? accessVerifier(access) : null,
     spendFailure: async (key) => (await env.AUTH_LIMIT.limit({ key })).success,

@@ -25,7 +25,11 @@ startProcess(async (start) => {
   );
   start.onStop(() => server.shutdown());
   // Each client connection costs this process three descriptors: the client's, and both ends of the pipe to Deno.serve.
-  door = openDenoFrontDoor({ port: start.settings.port, upstreamPort: server.addr.port, maxConnections: connectionCap(3) });
+  door = openDenoFrontDoor({
+    port: start.settings.port,
+    upstreamPort: server.addr.port,
+    maxConnections: connectionCap(3),
+  });
   start.onStop(() => door?.close());
   return `Deno ${Deno.version.deno}`;
 });

@@ -7,7 +7,9 @@ export const RESERVED_FILES = 128;
 /** This process's soft limit of open files (raised to the hard limit at start by every runtime). */
 export function openFileLimit(): number {
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line?.replace('Max open files', '').trim().split(/\s+/)[0];
     if (soft === 'unlimited') return Number.MAX_SAFE_INTEGER;
     if (soft && /^\d+$/.test(soft)) return Number(soft);

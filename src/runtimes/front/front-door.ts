@@ -48,7 +48,13 @@ export async function openFrontDoor({ port, upstreamPort, maxConnections }: Fron
 
 function pipeToUpstream(client: Socket, upstreamPort: number): void {
   const from = client.remoteAddress;
-  const upstream = connect({ host: '127.0.0.1', port: upstreamPort, noDelay: true, allowHalfOpen: true, localAddress: from && /^127\./.test(from) ? from : undefined });
+  const upstream = connect({
+    host: '127.0.0.1',
+    port: upstreamPort,
+    noDelay: true,
+    allowHalfOpen: true,
+    localAddress: from && /^127\./.test(from) ? from : undefined,
+  });
   const closeBoth = () => {
     clock.stop();
     client.destroy();

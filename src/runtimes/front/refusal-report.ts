@@ -5,7 +5,10 @@
 export function refusalReport(maxConnections: number): { count(): void; stop(): void } {
   let refused = 0;
   const timer = setInterval(() => {
-    if (refused > 0) console.error(`${refused} connections refused in the last minute: ${maxConnections} were open (the cap below the limit of open files)`);
+    if (refused > 0)
+      console.error(
+        `${refused} connections refused in the last minute: ${maxConnections} were open (the cap below the limit of open files)`,
+      );
     refused = 0;
   }, 60_000);
   // Never what keeps a stopping process alive (Node and Deno timers both have unref).

@@ -79,7 +79,10 @@ export class RequestHeads {
     // Blank lines before a request line are allowed (RFC 9112 2.2): they are no head.
     if (text.trim() === '') return;
     const [requestLine = '', ...lines] = text.trimStart().split('\r\n');
-    const fields = lines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as const);
+    const fields = lines.map(
+      (line) =>
+        [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as const,
+    );
     const lengths = fields.filter(([name]) => name === 'content-length').map(([, value]) => value);
     const unfollowable =
       requestLine.startsWith('CONNECT ') ||

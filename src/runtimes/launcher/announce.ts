@@ -10,7 +10,9 @@ export function announceStart(settings: LaunchSettings, version: string, runtime
   const url = `http://127.0.0.1:${settings.port}`;
   console.log(`LPA ${version} (${runtime}) listening on ${url} (ready in ${Math.round(readyMs)} ms)`);
   console.log(`data root: ${settings.dataRoot}`);
-  console.log(settings.adminTokenFile ? `admin token: in ${settings.adminTokenFile}` : 'admin token: from LPA_ADMIN_TOKEN');
+  console.log(
+    settings.adminTokenFile ? `admin token: in ${settings.adminTokenFile}` : 'admin token: from LPA_ADMIN_TOKEN',
+  );
   if (settings.team) console.log(`team: ${settings.team.url} (machine ${settings.team.machineId})`);
   coreLog(settings, 'service started', {
     version,
@@ -29,7 +31,12 @@ export function announceStop(settings: LaunchSettings, reason: string, level: 'i
   coreLog(settings, 'service stopped', { reason }, level);
 }
 
-function coreLog(settings: LaunchSettings, message: string, fields: Record<string, string | number>, level: 'info' | 'error' = 'info'): void {
+function coreLog(
+  settings: LaunchSettings,
+  message: string,
+  fields: Record<string, string | number>,
+  level: 'info' | 'error' = 'info',
+): void {
   try {
     appendLogLine(settings.dataRoot, 'core', message, { level, fields });
   } catch (error) {

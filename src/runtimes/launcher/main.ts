@@ -67,7 +67,14 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
 
   const flushSocket = join(runDir, FLUSH_SOCKET);
   const configPath = join(runDir, 'config.capnp');
-  writeFileSync(configPath, workerdConfig(settings, { bundle: 'worker.js', sha256Wasm: 'sha256.wasm', hostSocket, httpPort, flushSocket, storeDir }, version));
+  writeFileSync(
+    configPath,
+    workerdConfig(
+      settings,
+      { bundle: 'worker.js', sha256Wasm: 'sha256.wasm', hostSocket, httpPort, flushSocket, storeDir },
+      version,
+    ),
+  );
   const workerd = startWorkerd(workerdBinary, configPath);
   const base = `http://127.0.0.1:${settings.port}`;
   onStop(() => stopChild(workerd, 5_000));
@@ -77,6 +84,11 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
 
   await waitUntilReady(`${base}/status`, {}, READY_TIMEOUT_MS, workerd);
   // The first authenticated call opens the store: migrations, keys, and the start-up audit entry.
-  await waitUntilReady(`${base}/api/v1/version`, { authorization: `Bearer ${settings.adminToken}` }, READY_TIMEOUT_MS, workerd);
+  await waitUntilReady(
+    `${base}/api/v1/version`,
+    { authorization: `Bearer ${settings.adminToken}` },
+    READY_TIMEOUT_MS,
+    workerd,
+  );
   return 'workerd';
 });

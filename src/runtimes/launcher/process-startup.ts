@@ -49,7 +49,10 @@ export function startProcess(serve: (start: ProcessStart) => Promise<string>): v
         await step();
       } catch (error) {
         // One line, no stack: a stop goes on whatever one step says.
-        console.error('a stop step failed:', error instanceof Error ? `${error.message}${error.cause ? ` (${String(error.cause)})` : ''}` : String(error));
+        console.error(
+          'a stop step failed:',
+          error instanceof Error ? `${error.message}${error.cause ? ` (${String(error.cause)})` : ''}` : String(error),
+        );
       }
     }
     process.exit(code);

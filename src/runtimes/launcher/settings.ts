@@ -27,7 +27,8 @@ export { LaunchError };
 function parsePort(raw: string | undefined): number {
   if (raw === undefined || raw === '') return DEFAULT_PORT;
   const port = Number(raw);
-  if (!/^[0-9]+$/.test(raw) || port < 1 || port > 65535) throw new LaunchError(`LPA_PORT must be a port number 1..65535, not "${raw}"`);
+  if (!/^[0-9]+$/.test(raw) || port < 1 || port > 65535)
+    throw new LaunchError(`LPA_PORT must be a port number 1..65535, not "${raw}"`);
   return port;
 }
 
@@ -37,12 +38,14 @@ function parsePort(raw: string | undefined): number {
  */
 function adminToken(dataRoot: string, fromEnv: string | undefined): { token: string; file: string | null } {
   const shaped = (token: string, from: string) => {
-    if (!ADMIN_TOKEN_SHAPE.test(token)) throw new LaunchError(`${from} must be 16..512 characters of A-Z a-z 0-9 - . _ ~ + /`);
+    if (!ADMIN_TOKEN_SHAPE.test(token))
+      throw new LaunchError(`${from} must be 16..512 characters of A-Z a-z 0-9 - . _ ~ + /`);
     return token;
   };
   if (fromEnv) return { token: shaped(fromEnv, 'LPA_ADMIN_TOKEN'), file: null };
   const file = join(dataRoot, 'admin-token');
-  if (!existsSync(file)) writeFileSync(file, `lpa_${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  if (!existsSync(file))
+    writeFileSync(file, `lpa_${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
   return { token: shaped(readFileSync(file, 'utf8').trim(), `the admin token in ${file}`), file };
 }
 
@@ -51,8 +54,12 @@ export function launchSettings(vars: ProcessVars): LaunchSettings {
   const dataRoot = resolve(env.LPA_DATA_ROOT || './data');
   mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
   const admin = adminToken(dataRoot, env.LPA_ADMIN_TOKEN);
-  for (const origin of (env.LPA_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)) {
-    if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new LaunchError(`LPA_ALLOWED_ORIGINS: "${origin}" is not an origin (scheme://host[:port])`);
+  for (const origin of (env.LPA_ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin))
+      throw new LaunchError(`LPA_ALLOWED_ORIGINS: "${origin}" is not an origin (scheme://host[:port])`);
   }
   return {
     port: parsePort(env.LPA_PORT),

@@ -2,10 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { LaunchError } from './settings';
 
 /** Waits until `url` answers 200, or gives up after `timeoutMs` (a LaunchError: the service did not start). */
-export async function waitUntilReady(url: string, headers: Record<string, string>, timeoutMs: number, child: ChildProcess): Promise<void> {
+export async function waitUntilReady(
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  child: ChildProcess,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new LaunchError(`workerd exited with code ${child.exitCode} before it was ready`);
+    if (child.exitCode !== null)
+      throw new LaunchError(`workerd exited with code ${child.exitCode} before it was ready`);
     try {
       // A connection that takes but never answers (a server still starting) is tried again.
       const response = await fetch(url, { headers, signal: AbortSignal.timeout(2_000) });
@@ -25,7 +31,10 @@ export async function waitUntilReady(url: string, headers: Record<string, string
  * workerd itself (stopChild). In the launcher's group, workerd would die before that flush.
  */
 export function startWorkerd(binary: string, configPath: string): ChildProcess {
-  return spawn(binary, ['serve', configPath, '--experimental'], { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  return spawn(binary, ['serve', configPath, '--experimental'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
+  });
 }
 
 /** Asks the child to stop, and kills it if it has not within `graceMs`. */

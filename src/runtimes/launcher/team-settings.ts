@@ -12,7 +12,9 @@ const readSecret = (path: string, what: string): string => {
   try {
     return readFileSync(path, 'utf8').trim();
   } catch (error) {
-    throw new LaunchError(`${what} could not be read from ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new LaunchError(
+      `${what} could not be read from ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
 };
 

@@ -27,7 +27,10 @@ function peerAddress(request: Request): string {
 
 function startService(env: WorkerEnv): { app: App; config: Config } {
   const config = configFrom(env);
-  return { config, app: lpaService({ config, store: (call) => storeStub(env).invoke(call), host: hostClient(env.HOST) }) };
+  return {
+    config,
+    app: lpaService({ config, store: (call) => storeStub(env).invoke(call), host: hostClient(env.HOST) }),
+  };
 }
 
 export default {

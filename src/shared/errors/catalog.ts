@@ -14,12 +14,18 @@ const missingDependencies = z.array(z.object({ id: z.string(), dependency: z.str
  * once and nowhere else.
  */
 export const ERROR_CATALOG = {
-  'auth.token_missing': { status: 401, message: 'A bearer token is required in the Authorization header.', details: NONE },
+  'auth.token_missing': {
+    status: 401,
+    message: 'A bearer token is required in the Authorization header.',
+    details: NONE,
+  },
   'auth.token_invalid': { status: 401, message: 'The bearer token is invalid, expired or revoked.', details: NONE },
   'auth.scope_missing': {
     status: 403,
     message: 'The token lacks a scope that this route requires.',
-    details: z.object({ missing: z.array(z.enum(SCOPES)).meta({ description: 'The scopes the route needs that the token lacks.' }) }),
+    details: z.object({
+      missing: z.array(z.enum(SCOPES)).meta({ description: 'The scopes the route needs that the token lacks.' }),
+    }),
   },
   'auth.admin_required': { status: 403, message: 'This route needs an admin session.', details: NONE },
   'auth.not_member': {
@@ -49,8 +55,12 @@ export const ERROR_CATALOG = {
       issues: z.array(
         z.object({
           in: z.enum(['path', 'query', 'body']),
-          path: z.array(z.union([z.string(), z.int()])).meta({ description: 'Where in that part: field names and array indexes.' }),
-          code: z.string().meta({ description: 'The kind of problem (zod issue codes: invalid_type, too_big, custom, …).' }),
+          path: z
+            .array(z.union([z.string(), z.int()]))
+            .meta({ description: 'Where in that part: field names and array indexes.' }),
+          code: z
+            .string()
+            .meta({ description: 'The kind of problem (zod issue codes: invalid_type, too_big, custom, …).' }),
           message: z.string(),
         }),
       ),
@@ -64,7 +74,8 @@ export const ERROR_CATALOG = {
   'request.malformed_json': { status: 400, message: 'The request body is not valid JSON.', details: NONE },
   'request.body_incomplete': {
     status: 400,
-    message: 'The request body broke off: malformed chunked encoding, fewer bytes than Content-Length, or an aborted upload.',
+    message:
+      'The request body broke off: malformed chunked encoding, fewer bytes than Content-Length, or an aborted upload.',
     details: NONE,
   },
   'request.unsupported_media_type': {
@@ -77,8 +88,16 @@ export const ERROR_CATALOG = {
     message: 'The request body is larger than this route accepts.',
     details: z.object({ limit_bytes: z.int() }),
   },
-  'route.not_found': { status: 404, message: 'No such route.', details: z.object({ method: z.string(), path: z.string().max(200) }) },
-  'team.not_found': { status: 404, message: 'No team has this id.', details: z.object({ team_id: z.string().max(63) }) },
+  'route.not_found': {
+    status: 404,
+    message: 'No such route.',
+    details: z.object({ method: z.string(), path: z.string().max(200) }),
+  },
+  'team.not_found': {
+    status: 404,
+    message: 'No team has this id.',
+    details: z.object({ team_id: z.string().max(63) }),
+  },
   'team.unreachable': {
     status: 503,
     message: 'The team this machine joined did not answer; local routes still work. Retry later.',
@@ -86,19 +105,29 @@ export const ERROR_CATALOG = {
   },
   'team.bad_answer': {
     status: 502,
-    message: "The team's answer is not one this machine passes on: not the team API's JSON, or larger than 24 MiB. Nothing of it was kept.",
+    message:
+      "The team's answer is not one this machine passes on: not the team API's JSON, or larger than 24 MiB. Nothing of it was kept.",
     details: z.object({ status: z.int().nullable(), reason: z.string().max(300) }),
   },
-  'team.not_joined': { status: 409, message: 'This machine has joined no team (`lpa team join`).', details: z.object({}) },
+  'team.not_joined': {
+    status: 409,
+    message: 'This machine has joined no team (`lpa team join`).',
+    details: z.object({}),
+  },
   'team.refused': {
     status: 502,
     message: "The team answered this machine's own request with an error (its team token may lack audit:read).",
     details: z.object({ status: z.int(), code: z.string().max(64) }),
   },
-  'team.exists': { status: 409, message: 'A team with this id exists.', details: z.object({ team_id: z.string().max(63) }) },
+  'team.exists': {
+    status: 409,
+    message: 'A team with this id exists.',
+    details: z.object({ team_id: z.string().max(63) }),
+  },
   'team.not_empty': {
     status: 409,
-    message: 'The team holds data that was not pushed from this store: `lpa team push` copies a solo store into an empty team only.',
+    message:
+      'The team holds data that was not pushed from this store: `lpa team push` copies a solo store into an empty team only.',
     details: z.object({ store_id: z.string().max(64), pushed_from: z.string().max(64).nullable() }),
   },
   'resource.not_found': {
@@ -106,7 +135,10 @@ export const ERROR_CATALOG = {
     message: 'No such resource.',
     details: z
       .object({
-        resource: z.string().meta({ description: 'What was not found: profile, profile_account, password, totp_secret, token, flow, share, global, file, log_file, member.' }),
+        resource: z.string().meta({
+          description:
+            'What was not found: profile, profile_account, password, totp_secret, token, flow, share, global, file, log_file, member.',
+        }),
         id: z.string().optional(),
         account_id: z.string().optional(),
         name: z.string().optional(),
@@ -131,7 +163,11 @@ export const ERROR_CATALOG = {
     message: 'The secret vault is not available; secrets cannot be read or written.',
     details: z.object({ state: z.enum(['locked', 'missing']), reason: z.string().nullable() }),
   },
-  'flows.unknown': { status: 400, message: 'Some of the given flow ids name no existing flow; see details.ids.', details: z.object({ ids }) },
+  'flows.unknown': {
+    status: 400,
+    message: 'Some of the given flow ids name no existing flow; see details.ids.',
+    details: z.object({ ids }),
+  },
   'flows.has_dependents': {
     status: 409,
     message: 'Other flows depend on this flow; delete them first (details.dependents).',
@@ -149,9 +185,17 @@ export const ERROR_CATALOG = {
   },
   'shares.code_malformed': { status: 400, message: 'This is not a share code.', details: NONE },
   'shares.code_unknown': { status: 404, message: 'No share has this code.', details: NONE },
-  'shares.code_invalid': { status: 400, message: 'The share code does not open its share (altered or mistyped).', details: NONE },
+  'shares.code_invalid': {
+    status: 400,
+    message: 'The share code does not open its share (altered or mistyped).',
+    details: NONE,
+  },
   'shares.revoked': { status: 409, message: 'The share was revoked.', details: z.object({ id: z.string() }) },
-  'shares.expired': { status: 409, message: 'The share has expired.', details: z.object({ id: z.string(), expires_at: z.int() }) },
+  'shares.expired': {
+    status: 409,
+    message: 'The share has expired.',
+    details: z.object({ id: z.string(), expires_at: z.int() }),
+  },
   'shares.exhausted': {
     status: 409,
     message: 'The share has been redeemed as often as it allows.',
@@ -174,10 +218,15 @@ export const ERROR_CATALOG = {
     message: 'A chosen item depends on an item that was not chosen; see details.missing.',
     details: z.object({ missing: missingDependencies }),
   },
-  'files.exists': { status: 409, message: 'A file of this name exists; files are never replaced.', details: z.object({ name: z.string() }) },
+  'files.exists': {
+    status: 409,
+    message: 'A file of this name exists; files are never replaced.',
+    details: z.object({ name: z.string() }),
+  },
   'files.folder_refused': {
     status: 503,
-    message: 'The automation folder is a link or leaves the data root, so it is not used; core status says where it points.',
+    message:
+      'The automation folder is a link or leaves the data root, so it is not used; core status says where it points.',
     details: NONE,
   },
   'audit.export_too_large': {
@@ -197,10 +246,15 @@ export const ERROR_CATALOG = {
   },
   'audit.signing_key_missing': {
     status: 503,
-    message: 'The audit signing key (audit-signing.key) is missing or unreadable; nothing can be signed or checked against it.',
+    message:
+      'The audit signing key (audit-signing.key) is missing or unreadable; nothing can be signed or checked against it.',
     details: NONE,
   },
-  'request.cursor_invalid': { status: 400, message: 'The cursor is not one this service issued, or it was altered.', details: NONE },
+  'request.cursor_invalid': {
+    status: 400,
+    message: 'The cursor is not one this service issued, or it was altered.',
+    details: NONE,
+  },
   'request.cursor_mismatch': {
     status: 400,
     message: 'The cursor belongs to another sort, order or filter; pass it back with the parameters it came with.',

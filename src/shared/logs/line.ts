@@ -40,12 +40,16 @@ function quoted(text: string): string {
 }
 
 /** A message is bare when it reads as one: else one JSON string, so that no request can forge a field. */
-const messageText = (text: string) => (text !== '' && PLAIN.test(text) && !FIELD_START.test(text) ? text : quoted(text));
+const messageText = (text: string) =>
+  text !== '' && PLAIN.test(text) && !FIELD_START.test(text) ? text : quoted(text);
 
 /** A list of names or numbers reads best comma-separated; anything else as JSON. */
 function asText(value: unknown): string {
   if (typeof value === 'string') return value;
-  const plainList = Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'number' || (typeof item === 'string' && /^[^,\s]+$/.test(item)));
+  const plainList =
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((item) => typeof item === 'number' || (typeof item === 'string' && /^[^,\s]+$/.test(item)));
   return plainList ? value.join(',') : JSON.stringify(value);
 }
 

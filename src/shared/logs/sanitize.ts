@@ -6,9 +6,37 @@
 export const REDACTED = '[redacted]';
 
 /** A key names a secret when it contains one of these words... */
-const SECRET_WORDS = ['token', 'bearer', 'passw', 'passphrase', '(?<![A-Za-z])pass(?![A-Za-z])', 'secret', 'api[_-]?key', 'authori[sz]ation', 'cookie', 'session', 'totp', 'credential', 'private[_-]?key', 'signature'];
+const SECRET_WORDS = [
+  'token',
+  'bearer',
+  'passw',
+  'passphrase',
+  '(?<![A-Za-z])pass(?![A-Za-z])',
+  'secret',
+  'api[_-]?key',
+  'authori[sz]ation',
+  'cookie',
+  'session',
+  'totp',
+  'credential',
+  'private[_-]?key',
+  'signature',
+];
 /** ...or is exactly one of these (`code` alone, not `error_code`). */
-const SECRET_NAMES = ['code', 'share[_-]code', 'otp', 'otp[_-]code', 'auth[_-]code', 'pin', 'pwd', 'pass', 'key', 'value', 'ticket', 'sig'];
+const SECRET_NAMES = [
+  'code',
+  'share[_-]code',
+  'otp',
+  'otp[_-]code',
+  'auth[_-]code',
+  'pin',
+  'pwd',
+  'pass',
+  'key',
+  'value',
+  'ticket',
+  'sig',
+];
 const KEY_CHAR = '[A-Za-z0-9_.-]';
 // Bounded, so that a long run of key characters costs linear time, not quadratic backtracking.
 const SECRET_KEY = `(?:${KEY_CHAR}{0,48}(?:${SECRET_WORDS.join('|')})${KEY_CHAR}{0,48}|(?:${SECRET_NAMES.join('|')}))`;
@@ -30,12 +58,16 @@ const SEPARATOR = String.raw`\s*(?:[:=]|%(?:25)?3[ADad])\s*`;
  * logfmt, JSON). Only secret keys match, so a harmless value (a URL, say) is still searched for
  * secrets inside it.
  */
-const KEY_VALUE = new RegExp(`(?:(?<!${KEY_CHAR})|(?<=%[0-9A-Fa-f]{2}))(["']?)(${SECRET_KEY})\\1(?!${KEY_CHAR})(${SEPARATOR})(${VALUE})`, 'gi');
+const KEY_VALUE = new RegExp(
+  `(?:(?<!${KEY_CHAR})|(?<=%[0-9A-Fa-f]{2}))(["']?)(${SECRET_KEY})\\1(?!${KEY_CHAR})(${SEPARATOR})(${VALUE})`,
+  'gi',
+);
 /**
  * Credentials after an HTTP auth scheme, wherever they stand, also in a URL (`Bearer%20…`, `Bearer+…`);
  * a scheme word repeated (`bearer Bearer …`, a header pasted after its name) is skipped, not taken for the credentials.
  */
-const AUTH_SCHEME = /\b(Bearer|Basic)((?:\s+|%20|\+)(?:Bearer|Basic)\b)*(\s+|%20|\+)(?!\[redacted\])[A-Za-z0-9\-._~+/]+=*/gi;
+const AUTH_SCHEME =
+  /\b(Bearer|Basic)((?:\s+|%20|\+)(?:Bearer|Basic)\b)*(\s+|%20|\+)(?!\[redacted\])[A-Za-z0-9\-._~+/]+=*/gi;
 /** A command line's secret flag and its value after a space (`--token abc`, `--proxy-pass x`); `--token=abc` is KEY_VALUE's. */
 const SECRET_FLAG = new RegExp(`(?<![^\\s"'])(--?${SECRET_KEY})(\\s+)(?!-)(${VALUE})`, 'gi');
 /** The password of a user given on a command line: `curl -u user:pw`, `--user user:pw`. */
@@ -50,7 +82,8 @@ const URL_PASSWORD = /(\/\/[^\s/:@]+:)[^\s/@]+@/g;
  * A long opaque blob (share codes, keys, base64 secrets): 32+ base64 characters mixing upper case,
  * lower case and digits. Hex digests and UUIDs (no upper case) and paths (they start with `/`) stay.
  */
-const OPAQUE_BLOB = /(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*[a-z])(?=[A-Za-z0-9+/_-]*[0-9])[A-Za-z0-9_-][A-Za-z0-9+/_-]{31,}={0,2}/g;
+const OPAQUE_BLOB =
+  /(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*[a-z])(?=[A-Za-z0-9+/_-]*[0-9])[A-Za-z0-9_-][A-Za-z0-9+/_-]{31,}={0,2}/g;
 
 /**
  * A base32 secret (a TOTP seed as authenticator apps show it, `JBSWY3DPEHPK3PXP`): a word of 16 or
@@ -63,10 +96,16 @@ const BASE32_SECRET = /(?<![A-Za-z0-9_+/=-])[A-Z2-7]{16,}=*(?![A-Za-z0-9_+/=-])/
 
 export function sanitizeText(text: string): string {
   return text
-    .replace(KEY_VALUE, (_, quote: string, key: string, separator: string, value: string) =>
-      `${quote}${key}${quote}${separator}${value.startsWith('"') ? `"${REDACTED}"` : REDACTED}`,
+    .replace(
+      KEY_VALUE,
+      (_, quote: string, key: string, separator: string, value: string) =>
+        `${quote}${key}${quote}${separator}${value.startsWith('"') ? `"${REDACTED}"` : REDACTED}`,
     )
-    .replace(AUTH_SCHEME, (_, scheme: string, repeated: string | undefined, space: string) => `${scheme}${repeated ?? ''}${space}${REDACTED}`)
+    .replace(
+      AUTH_SCHEME,
+      (_, scheme: string, repeated: string | undefined, space: string) =>
+        `${scheme}${repeated ?? ''}${space}${REDACTED}`,
+    )
     .replace(SECRET_FLAG, (_, flag: string, space: string) => `${flag}${space}${REDACTED}`)
     .replace(USER_PASSWORD, `$1$2$3:${REDACTED}`)
     .replace(GLUED_PASSWORD, `-p${REDACTED}`)

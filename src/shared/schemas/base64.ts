@@ -20,14 +20,18 @@ export const base64In = (maxChars: number) =>
     .meta({ contentEncoding: 'base64', pattern: BASE64_PATTERN });
 
 /** Bytes that cross JSON as base64 (the host port's wire): decoding refuses all but the canonical form. */
-export const Base64Bytes = z.codec(z.string(), z.custom<Uint8Array>((value) => value instanceof Uint8Array), {
-  decode: (text, payload) => {
-    try {
-      return fromBase64(text);
-    } catch {
-      payload.issues.push({ code: 'custom', message: 'Expected standard base64 with padding', input: text });
-      return z.NEVER;
-    }
+export const Base64Bytes = z.codec(
+  z.string(),
+  z.custom<Uint8Array>((value) => value instanceof Uint8Array),
+  {
+    decode: (text, payload) => {
+      try {
+        return fromBase64(text);
+      } catch {
+        payload.issues.push({ code: 'custom', message: 'Expected standard base64 with padding', input: text });
+        return z.NEVER;
+      }
+    },
+    encode: (bytes) => toBase64(bytes),
   },
-  encode: (bytes) => toBase64(bytes),
-});
+);

@@ -8,7 +8,11 @@ export const unique = <T>(items: readonly T[]) => new Set(items).size === items.
  * `uniqueItems` in the OpenAPI document. With a key JSON Schema can say only that whole items
  * differ, which the key implies; the message says the rest.
  */
-export function uniqueItems<T extends z.ZodArray>(array: T, message: string, key: (item: z.output<T>[number]) => unknown = (item) => item) {
+export function uniqueItems<T extends z.ZodArray>(
+  array: T,
+  message: string,
+  key: (item: z.output<T>[number]) => unknown = (item) => item,
+) {
   return array.refine((items) => unique(items.map(key)), message).meta({ uniqueItems: true });
 }
 

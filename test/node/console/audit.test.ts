@@ -8,7 +8,8 @@ import { expectAccessible, goTo, noChromium, signIn, useConsole } from './browse
 /** Edits one stored audit entry in the Bun runtime's SQLite file, as someone with the disk could. */
 function tamper(dataRoot: string, seq: number): void {
   // The file and the seq as arguments (Bun.argv: bun, -e's name, then these two).
-  const script = "const { Database } = require('bun:sqlite'); const [file, seq] = Bun.argv.slice(-2); const db = new Database(file); db.run(\"UPDATE audit_log SET actor_label = 'forged' WHERE seq = ?\", [Number(seq)]); db.close();";
+  const script =
+    "const { Database } = require('bun:sqlite'); const [file, seq] = Bun.argv.slice(-2); const db = new Database(file); db.run(\"UPDATE audit_log SET actor_label = 'forged' WHERE seq = ?\", [Number(seq)]); db.close();";
   execFileSync('node_modules/.bin/bun', ['-e', script, join(dataRoot, 'store', 'lpa-bun.sqlite'), String(seq)]);
 }
 
@@ -45,23 +46,31 @@ describe.skipIf(noChromium)('the console: Audit', { timeout: 120_000 }, () => {
     await expect.poll(() => verdict.textContent()).toMatch(/^ok: the chain is intact/);
 
     const checkpoint = (await api('/api/v1/audit/checkpoint')).json;
-    await expect.poll(() => page.getByRole('region', { name: 'Signed checkpoint' }).textContent()).toContain(checkpoint.key_id);
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Signed checkpoint' }).textContent())
+      .toContain(checkpoint.key_id);
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download export' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/\.jsonl$/);
-    const lines = readFileSync((await file.path())!, 'utf8').trim().split('\n');
+    const lines = readFileSync((await file.path())!, 'utf8')
+      .trim()
+      .split('\n');
     // 55 entries, then the head the store signs over the file (docs/audit-format.md#the-signed-head).
     expect(lines).toHaveLength(56);
     expect(lines.slice(0, -1).every((line) => JSON.parse(line).action === 'tokens.create')).toBe(true);
     expect(JSON.parse(lines.at(-1)!).head).toMatchObject({ seq: expect.any(Number), signature: expect.any(String) });
-    await expect.poll(() => page.getByRole('region', { name: 'Export' }).textContent()).toContain('Exported 55 entries');
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Export' }).textContent())
+      .toContain('Exported 55 entries');
 
     const chart = page.getByRole('region', { name: 'Entries per day' });
     await chart.getByText('Days with entries (1)').click();
     const today = new Date().toISOString().slice(0, 10);
-    await expect.poll(() => chart.getByRole('row', { name: new RegExp(today) }).textContent()).toMatch(new RegExp(`^${today}\\d+00$`));
+    await expect
+      .poll(() => chart.getByRole('row', { name: new RegExp(today) }).textContent())
+      .toMatch(new RegExp(`^${today}\\d+00$`));
     await expectAccessible(page);
     expect(errors).toEqual([]);
     await page.context().close();

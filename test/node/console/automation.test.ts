@@ -13,7 +13,14 @@ describe.skipIf(noChromium)('the console: Automation', { timeout: 120_000 }, () 
     });
 
   it('edits a global, shows a revision conflict with the newer value, and saves over it on retry', async () => {
-    expect((await api('/api/v1/automation/globals/GREETING', { method: 'PUT', body: { value: 'one', expected_revision: 0 } })).status).toBe(200);
+    expect(
+      (
+        await api('/api/v1/automation/globals/GREETING', {
+          method: 'PUT',
+          body: { value: 'one', expected_revision: 0 },
+        })
+      ).status,
+    ).toBe(200);
     const { page, errors } = await web.open();
     await signIn(page, web.svc.current.token);
     await goTo(page, 'Automation');
@@ -22,21 +29,32 @@ describe.skipIf(noChromium)('the console: Automation', { timeout: 120_000 }, () 
     await expect.poll(() => value.inputValue()).toBe('one');
     await value.fill('mine');
     // Someone else saves first.
-    expect((await api('/api/v1/automation/globals/GREETING', { method: 'PUT', body: { value: 'theirs', expected_revision: 1 } })).status).toBe(200);
+    expect(
+      (
+        await api('/api/v1/automation/globals/GREETING', {
+          method: 'PUT',
+          body: { value: 'theirs', expected_revision: 1 },
+        })
+      ).status,
+    ).toBe(200);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     const conflict = page.getByRole('alert', { name: 'Revision conflict' });
     await expect.poll(() => conflict.textContent()).toContain('revision 2');
     expect(await conflict.locator('pre').textContent()).toBe('theirs');
     await expectAccessible(page);
     await conflict.getByRole('button', { name: 'Save mine over revision 2' }).click();
-    await expect.poll(() => page.getByRole('region', { name: 'Globals' }).getByRole('status').last().textContent()).toBe('Saved GREETING at revision 3.');
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Globals' }).getByRole('status').last().textContent())
+      .toBe('Saved GREETING at revision 3.');
     expect((await api('/api/v1/automation/globals/GREETING')).json).toEqual({ value: 'mine', revision: 3 });
     expect(errors.filter((e) => !e.includes('status of 409'))).toEqual([]);
     await page.context().close();
   });
 
   it('lists flows, shares one (code shown once), previews and imports the code, uploads and downloads a file, shows the synchronizer', async () => {
-    expect((await api('/api/v1/automation/flows', { method: 'POST', body: { name: 'flow-a', steps: [] } })).status).toBe(201);
+    expect(
+      (await api('/api/v1/automation/flows', { method: 'POST', body: { name: 'flow-a', steps: [] } })).status,
+    ).toBe(201);
     const { page, errors } = await web.open('/', ['clipboard-read', 'clipboard-write']);
     await signIn(page, web.svc.current.token);
     await goTo(page, 'Automation');
@@ -47,7 +65,10 @@ describe.skipIf(noChromium)('the console: Automation', { timeout: 120_000 }, () 
     await shares.getByRole('checkbox', { name: 'flow-a' }).check();
     await shares.getByLabel('Share name').fill('for a friend');
     await shares.getByRole('button', { name: 'Create share' }).click();
-    const code = (await page.getByRole('region', { name: 'Share code of “for a friend”' }).locator('[data-secret]').textContent())!.trim();
+    const code = (await page
+      .getByRole('region', { name: 'Share code of “for a friend”' })
+      .locator('[data-secret]')
+      .textContent())!.trim();
     await shares.getByLabel('Share code', { exact: true }).fill(code);
     await shares.getByRole('button', { name: 'Preview' }).click();
     const preview = page.getByRole('region', { name: 'Share preview' });
@@ -58,7 +79,9 @@ describe.skipIf(noChromium)('the console: Automation', { timeout: 120_000 }, () 
     await expect.poll(() => flows.getByRole('row').filter({ hasText: 'flow-a' }).count()).toBe(2);
 
     const files = page.getByRole('region', { name: 'Files' });
-    await files.getByLabel('File to upload').setInputFiles({ name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello, console\n') });
+    await files
+      .getByLabel('File to upload')
+      .setInputFiles({ name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello, console\n') });
     await files.getByRole('button', { name: 'Upload', exact: true }).click();
     await expect.poll(() => files.getByRole('status').last().textContent()).toBe('Uploaded hello.txt.');
     const download = page.waitForEvent('download');

@@ -9,14 +9,28 @@ import { accountBody, profileBody } from '../../../src/console/profile-form';
 
 describe('the console API client', () => {
   it('leaves blank query values out and encodes the rest', () => {
-    expect(apiPath('/api/v1/audit', { action: 'a b&c', search: '', to: null, from: undefined, limit: 50 })).toBe('/api/v1/audit?action=a+b%26c&limit=50');
+    expect(apiPath('/api/v1/audit', { action: 'a b&c', search: '', to: null, from: undefined, limit: 50 })).toBe(
+      '/api/v1/audit?action=a+b%26c&limit=50',
+    );
     expect(apiPath('/api/v1/audit', { search: '' })).toBe('/api/v1/audit');
   });
 
   it('turns an envelope into its code, message, details and request id, and names the missing scopes', () => {
-    const failure = failureOf(403, { error: { code: 'auth.scope_missing', message: 'Missing scope', details: { missing: ['audit:read'] } }, request_id: 'r1' });
-    expect([failure.status, failure.code, failure.message, failure.requestId, failure.missingScopes]).toEqual([403, 'auth.scope_missing', 'Missing scope', 'r1', ['audit:read']]);
-    expect(failureOf(409, { error: { code: 'state.revision_conflict', message: 'x', details: { missing: ['y'] } } }).missingScopes).toEqual([]);
+    const failure = failureOf(403, {
+      error: { code: 'auth.scope_missing', message: 'Missing scope', details: { missing: ['audit:read'] } },
+      request_id: 'r1',
+    });
+    expect([failure.status, failure.code, failure.message, failure.requestId, failure.missingScopes]).toEqual([
+      403,
+      'auth.scope_missing',
+      'Missing scope',
+      'r1',
+      ['audit:read'],
+    ]);
+    expect(
+      failureOf(409, { error: { code: 'state.revision_conflict', message: 'x', details: { missing: ['y'] } } })
+        .missingScopes,
+    ).toEqual([]);
     expect(failureOf(502, '<html>').code).toBe(NOT_AN_ENVELOPE);
   });
 
@@ -28,7 +42,14 @@ describe('the console API client', () => {
       return answers.shift() ?? Promise.reject(new TypeError('network down'));
     });
     expect(await api.call('PUT', '/api/v1/x', { body: { a: 1 }, query: { q: 'v' } })).toEqual({ ok: true });
-    expect(seen[0]).toMatchObject({ url: '/api/v1/x?q=v', init: { method: 'PUT', body: '{"a":1}', headers: { authorization: 'Bearer lpa_x', 'content-type': 'application/json' } } });
+    expect(seen[0]).toMatchObject({
+      url: '/api/v1/x?q=v',
+      init: {
+        method: 'PUT',
+        body: '{"a":1}',
+        headers: { authorization: 'Bearer lpa_x', 'content-type': 'application/json' },
+      },
+    });
     await expect(api.get('/y')).rejects.toMatchObject({ status: 500, code: NOT_AN_ENVELOPE });
     const unreachable = await api.get('/z').catch((e: unknown) => e);
     expect(unreachable).toBeInstanceOf(ApiFailure);
@@ -58,8 +79,21 @@ describe('the audit chart', () => {
 describe('the audit filters', () => {
   it('takes the filled fields, and the "to" day through its last millisecond', () => {
     const form = new FormData();
-    for (const [name, value] of Object.entries({ result: 'denied', category: '', action: ' tokens.create ', search: '', from: '2030-03-08', to: '2030-03-09' })) form.set(name, value);
-    expect(auditFilters(form)).toEqual({ result: 'denied', action: 'tokens.create', from: Date.parse('2030-03-08T00:00:00Z'), to: Date.parse('2030-03-10T00:00:00Z') - 1 });
+    for (const [name, value] of Object.entries({
+      result: 'denied',
+      category: '',
+      action: ' tokens.create ',
+      search: '',
+      from: '2030-03-08',
+      to: '2030-03-09',
+    }))
+      form.set(name, value);
+    expect(auditFilters(form)).toEqual({
+      result: 'denied',
+      action: 'tokens.create',
+      from: Date.parse('2030-03-08T00:00:00Z'),
+      to: Date.parse('2030-03-10T00:00:00Z') - 1,
+    });
   });
 });
 
@@ -71,7 +105,12 @@ describe('files and sizes', () => {
   });
 
   it('writes sizes in binary units', () => {
-    expect([bytes(null), bytes(512), bytes(1536), bytes(3 * 1024 ** 3)]).toEqual(['unknown', '512 bytes', '1.5 KiB', '3.0 GiB']);
+    expect([bytes(null), bytes(512), bytes(1536), bytes(3 * 1024 ** 3)]).toEqual([
+      'unknown',
+      '512 bytes',
+      '1.5 KiB',
+      '3.0 GiB',
+    ]);
   });
 });
 
@@ -83,12 +122,26 @@ describe('the profile and account forms', () => {
   };
 
   it('makes blank text null, tags a trimmed unique list, and pinned a boolean', () => {
-    expect(profileBody(formOf({ name: ' a ', group: ' ', tags: 'x, y ,x,,', notes: '', pinned: 'on' }))).toEqual({ name: 'a', group: null, tags: ['x', 'y'], pinned: true, notes: null });
-    expect(profileBody(formOf({ name: 'b', group: 'g', tags: '', notes: 'n' }))).toEqual({ name: 'b', group: 'g', tags: [], pinned: false, notes: 'n' });
+    expect(profileBody(formOf({ name: ' a ', group: ' ', tags: 'x, y ,x,,', notes: '', pinned: 'on' }))).toEqual({
+      name: 'a',
+      group: null,
+      tags: ['x', 'y'],
+      pinned: true,
+      notes: null,
+    });
+    expect(profileBody(formOf({ name: 'b', group: 'g', tags: '', notes: 'n' }))).toEqual({
+      name: 'b',
+      group: 'g',
+      tags: [],
+      pinned: false,
+      notes: 'n',
+    });
   });
 
   it('sends a secret only when one was typed, spaces kept', () => {
-    expect(accountBody(formOf({ platform_url: 'https://x', username: '', password: ' p ', totp_secret: '', notes: '' }))).toEqual({ platform_url: 'https://x', username: null, notes: null, password: ' p ' });
+    expect(
+      accountBody(formOf({ platform_url: 'https://x', username: '', password: ' p ', totp_secret: '', notes: '' })),
+    ).toEqual({ platform_url: 'https://x', username: null, notes: null, password: ' p ' });
   });
 });
 

@@ -37,7 +37,9 @@ describe.skipIf(noChromium)('the console: Logs', { timeout: 120_000 }, () => {
     await viewer.getByLabel('Find').fill(word.toUpperCase());
     await viewer.getByRole('button', { name: 'Show' }).click();
     const matching = lines.filter((line) => line.toLowerCase().includes(word.toLowerCase())).length;
-    await expect.poll(() => viewer.getByRole('status').textContent()).toMatch(new RegExp(`^${matching} of \\d+ lines shown`));
+    await expect
+      .poll(() => viewer.getByRole('status').textContent())
+      .toMatch(new RegExp(`^${matching} of \\d+ lines shown`));
 
     const download = page.waitForEvent('download');
     await viewer.getByRole('button', { name: 'Download excerpt' }).click();

@@ -20,7 +20,11 @@ describe.skipIf(noChromium)('the console: every page', { timeout: 120_000 }, () 
         // Nothing sticks out of the window; wide tables scroll inside their own box.
         const wide = await page.evaluate(() =>
           [...document.querySelectorAll('body *')]
-            .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 && !e.closest('.table-wrap'))
+            .filter(
+              (e) =>
+                e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 &&
+                !e.closest('.table-wrap'),
+            )
             .map((e) => `${e.tagName}.${e.className}`),
         );
         expect({ name, width, wide }).toEqual({ name, width, wide: [] });
@@ -30,7 +34,7 @@ describe.skipIf(noChromium)('the console: every page', { timeout: 120_000 }, () 
     await page.context().close();
   });
 
-  it('works from the keyboard alone: sign in, move between pages, land on each page\'s heading', async () => {
+  it("works from the keyboard alone: sign in, move between pages, land on each page's heading", async () => {
     const { page, errors } = await web.open();
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('token');
@@ -46,7 +50,11 @@ describe.skipIf(noChromium)('the console: every page', { timeout: 120_000 }, () 
       }
       expect(focused).toBe(name);
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.evaluate(() => `${document.activeElement?.tagName ?? ''} ${document.activeElement?.textContent ?? ''}`)).toBe(`H1 ${name}`);
+      await expect
+        .poll(() =>
+          page.evaluate(() => `${document.activeElement?.tagName ?? ''} ${document.activeElement?.textContent ?? ''}`),
+        )
+        .toBe(`H1 ${name}`);
     }
     await page.getByRole('button', { name: 'Sign out' }).focus();
     await page.keyboard.press('Enter');

@@ -12,9 +12,18 @@ describe.skipIf(noChromium)('the console: Profiles', { timeout: 120_000 }, () =>
     });
 
   it('pages, searches, creates, edits and deletes profiles; masks secrets until a deliberate, audited reveal', async () => {
-    for (let i = 1; i <= 30; i++) await api('/api/v1/profiles', { method: 'POST', body: { name: `p${String(i).padStart(2, '0')}` } });
+    for (let i = 1; i <= 30; i++)
+      await api('/api/v1/profiles', { method: 'POST', body: { name: `p${String(i).padStart(2, '0')}` } });
     const alpha = (await api('/api/v1/profiles', { method: 'POST', body: { name: 'alpha', tags: ['x'] } })).json;
-    await api(`/api/v1/profiles/${alpha.id}/accounts`, { method: 'POST', body: { platform_url: 'https://mail.example', username: 'ann', password: 's3cret-pw', totp_secret: 'JBSWY3DPEHPK3PXP' } });
+    await api(`/api/v1/profiles/${alpha.id}/accounts`, {
+      method: 'POST',
+      body: {
+        platform_url: 'https://mail.example',
+        username: 'ann',
+        password: 's3cret-pw',
+        totp_secret: 'JBSWY3DPEHPK3PXP',
+      },
+    });
 
     const { page, errors } = await web.open();
     await signIn(page, web.svc.current.token);
@@ -64,7 +73,9 @@ describe.skipIf(noChromium)('the console: Profiles', { timeout: 120_000 }, () =>
   });
 
   it('tells a token without secrets:read why the password stays hidden, and one without profiles:read why the list is empty', async () => {
-    const reader = (await api('/api/v1/tokens', { method: 'POST', body: { name: 'profiles reader', scopes: ['profiles:read'] } })).json.token;
+    const reader = (
+      await api('/api/v1/tokens', { method: 'POST', body: { name: 'profiles reader', scopes: ['profiles:read'] } })
+    ).json.token;
     const { page, errors } = await web.open();
     await signIn(page, reader);
     await goTo(page, 'Profiles');
@@ -82,7 +93,9 @@ describe.skipIf(noChromium)('the console: Profiles', { timeout: 120_000 }, () =>
     const second = await web.open();
     await signIn(second.page, none);
     await goTo(second.page, 'Profiles');
-    await expect.poll(() => second.page.getByRole('region', { name: 'Profiles' }).textContent()).toContain('lacks the scope profiles:read');
+    await expect
+      .poll(() => second.page.getByRole('region', { name: 'Profiles' }).textContent())
+      .toContain('lacks the scope profiles:read');
     await expectAccessible(second.page);
     expect([...errors, ...second.errors].filter((e) => !e.includes('status of 403'))).toEqual([]);
     await second.page.context().close();

@@ -62,7 +62,11 @@ describe.skipIf(noChromium)('the console: serving, sign-in, Status, sign-out', {
     // The next refresh asks the API again without any action.
     await page.waitForRequest((request) => request.url().endsWith('/api/v1/system/status'), { timeout: 8_000 });
     await expectAccessible(page);
-    const stored = await page.evaluate(() => ({ session: sessionStorage.length, local: localStorage.length, cookie: document.cookie }));
+    const stored = await page.evaluate(() => ({
+      session: sessionStorage.length,
+      local: localStorage.length,
+      cookie: document.cookie,
+    }));
     expect(stored).toEqual({ session: 1, local: 0, cookie: '' });
     expect(errors).toEqual([]);
     await page.context().close();
@@ -93,11 +97,16 @@ describe.skipIf(noChromium)('the console: serving, sign-in, Status, sign-out', {
 
   it('is reachable from its own two origins only: the API answers 127.0.0.1 and localhost, and refuses any other page', async () => {
     for (const origin of [`http://127.0.0.1:${port()}`, `http://localhost:${port()}`]) {
-      const answer = await raw(port(), '/api/v1/version', { method: 'GET', headers: { origin, authorization: `Bearer ${web.svc.current.token}` } });
+      const answer = await raw(port(), '/api/v1/version', {
+        method: 'GET',
+        headers: { origin, authorization: `Bearer ${web.svc.current.token}` },
+      });
       expect(answer.status).toBe(200);
     }
     for (const origin of [`http://127.0.0.1:${port() + 1}`, `http://[::1]:${port()}`, 'null']) {
-      const answer = await raw(port(), '/api/v1/version', { headers: { origin, authorization: `Bearer ${web.svc.current.token}` } });
+      const answer = await raw(port(), '/api/v1/version', {
+        headers: { origin, authorization: `Bearer ${web.svc.current.token}` },
+      });
       expect([answer.status, answer.json.error.code]).toEqual([403, 'request.origin_forbidden']);
     }
   });

@@ -23,7 +23,9 @@ describe.skipIf(noChromium)('the console: Tokens, and what a scope-limited token
     // The API agrees: the token exists with exactly that scope, and works.
     const listed = (await raw(web.svc.current.port, '/api/v1/tokens', { headers: web.svc.auth() })).json.items;
     expect(listed).toContainEqual(expect.objectContaining({ name: 'reader', scopes: ['audit:read'], admin: false }));
-    expect((await raw(web.svc.current.port, '/api/v1/version', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await raw(web.svc.current.port, '/api/v1/version', { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
     const row = page.getByRole('row').filter({ hasText: 'reader' });
     await expect.poll(() => row.count()).toBe(1);
     await expectAccessible(page);
@@ -31,7 +33,9 @@ describe.skipIf(noChromium)('the console: Tokens, and what a scope-limited token
     await row.getByRole('button', { name: 'Revoke reader' }).click();
     await row.getByRole('button', { name: 'Revoke reader now' }).click();
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'reader' }).count()).toBe(0);
-    const refused = await raw(web.svc.current.port, '/api/v1/version', { headers: { authorization: `Bearer ${token}` } });
+    const refused = await raw(web.svc.current.port, '/api/v1/version', {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect([refused.status, refused.json.error.code]).toEqual([401, 'auth.token_invalid']);
     expect(errors).toEqual([]);
     await page.context().close();
@@ -48,8 +52,12 @@ describe.skipIf(noChromium)('the console: Tokens, and what a scope-limited token
     await goTo(page, 'Status');
     await expect.poll(() => page.getByRole('region', { name: 'Core' }).textContent()).toContain('normal');
     await goTo(page, 'Tokens');
-    await expect.poll(() => page.getByRole('region', { name: 'Live tokens' }).textContent()).toContain('auth.admin_required');
-    await expect.poll(() => page.getByRole('region', { name: 'Live tokens' }).textContent()).toContain('needs an admin session');
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Live tokens' }).textContent())
+      .toContain('auth.admin_required');
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Live tokens' }).textContent())
+      .toContain('needs an admin session');
     await expectAccessible(page);
     // The browser logs the refused calls themselves (HTTP 403); nothing else.
     expect(errors.filter((e) => !e.includes('status of 403'))).toEqual([]);

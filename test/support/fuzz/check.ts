@@ -15,7 +15,14 @@ import type { Caller, FuzzRequest } from './requests';
 const HANG_MS = 15_000;
 
 /** What a request that matches no route may answer: the guards and authentication run first. */
-const UNROUTED: ErrorCode[] = ['route.not_found', 'auth.token_missing', 'auth.token_invalid', 'auth.throttled', 'request.host_forbidden', 'request.origin_forbidden'];
+const UNROUTED: ErrorCode[] = [
+  'route.not_found',
+  'auth.token_missing',
+  'auth.token_invalid',
+  'auth.throttled',
+  'request.host_forbidden',
+  'request.origin_forbidden',
+];
 
 const router = createRouter(ROUTES);
 
@@ -42,7 +49,9 @@ export async function send(request: FuzzRequest, tokens: Record<Caller, string |
     return { status: response.status, headers: response.headers, text: await response.text() };
   })();
   let timer: ReturnType<typeof setTimeout> | null = null;
-  const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${HANG_MS} ms`)), HANG_MS)));
+  const hang = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${HANG_MS} ms`)), HANG_MS)),
+  );
   try {
     return await Promise.race([answer, hang]);
   } finally {
@@ -78,13 +87,22 @@ export async function checkRequest(request: FuzzRequest, tokens: Record<Caller, 
   const { error, request_id } = envelope.data!;
   expect(Object.keys(ERROR_CATALOG), where).toContain(error.code);
   expect(ERROR_CATALOG[error.code as ErrorCode].status, where).toBe(answer.status);
-  expect(codeEnvelope(error.code as ErrorCode).safeParse(JSON.parse(answer.text)).error?.issues, `${where}: details off the code's schema`).toBeUndefined();
-  expect(match ? routeErrorCodes(match.route) : UNROUTED, `${where}: a code the OpenAPI document does not list`).toContain(error.code);
+  expect(
+    codeEnvelope(error.code as ErrorCode).safeParse(JSON.parse(answer.text)).error?.issues,
+    `${where}: details off the code's schema`,
+  ).toBeUndefined();
+  expect(
+    match ? routeErrorCodes(match.route) : UNROUTED,
+    `${where}: a code the OpenAPI document does not list`,
+  ).toContain(error.code);
   expect(answer.headers.get('x-request-id'), where).toBe(request_id);
   const after = await storageFingerprint();
   expect(after.tables, `${where}: a refused request changed storage`).toEqual(before.tables);
   const named = stringsOf(request);
-  expect(after.files.filter((f) => !before.files.includes(f) && named.has(f)), `${where}: a refused request wrote a file`).toEqual([]);
+  expect(
+    after.files.filter((f) => !before.files.includes(f) && named.has(f)),
+    `${where}: a refused request wrote a file`,
+  ).toEqual([]);
 }
 
 /** Every string a request carries: its decoded path segments and query values, and its body's strings. */

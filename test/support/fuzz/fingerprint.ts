@@ -15,7 +15,9 @@ const cell = (value: unknown) => (value instanceof ArrayBuffer ? bytesToHex(new 
 export async function storageFingerprint(): Promise<{ tables: Record<string, string>; files: string[] }> {
   const tables = await inStore(({ sql }) => {
     const names = sql
-      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+      )
       .toArray()
       .map((r) => r.name);
     const out: Record<string, string> = {};

@@ -32,17 +32,54 @@ interface Parameter {
 
 /** JSON texts that are not JSON, or JSON that parsers choke on. */
 const BAD_JSON = [
-  '', ' ', '{', '}', '{"a":', '[1,2', 'nul', 'undefined', 'NaN', '{"a":1,}', "{'a':1}", '\uFEFF{}', '{"a":1}{"b":2}', '{"a":1} x',
-  '"\\ud800"', '"\\u0000"', '1e999', '-', '{"a":"\\x"}', '[]', 'null', 'true', '0', '"text"', '['.repeat(5_000) + ']'.repeat(5_000),
+  '',
+  ' ',
+  '{',
+  '}',
+  '{"a":',
+  '[1,2',
+  'nul',
+  'undefined',
+  'NaN',
+  '{"a":1,}',
+  "{'a':1}",
+  '\uFEFF{}',
+  '{"a":1}{"b":2}',
+  '{"a":1} x',
+  '"\\ud800"',
+  '"\\u0000"',
+  '1e999',
+  '-',
+  '{"a":"\\x"}',
+  '[]',
+  'null',
+  'true',
+  '0',
+  '"text"',
+  '['.repeat(5_000) + ']'.repeat(5_000),
   `${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}`,
 ];
 /** Bytes that are not UTF-8: overlong, surrogate, truncated and stray continuation bytes. */
-const BAD_UTF8 = [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0x80], [0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xfe, 0x22, 0x7d]].map(
-  (b) => new Uint8Array(b),
-);
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'application/jsonx', '', 'application/json; charset=latin1'];
+const BAD_UTF8 = [
+  [0xff],
+  [0xc0, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xe2, 0x82],
+  [0x80],
+  [0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xfe, 0x22, 0x7d],
+].map((b) => new Uint8Array(b));
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/jsonx',
+  '',
+  'application/json; charset=latin1',
+];
 
-const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+const text = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 
 /**
  * Percent-encoding that also carries lone surrogates, as the (invalid) UTF-8 a careless client
@@ -54,7 +91,9 @@ function percentEncode(value: string): string {
     const unit = char.charCodeAt(0);
     out +=
       char.length === 1 && unit >= 0xd800 && unit <= 0xdfff
-        ? [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 63), 0x80 | (unit & 63)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')
+        ? [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 63), 0x80 | (unit & 63)]
+            .map((b) => `%${b.toString(16).toUpperCase()}`)
+            .join('')
         : encodeURIComponent(char);
   }
   return out;
@@ -62,7 +101,10 @@ function percentEncode(value: string): string {
 
 /** A path segment: a fuzzed value, percent-encoded as a client would, or raw URL text. */
 const segment = (schema: JsonSchema, ctx: SchemaContext) =>
-  fc.oneof({ weight: 4, arbitrary: fuzzValue(schema, ctx).map((v) => percentEncode(text(v))) }, { weight: 1, arbitrary: rawUrlText() });
+  fc.oneof(
+    { weight: 4, arbitrary: fuzzValue(schema, ctx).map((v) => percentEncode(text(v))) },
+    { weight: 1, arbitrary: rawUrlText() },
+  );
 
 /** One `name=value` pair per value; an array value becomes the parameter given several times. */
 function queryPairs(name: string, value: unknown): [string, string][] {
@@ -74,11 +116,20 @@ function queryString(parameters: Parameter[], ctx: SchemaContext): fc.Arbitrary<
   // As with a body: valid parameters with at most one of them wrong, or all of them fuzzed.
   const object = { type: 'object', properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema])) };
   const declared = fuzzValue(object, ctx).map((v) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v).map(([name, value]) => queryPairs(name, value)) : [],
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.entries(v).map(([name, value]) => queryPairs(name, value))
+      : [],
   );
-  const unknown = fc.array(fc.tuple(fc.oneof(fc.constantFrom('x', 'limit', '__proto__', ''), rawUrlText()), rawUrlText()), { maxLength: 2 });
+  const unknown = fc.array(
+    fc.tuple(fc.oneof(fc.constantFrom('x', 'limit', '__proto__', ''), rawUrlText()), rawUrlText()),
+    { maxLength: 2 },
+  );
   return fc
-    .tuple(declared, fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: unknown }), fc.boolean())
+    .tuple(
+      declared,
+      fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: unknown }),
+      fc.boolean(),
+    )
     .map(([pairs, extra, encode]) => {
       const all = [...pairs.flat(), ...extra];
       const enc = (s: string) => (encode ? percentEncode(s) : s.replace(/[#\s]/g, encodeURIComponent));
@@ -105,12 +156,26 @@ function bodyText(schema: JsonSchema | undefined, ctx: SchemaContext): fc.Arbitr
 const headers = (withBody: boolean) =>
   fc
     .tuple(
-      withBody ? fc.oneof({ weight: 10, arbitrary: fc.constant('application/json') }, { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) }) : fc.constant(undefined),
-      fc.oneof({ weight: 20, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(TEST_ALLOWED_ORIGIN, 'http://evil.example', 'null') }),
+      withBody
+        ? fc.oneof(
+            { weight: 10, arbitrary: fc.constant('application/json') },
+            { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+          )
+        : fc.constant(undefined),
+      fc.oneof(
+        { weight: 20, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.constantFrom(TEST_ALLOWED_ORIGIN, 'http://evil.example', 'null') },
+      ),
     )
-    .map(([type, origin]) => ({ ...(type === undefined ? {} : { 'content-type': type }), ...(origin === undefined ? {} : { origin }) }));
+    .map(([type, origin]) => ({
+      ...(type === undefined ? {} : { 'content-type': type }),
+      ...(origin === undefined ? {} : { origin }),
+    }));
 
-const callers = fc.oneof({ weight: 12, arbitrary: fc.constant<Caller>('admin') }, fc.constantFrom<Caller>('none', 'garbage', 'scopeless'));
+const callers = fc.oneof(
+  { weight: 12, arbitrary: fc.constant<Caller>('admin') },
+  fc.constantFrom<Caller>('none', 'garbage', 'scopeless'),
+);
 
 /**
  * One fuzz target per declared route, built from the OpenAPI document that the route table
@@ -124,7 +189,11 @@ export function fuzzTargets(knownIds: () => readonly string[]): FuzzTarget[] {
     const parameters = op.parameters as Parameter[];
     const schemaOf = (name: string) => parameters.find((p) => p.in === 'path' && p.name === name)!.schema;
     const path = fc
-      .tuple(...route.path.split('/').map((part) => (part.startsWith(':') ? segment(schemaOf(part.slice(1)), ctx) : fc.constant(part))))
+      .tuple(
+        ...route.path
+          .split('/')
+          .map((part) => (part.startsWith(':') ? segment(schemaOf(part.slice(1)), ctx) : fc.constant(part))),
+      )
       .map((parts) => parts.join('/'));
     const bodySchema = op.requestBody?.content['application/json'].schema as JsonSchema | undefined;
     // Fetch refuses a body on GET; other methods without a declared body sometimes get one anyway.
@@ -134,8 +203,25 @@ export function fuzzTargets(knownIds: () => readonly string[]): FuzzTarget[] {
         ? fc.constant(undefined)
         : fc.option(bodyText(undefined, ctx), { nil: undefined, freq: 4 });
     const request = fc
-      .record({ path, query: queryString(parameters.filter((p) => p.in === 'query'), ctx), caller: callers, body, headers: headers(!!bodySchema) })
-      .map(({ path, query, caller, body, headers }): FuzzRequest => ({ method: route.method, target: path + query, caller, headers, body }));
+      .record({
+        path,
+        query: queryString(
+          parameters.filter((p) => p.in === 'query'),
+          ctx,
+        ),
+        caller: callers,
+        body,
+        headers: headers(!!bodySchema),
+      })
+      .map(
+        ({ path, query, caller, body, headers }): FuzzRequest => ({
+          method: route.method,
+          target: path + query,
+          caller,
+          headers,
+          body,
+        }),
+      );
     return { route, name: `${route.method} ${route.path}`, request };
   });
 }

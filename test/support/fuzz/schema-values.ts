@@ -28,7 +28,8 @@ export function fuzzValue(schema: JsonSchema, ctx: SchemaContext, depth = 0): fc
   );
 }
 
-const resolved = (schema: JsonSchema, ctx: SchemaContext): JsonSchema => (typeof schema.$ref === 'string' ? resolved(ctx.resolve(schema.$ref), ctx) : schema);
+const resolved = (schema: JsonSchema, ctx: SchemaContext): JsonSchema =>
+  typeof schema.$ref === 'string' ? resolved(ctx.resolve(schema.$ref), ctx) : schema;
 
 /** A value the schema accepts, as far as JSON Schema can say (refinements in code may still refuse it). */
 export function validValue(schema: JsonSchema, ctx: SchemaContext, depth = 0): fc.Arbitrary<unknown> {
@@ -36,32 +37,42 @@ export function validValue(schema: JsonSchema, ctx: SchemaContext, depth = 0): f
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (branches) return fc.oneof(...branches.map((b) => validValue(b, ctx, depth)));
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
-  if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((type: string) => validValue({ ...schema, type }, ctx, depth)));
+  if (Array.isArray(schema.type))
+    return fc.oneof(...schema.type.map((type: string) => validValue({ ...schema, type }, ctx, depth)));
   switch (schema.type) {
     case 'string': {
       const min: number = schema.minLength ?? 0;
-      const plain = schema.pattern ? fc.stringMatching(new RegExp(schema.pattern)) : fc.string({ minLength: Math.max(min, 1), maxLength: Math.max(min, Math.min(schema.maxLength ?? 24, 24)) });
+      const plain = schema.pattern
+        ? fc.stringMatching(new RegExp(schema.pattern))
+        : fc.string({ minLength: Math.max(min, 1), maxLength: Math.max(min, Math.min(schema.maxLength ?? 24, 24)) });
       const known = ctx.knownIds().filter((id) => id.length >= min && id.length <= (schema.maxLength ?? Infinity));
       return known.length ? fc.oneof(plain, fc.constantFrom(...known)) : plain;
     }
     case 'integer':
     case 'number':
-      return fc.integer({ min: Math.ceil(schema.minimum ?? 0), max: Math.floor(Math.min(schema.maximum ?? 1000, Number.MAX_SAFE_INTEGER)) });
+      return fc.integer({
+        min: Math.ceil(schema.minimum ?? 0),
+        max: Math.floor(Math.min(schema.maximum ?? 1000, Number.MAX_SAFE_INTEGER)),
+      });
     case 'boolean':
       return fc.boolean();
     case 'null':
       return fc.constant(null);
     case 'array': {
       const item = depth > MAX_DEPTH ? fc.constant({}) : validValue(schema.items ?? {}, ctx, depth + 1);
-      const size = { minLength: schema.minItems ?? 0, maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 3, 3)) };
+      const size = {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 3, 3)),
+      };
       return fc.uniqueArray(item, { ...size, selector: (v) => JSON.stringify(v) });
     }
     case 'object': {
       const required = new Set<string>(schema.required ?? []);
       const fields = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) =>
-        (required.has(name) ? validValue(property, ctx, depth + 1) : fc.option(validValue(property, ctx, depth + 1), { nil: MISSING, freq: 2 })).map(
-          (v) => [name, v] as const,
-        ),
+        (required.has(name)
+          ? validValue(property, ctx, depth + 1)
+          : fc.option(validValue(property, ctx, depth + 1), { nil: MISSING, freq: 2 })
+        ).map((v) => [name, v] as const),
       );
       return fc.tuple(...fields).map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== MISSING)));
     }
@@ -98,8 +109,10 @@ function nearValid(schema: JsonSchema, ctx: SchemaContext, depth: number): fc.Ar
   if (typeof schema.$ref === 'string') return nearValid(ctx.resolve(schema.$ref), ctx, depth);
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (branches) return fc.oneof(...branches.map((b) => nearValid(b, ctx, depth)));
-  if (Array.isArray(schema.enum)) return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...schema.enum) }, nastyString());
-  if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((type: string) => nearValid({ ...schema, type }, ctx, depth)));
+  if (Array.isArray(schema.enum))
+    return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...schema.enum) }, nastyString());
+  if (Array.isArray(schema.type))
+    return fc.oneof(...schema.type.map((type: string) => nearValid({ ...schema, type }, ctx, depth)));
   switch (schema.type) {
     case 'string':
       return stringValue(schema, ctx);
@@ -130,16 +143,30 @@ function stringValue(schema: JsonSchema, ctx: SchemaContext): fc.Arbitrary<strin
     { weight: 3, arbitrary: plausible },
     { weight: 2, arbitrary: fc.constantFrom(...lengths).map((n) => 'a'.repeat(n)) },
     { weight: 2, arbitrary: nastyString() },
-    { weight: 2, arbitrary: fc.constant(null).chain(() => (ctx.knownIds().length ? fc.constantFrom(...ctx.knownIds()) : plausible)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constant(null)
+        .chain(() => (ctx.knownIds().length ? fc.constantFrom(...ctx.knownIds()) : plausible)),
+    },
   );
 }
 
 function numberValue(schema: JsonSchema): fc.Arbitrary<number> {
   const min: number | undefined = schema.minimum ?? schema.exclusiveMinimum;
   const max: number | undefined = schema.maximum ?? schema.exclusiveMaximum;
-  const edges = [min, max, min === undefined ? undefined : min - 1, max === undefined ? undefined : max + 1].filter((n) => n !== undefined);
-  const inside = fc.integer({ min: Math.max(min ?? -1000, Number.MIN_SAFE_INTEGER), max: Math.min(max ?? 1000, Number.MAX_SAFE_INTEGER) });
-  return fc.oneof({ weight: 2, arbitrary: inside }, { weight: 2, arbitrary: edges.length ? fc.constantFrom(...edges) : inside }, nastyNumber());
+  const edges = [min, max, min === undefined ? undefined : min - 1, max === undefined ? undefined : max + 1].filter(
+    (n) => n !== undefined,
+  );
+  const inside = fc.integer({
+    min: Math.max(min ?? -1000, Number.MIN_SAFE_INTEGER),
+    max: Math.min(max ?? 1000, Number.MAX_SAFE_INTEGER),
+  });
+  return fc.oneof(
+    { weight: 2, arbitrary: inside },
+    { weight: 2, arbitrary: edges.length ? fc.constantFrom(...edges) : inside },
+    nastyNumber(),
+  );
 }
 
 function arrayValue(schema: JsonSchema, ctx: SchemaContext, depth: number): fc.Arbitrary<unknown[]> {
@@ -154,7 +181,10 @@ function arrayValue(schema: JsonSchema, ctx: SchemaContext, depth: number): fc.A
   return fc.oneof(
     { weight: 3, arbitrary: fc.array(item, { minLength: min, maxLength: Math.max(min, Math.min(max ?? 4, 4)) }) },
     // Edge counts, every element the same: duplicates where items must be unique.
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...counts), small).map(([n, v]) => Array.from({ length: n }, () => v)) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom(...counts), small).map(([n, v]) => Array.from({ length: n }, () => v)),
+    },
     { weight: 1, arbitrary: fc.array(item, { minLength: 1, maxLength: 3 }).map((a) => [...a, a[0]]) },
   );
 }
@@ -164,17 +194,28 @@ function objectValue(schema: JsonSchema, ctx: SchemaContext, depth: number): fc.
   const required = new Set<string>(schema.required ?? []);
   const fields = properties.map(([name, property]) =>
     // Required fields are dropped now and then, optional ones more often.
-    fc.option(fuzzValue(property, ctx, depth + 1), { nil: MISSING, freq: required.has(name) ? 12 : 3 }).map((v) => [name, v] as const),
+    fc
+      .option(fuzzValue(property, ctx, depth + 1), { nil: MISSING, freq: required.has(name) ? 12 : 3 })
+      .map((v) => [name, v] as const),
   );
-  const extra = fc.dictionary(fc.oneof(fc.constantFrom('extra', '__proto__', 'constructor', ''), fc.string({ maxLength: 8 })), anyJson(), { maxKeys: 2 });
+  const extra = fc.dictionary(
+    fc.oneof(fc.constantFrom('extra', '__proto__', 'constructor', ''), fc.string({ maxLength: 8 })),
+    anyJson(),
+    { maxKeys: 2 },
+  );
   const additional = schema.additionalProperties;
   return fc
-    .tuple(fc.tuple(...fields), fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: extra }), typeof additional === 'object' ? extra : fc.constant({}))
+    .tuple(
+      fc.tuple(...fields),
+      fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: extra }),
+      typeof additional === 'object' ? extra : fc.constant({}),
+    )
     .map(([declared, ...extras]) => {
       // A null prototype keeps `__proto__` an ordinary key that JSON.stringify writes out.
       const out: Record<string, unknown> = Object.create(null);
       for (const [name, value] of declared) if (value !== MISSING) out[name] = value;
-      for (const more of extras) for (const [name, value] of Object.entries(more)) if (!(name in out)) out[name] = value;
+      for (const more of extras)
+        for (const [name, value] of Object.entries(more)) if (!(name in out)) out[name] = value;
       return out;
     });
 }

@@ -18,10 +18,23 @@ async function created(path: string, body: unknown, method = 'POST'): Promise<an
  */
 export async function seed(): Promise<{ knownIds: string[]; tokens: Record<Caller, string | null> }> {
   const profile = await created('/api/v1/profiles', { name: 'fuzz profile', tags: ['fuzz'] });
-  const account = await created(`/api/v1/profiles/${profile.id}/accounts`, { platform_url: 'https://fuzz.example', password: 'pw', totp_secret: 'JBSWY3DPEHPK3PXP' });
-  const flow = await created('/api/v1/automation/flows', { name: 'fuzz flow', steps: [{ op: 'noop' }], values: [{ name: 'v', value: 's', protected: true }] });
+  const account = await created(`/api/v1/profiles/${profile.id}/accounts`, {
+    platform_url: 'https://fuzz.example',
+    password: 'pw',
+    totp_secret: 'JBSWY3DPEHPK3PXP',
+  });
+  const flow = await created('/api/v1/automation/flows', {
+    name: 'fuzz flow',
+    steps: [{ op: 'noop' }],
+    values: [{ name: 'v', value: 's', protected: true }],
+  });
   await created('/api/v1/automation/globals/fuzz_global', { value: 'fuzz', expected_revision: 0 }, 'PUT');
-  const share = await created('/api/v1/automation/shares', { ids: [flow.id], name: 'fuzz share', expires_in_minutes: 60, max_uses: 1000 });
+  const share = await created('/api/v1/automation/shares', {
+    ids: [flow.id],
+    name: 'fuzz share',
+    expires_in_minutes: 60,
+    max_uses: 1000,
+  });
   const preview = await created('/api/v1/automation/shares/redeem', { code: share.code });
   // Automation files live in the data root that all test files share: a name of its own.
   const file = `fuzz-${crypto.randomUUID()}.txt`;
@@ -30,7 +43,24 @@ export async function seed(): Promise<{ knownIds: string[]; tokens: Record<Calle
   const scopeless = await tokenWith([]);
   const victim = await tokenWith(['audit:read']);
   return {
-    knownIds: [profile.id, account.id, flow.id, 'fuzz_global', share.id, share.code, preview.ticket, file, victim.id, 'core', 'api'],
-    tokens: { admin: TEST_ADMIN_TOKEN, none: null, garbage: 'lpa_not-a-token-of-this-service', scopeless: scopeless.token },
+    knownIds: [
+      profile.id,
+      account.id,
+      flow.id,
+      'fuzz_global',
+      share.id,
+      share.code,
+      preview.ticket,
+      file,
+      victim.id,
+      'core',
+      'api',
+    ],
+    tokens: {
+      admin: TEST_ADMIN_TOKEN,
+      none: null,
+      garbage: 'lpa_not-a-token-of-this-service',
+      scopeless: scopeless.token,
+    },
   };
 }
