@@ -3,7 +3,7 @@
  * `npm run check:layers` fails on any import that breaks them. Type-only imports count. Tests, bench
  * and soak are not checked: they may reach into any layer.
  *
- *   src/runtimes ─▶ src/pipeline ─▶ handlers ─▶ storage (through its client) ─▶ storage/sql
+ *   src/runtimes ─▶ src/object ─▶ src/teams ─▶ src/pipeline ─▶ handlers ─▶ storage (through its client) ─▶ storage/sql
  *   handlers ─▶ src/contracts ◀─ src/openapi, src/cli (route contracts: schemas only)
  *   beside them: src/shared (imports nothing of ours), src/host (the machine's port), src/console
  *   (the web console; a browser client of the API, its built files served by src/pipeline/console.ts)
@@ -56,8 +56,22 @@ module.exports = {
       ['^src/contracts/', '^src/openapi/document[.]ts$', '^storage/', HOST_PORT, SHARED],
     ),
     layer(
+      'object',
+      "A store's object: the store and the pipeline over it (the same class for the local store and each team's), and the Durable Object that holds it; it composes the layers below, hands the store its SqlDb, and is composed only by the entries.",
+      '^src/object/',
+      [
+        SHARED,
+        HOST_PORT,
+        '^storage/',
+        '^handlers/(index|context|implement)[.]ts$',
+        '^src/contracts/',
+        '^src/pipeline/',
+        '^src/teams/',
+      ],
+    ),
+    layer(
       'teams',
-      "The team service: its front (operator, team routing), one pipeline per team over the same routes, roles, Cloudflare Access identity, key wrapping (the vault's sealing serves the key-encryption key), a team's host port. Like src/runtimes it composes the layers; it reaches the store only through its client.",
+      "The team service's own pieces: its front (operator, team routing), the team routes, roles, Cloudflare Access identity, key wrapping (the vault's sealing serves the key-encryption key), a team's host port. It reaches the store only through its client.",
       '^src/teams/',
       [
         SHARED,
@@ -80,6 +94,7 @@ module.exports = {
       [
         '^handlers/(context|implement)[.]ts$',
         '^storage/client[.]ts$',
+        '^src/contracts/define[.]ts$',
         HOST_PORT,
         SHARED,
         '^src/console/(asset|assets[.]generated)[.]ts$',
@@ -113,9 +128,9 @@ module.exports = {
     ),
     {
       name: 'sql-below-storage',
-      comment: 'Only storage reaches SQL, and the runtimes, which hand the store its SqlDb.',
+      comment: "Only storage reaches SQL, and the runtimes and the store's object, which hand the store its SqlDb.",
       severity: 'error',
-      from: { pathNot: ['^storage/', '^src/runtimes/'] },
+      from: { pathNot: ['^storage/', '^src/runtimes/', '^src/object/'] },
       to: { path: '^storage/sql/' },
     },
     {

@@ -2,9 +2,11 @@ import { exportHeader, exportLine, exportTail } from '../storage/audit/export-fo
 import type { AuditFilters } from '../storage/audit/filters';
 import type { AuditExport, ExportFormat } from '../storage/audit/schema';
 import type { StoreClient } from '../storage/client';
+import type { RequestContext } from './context';
 import { ApiError } from '../src/shared/errors/api-error';
 import { Base64Chunks } from '../src/shared/base64';
 import { Capacity } from '../src/shared/capacity';
+import { perStore } from '../src/shared/store-memory';
 import { JsonBody } from '../src/shared/json-body';
 import { utf8Length } from '../src/shared/unicode';
 
@@ -27,7 +29,8 @@ export const EXPORT_IDLE_MS = 15_000;
  */
 const PAGE = 500;
 
-const running = new Capacity(MAX_CONCURRENT_EXPORTS);
+/** A store's export slots: MAX_CONCURRENT_EXPORTS exports at once per store, whatever other stores do. */
+const exportSlots = perStore(() => new Capacity(MAX_CONCURRENT_EXPORTS));
 
 /** What the first pass learnt: the file's entries, its bytes, the seq the second pass stops at, and the file's last line. */
 interface Plan {
@@ -45,13 +48,13 @@ interface Plan {
  * stop at the newest seq matching when the export began, so entries written meanwhile are not in it.
  */
 export async function exportAudit(
-  store: StoreClient,
+  { store, memory }: Pick<RequestContext, 'store' | 'memory'>,
   filters: AuditFilters,
   format: ExportFormat,
   now: number,
   idleMs = EXPORT_IDLE_MS,
 ): Promise<JsonBody<AuditExport>> {
-  const release = running.tryTake();
+  const release = exportSlots.of(memory).tryTake();
   if (!release) {
     throw new ApiError(
       'audit.export_busy',

@@ -3,16 +3,16 @@ import { DEFAULT_LIST_LIMIT } from '../storage/audit/filters';
 import { withoutLinks } from '../storage/audit/record';
 import { ApiError } from '../src/shared/errors/api-error';
 import { Capacity } from '../src/shared/capacity';
+import { perStore } from '../src/shared/store-memory';
 import { exportAudit } from './audit-export';
 import { implement } from './implement';
 
 /**
  * One verify at a time per store: each reads the whole log, so verifies side by side only slow every
- * other request of that store (the store and the Worker share one isolate, as they share one process
- * on Bun and Deno). The slot is keyed by the store's id: an isolate of the team service serves many
- * teams' stores, and one team's verify must not refuse another's.
+ * other request of that store. The slot is the store's own (its object's memory): one team's verify
+ * never refuses another's.
  */
-const verifying = new Capacity(1);
+const verifySlot = perStore(() => new Capacity(1));
 /** What a refused verify is told to wait: about what a verify of a long log takes. */
 export const VERIFY_RETRY_AFTER_S = 5;
 
@@ -24,7 +24,7 @@ export const auditRoutes = implement(audit, {
   },
   hashes: ({ ctx, query }) => ctx.store.audit.hashes(query.after_seq ?? 0, query.limit ?? DEFAULT_LIST_LIMIT),
   verify: async ({ ctx }) => {
-    const release = verifying.tryTake((await ctx.storeFacts()).store_id);
+    const release = verifySlot.of(ctx.memory).tryTake();
     if (!release) {
       throw new ApiError('audit.verify_busy', { retry_after_s: VERIFY_RETRY_AFTER_S }, undefined, {
         'retry-after': String(VERIFY_RETRY_AFTER_S),
@@ -47,6 +47,6 @@ export const auditRoutes = implement(audit, {
   publicKey: ({ ctx }) => ctx.store.audit.publicKey(),
   export: ({ ctx, query }) => {
     const { format, ...rest } = query;
-    return exportAudit(ctx.store, rest, format, Date.now());
+    return exportAudit(ctx, rest, format, Date.now());
   },
 });

@@ -12,13 +12,13 @@ import { profileRoutes } from './profiles';
 import { settingsRoutes } from './settings';
 import { shareRoutes } from './shares';
 import { synchronizerRoutes } from './synchronizer';
-import { systemRoutes } from './system';
+import { reachabilityRoutes, systemRoutes } from './system';
 import { teamRoutes } from './team';
 import { tokenRoutes } from './tokens';
 
 /** Each family of src/contracts implemented; one left out does not compile. */
 const IMPLEMENTED: { [F in keyof Families]: Route[] } = {
-  system: systemRoutes,
+  system: [...reachabilityRoutes, ...systemRoutes],
   settings: settingsRoutes,
   membership: membershipRoutes,
   tokens: tokenRoutes,
@@ -35,5 +35,5 @@ const IMPLEMENTED: { [F in keyof Families]: Route[] } = {
   openapi: openapiRoutes,
 };
 
-/** Every route the server serves, in the order of src/contracts/index.ts. */
+/** Every route the local service serves, in the order of src/contracts/index.ts: its store's object serves them all. */
 export const ROUTES: readonly Route[] = Object.values(IMPLEMENTED).flat();

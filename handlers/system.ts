@@ -1,12 +1,19 @@
 import { system } from '../src/contracts/system';
-import { implement } from './implement';
+import { implement, implementFront } from './implement';
 
 const API_VERSION = 1;
 /** Below this much free space on the data root's file system, status reports the disk as low. */
 const LOW_DISK_BYTES = 1024 ** 3;
 
-export const systemRoutes = implement(system, {
-  reachability: ({ ctx }) => ({ status: 'ok' as const, version: ctx.config.appVersion }),
+const { reachability, ...withStore } = system;
+
+/** `GET /status` needs no store: the team service's front answers it itself (src/teams/team-front.ts). */
+export const reachabilityRoutes = implementFront(
+  { reachability },
+  { reachability: ({ ctx }) => ({ status: 'ok' as const, version: ctx.config.appVersion }) },
+);
+
+export const systemRoutes = implement(withStore, {
   version: async ({ ctx }) => ({
     app_version: ctx.config.appVersion,
     api_version: API_VERSION,

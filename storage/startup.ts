@@ -4,16 +4,14 @@ import { nextDailyRun, runDailyJobs } from './jobs/daily';
 import type { JobReport } from './jobs/daily-job';
 import { sealFinishedDay, type SealReport } from './jobs/audit-seal';
 import { hostKeys } from './keys';
-import type { Invoke } from './surface';
-import { groupCommit } from './group-commit';
+import { committedStore, type StoreClient } from './client';
+import { GroupCommit } from './group-commit';
 import type { MigrationReport } from './migrations/migrate';
 import type { SqlDb } from './sql/sql';
 import { openStore, type Store } from './store';
 
 /** What differs between runtimes in starting the store, besides their SqlDb. */
 export interface StoreStartOptions {
-  /** The store's key: its Durable Object's name (LOCAL_STORE_KEY, or a team's), by which the worker finds its token cache. */
-  storeKey: string;
   /**
    * Wakes the runtime at `at` (epoch ms) to call `run`: a Durable Object alarm, a timer. `atStart`
    * marks the wake-up asked for at start: a runtime whose wake-up outlives a restart keeps one that
@@ -24,20 +22,21 @@ export interface StoreStartOptions {
 
 /** A started store, as a runtime serves it. */
 export interface StartedStore {
-  /** Every store call, run in group commits: what the Durable Object serves over RPC and Bun calls in process. */
-  invoke: Invoke;
+  /** The store itself: its families' synchronous methods, for reads that need no commit of their own. */
+  store: Store;
+  /** The same families, each call a unit of work in the store's group commit: what handlers call. */
+  client: StoreClient;
   /** The daily run (audit anchors, retention cleanups) as of `now`; it asks for the next wake-up. */
   runDaily(now?: number): Promise<JobReport[]>;
 }
 
 /**
  * The start of the store, the same under every runtime: read the keys (made for a new store), migrate,
- * open the store, serve its calls in group commits, write the start to the `core` log, and ask for the
+ * open the store with its group commit, write the start to the `core` log, and ask for the
  * first daily run.
  */
 export async function startStore(db: SqlDb, host: HostPort, options: StoreStartOptions): Promise<StartedStore> {
   const { store, migrations } = await openStore(db, hostKeys(host));
-  store.tokens.shareLiveTokens(options.storeKey);
   // A service stopped over midnight seals the day it last wrote now, before a later day could follow it.
   const seal = await sealFinishedDay(store, host, Date.now()).catch((error: unknown) => ({
     sealed: [],
@@ -51,7 +50,7 @@ export async function startStore(db: SqlDb, host: HostPort, options: StoreStartO
     return reports;
   };
   await options.wakeAt(nextDailyRun(Date.now()), { run: () => runDaily(), atStart: true });
-  return { invoke: groupCommit(store, db), runDaily };
+  return { store, client: committedStore(store, new GroupCommit(db)), runDaily };
 }
 
 /** The `core` log's lines for a store that just opened: what it migrated, its version, its vault, a seal it refused. */

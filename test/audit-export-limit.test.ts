@@ -3,7 +3,7 @@ import { MAX_EXPORT_BYTES, MAX_EXPORT_ENTRIES } from '../handlers/audit-export';
 import { MAX_DETAILS_CHARS } from '../storage/audit/log';
 import { call } from './support/api';
 import { serviceWith } from './support/service';
-import { sql, storeOverRpc } from './support/store';
+import { sql } from './support/store';
 
 /** Rows written straight into the table (their hashes are not a chain; this file never verifies). */
 async function insertRows(count: number, category: string, details: string, ts: number) {
@@ -56,7 +56,7 @@ it('refuses an export whose file would pass the byte limit', async () => {
 
 it('refuses before it builds anything: too many entries are refused on the count, too many bytes before an entry is read', async () => {
   const calls: string[] = [];
-  const service = serviceWith({ store: storeOverRpc(calls) });
+  const service = serviceWith({ calls });
   const exportCalls = async (query: string) => {
     calls.length = 0;
     const res = await call(`/api/v1/audit/export?${query}`, { fetcher: service });

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EXPORT_IDLE_MS, EXPORT_RETRY_AFTER_S, exportAudit, MAX_CONCURRENT_EXPORTS } from '../handlers/audit-export';
-import { LOCAL_STORE_KEY, storeClient } from '../storage/client';
 import { exportHeader, exportLine, exportTail } from '../storage/audit/export-format';
 import type { AuditPage, AuditRecord, ExportFormat } from '../storage/audit/schema';
 import { toBase64 } from '../src/shared/base64';
 import { BASE_URL, TEST_ADMIN_TOKEN } from './support/constants';
 import { call } from './support/api';
 import { serviceWith } from './support/service';
-import { inStore, sql, storeOverRpc } from './support/store';
+import { inStore, sql } from './support/store';
+import { exports } from 'cloudflare:workers';
 
 const T = Date.UTC(2032, 0, 2, 3, 4, 5);
 /** More entries than one store page, with details that escape, quote and take several UTF-8 bytes. */
@@ -100,13 +100,16 @@ describe('the streamed export', () => {
   });
 
   it(`frees the slot of a reader that takes nothing for a while (${EXPORT_IDLE_MS} ms in service), and cuts its answer`, async () => {
-    const service = serviceWith();
+    // The service itself: its object's export slots are the ones these exports, made in the object, take.
+    const service = exports.default as unknown as { fetch: (url: string, init: RequestInit) => Promise<Response> };
     const idleMs = 300;
-    const store = storeClient(storeOverRpc(), { storeKey: LOCAL_STORE_KEY });
     const stalled = await Promise.all(
-      Array.from(
-        { length: MAX_CONCURRENT_EXPORTS },
-        async () => (await exportAudit(store, {}, 'jsonl', T, idleMs)).body as ReadableStream<Uint8Array>,
+      Array.from({ length: MAX_CONCURRENT_EXPORTS }, () =>
+        inStore(
+          async ({ object }) =>
+            (await exportAudit({ store: object.started.client, memory: object.memory }, {}, 'jsonl', T, idleMs))
+              .body as ReadableStream<Uint8Array>,
+        ),
       ),
     );
     expect((await service.fetch(...exportRequest('csv'))).status).toBe(429);

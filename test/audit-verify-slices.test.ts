@@ -17,7 +17,7 @@ import { durableSql } from '../storage/sql/durable-sql';
 import { call } from './support/api';
 import { auditedWrite, undoTamperingAfterEach, verify } from './support/audit';
 import { serviceWith } from './support/service';
-import { inStore, sql, storeOverRpc } from './support/store';
+import { inStore, sql } from './support/store';
 
 /** Enough entries for several slices of verify (1,000 entries each). */
 const ENTRIES = 9_000;
@@ -96,7 +96,7 @@ undoTamperingAfterEach();
 
 it('verifies in several store calls and answers what one pass answers', async () => {
   const calls: string[] = [];
-  const res = await call('/api/v1/audit/verify', { fetcher: serviceWith({ store: storeOverRpc(calls) }) });
+  const res = await call('/api/v1/audit/verify', { fetcher: serviceWith({ calls }) });
   expect(res.status).toBe(200);
   expect(calls.filter((c) => c === 'audit.verifySlice').length).toBeGreaterThan(ENTRIES / 1_000);
   const [{ n }] = (await sql<{ n: number }>('SELECT count(*) AS n FROM audit_log')) as [{ n: number }];
@@ -121,7 +121,7 @@ it('finds an edit far past the first slice at its seq, as one pass does', async 
 
 it('answers other requests between its slices and checks the entries there were when it began', async () => {
   const calls: string[] = [];
-  const service = serviceWith({ store: storeOverRpc(calls) });
+  const service = serviceWith({ calls });
   const [{ n }] = (await sql<{ n: number }>('SELECT count(*) AS n FROM audit_log')) as [{ n: number }];
   let verified: AuditVerification | null = null;
   const verifying = call('/api/v1/audit/verify', { fetcher: service }).then(
@@ -151,7 +151,7 @@ it('answers other requests between its slices and checks the entries there were 
 
 it('runs one verify at a time: another asked meanwhile answers 429 audit.verify_busy with Retry-After, and the next after it runs', async () => {
   const calls: string[] = [];
-  const service = serviceWith({ store: storeOverRpc(calls) });
+  const service = serviceWith({ calls });
   const first = call('/api/v1/audit/verify', { fetcher: service });
   while (!calls.includes('audit.verifySlice')) await new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -208,7 +208,7 @@ it('ends a slice early where entries carry large details, and still answers what
   await appendEntries(100, (i) => ({ i, text: 'x'.repeat(15_000) }));
   const entryCalls = async () => {
     const calls: string[] = [];
-    const res = await call('/api/v1/audit/verify', { fetcher: serviceWith({ store: storeOverRpc(calls) }) });
+    const res = await call('/api/v1/audit/verify', { fetcher: serviceWith({ calls }) });
     return { answer: res.json, calls: calls.filter((c) => c === 'audit.verifySlice').length };
   };
   const { answer, calls } = await entryCalls();

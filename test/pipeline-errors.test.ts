@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp } from '../src/pipeline/app';
+import { createFront } from '../src/pipeline/app';
 import { configFrom } from '../src/shared/config';
-import { implement } from '../handlers/implement';
+import { implementFront } from '../handlers/implement';
 import { defineContract } from '../src/contracts/define';
-import type { Invoke } from '../storage/client';
-import type { HostPort } from '../src/host/port';
 
-const recorded: unknown[] = [];
-const store: Invoke = async (call) => {
-  recorded.push(call);
-  return { ok: true, value: undefined };
-};
-
-const app = createApp(
-  implement(
+const app = createFront(
+  implementFront(
     {
       boom: defineContract({
         method: 'GET',
@@ -34,9 +26,7 @@ const app = createApp(
   ),
   {
     config: configFrom({ LPA_PORT: '1234', LPA_DATA_ROOT: '/d', LPA_ADMIN_TOKEN_SHA256: 'x', LPA_VERSION: '0' }),
-    store,
-    storeKey: 'pipeline-errors',
-    host: {} as HostPort,
+    onward: () => Promise.reject(new Error('no other route')),
   },
 );
 

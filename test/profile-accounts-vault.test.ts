@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/shared/errors/api-error';
 import { SYSTEM_ACTOR } from '../storage/audit/entry';
-import { dispatch } from '../storage/dispatch';
+import { committedStore, GroupCommit } from '../storage/client';
 import { durableSql } from '../storage/sql/durable-sql';
 import { openStore, type Store } from '../storage/store';
 import { call } from './support/api';
@@ -22,12 +22,14 @@ const openLocked = (storage: DurableObjectStorage) =>
   openStore(durableSql(storage), async () => NO_KEYS).then((opened) => opened.store);
 
 /**
- * The service as the worker builds it, but its store calls go to a store opened on the same database
+ * The service as the worker builds it, but its object serves a store opened on the same database
  * without its keys. The store of the service under test is left as it is.
  */
 async function lockedService(): Promise<TestService> {
   const locked = await inStore(({ storage }) => openLocked(storage));
-  return serviceWith({ store: (call) => inStore(() => dispatch(locked, call)) });
+  return serviceWith({
+    store: ({ storage }) => ({ store: locked, client: committedStore(locked, new GroupCommit(durableSql(storage))) }),
+  });
 }
 
 describe('vault missing', () => {

@@ -2,11 +2,9 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { hostClient, type HostPort } from '../src/host/port';
 import type { TeamAnswer, TeamRequest } from '../src/host/team-forward';
-import type { Invoke } from '../storage/client';
 import { call, tokenWith } from './support/api';
 import { sql } from './support/store';
-import { serviceWith } from './support/service';
-import { storeOverRpc } from './support/store';
+import { serviceWith, type ServiceOptions } from './support/service';
 
 const TEAM_URL = 'https://lpa.example.com/teams/acme';
 const HEAD = `41,${'ab'.repeat(32)}`;
@@ -231,18 +229,20 @@ describe('a team answer this machine does not pass on as the team API', () => {
   });
 
   it('asks the store to keep a head only when it is not the one it last kept; a head it failed to keep is asked again', async () => {
-    const rpc = storeOverRpc();
     const seen: string[] = [];
     let failNext = true;
-    const store: Invoke = async (call) => {
-      if (call.family === 'witness' && call.method === 'see') {
-        seen.push((call.args[1] as { seq: number }).seq.toString());
+    // The object's store, with `witness.see` watched: the first call fails as a store that is away would.
+    const store: ServiceOptions['store'] = ({ object }) => {
+      const { client } = object.started;
+      const see: typeof client.witness.see = async (team, head) => {
+        seen.push(head.seq.toString());
         if (failNext) {
           failNext = false;
           throw new Error('the store is away');
         }
-      }
-      return rpc(call);
+        return client.witness.see(team, head);
+      };
+      return { store: object.started.store, client: { ...client, witness: { ...client.witness, see } } };
     };
     let head = HEAD;
     const sent: TeamRequest[] = [];

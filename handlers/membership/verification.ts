@@ -1,5 +1,5 @@
 import type { AccountStatus, CachedAccountStatus } from '../../storage/membership/schema';
-import type { Config } from '../../src/shared/config';
+import { perStore } from '../../src/shared/store-memory';
 import type { RequestContext } from '../context';
 import { fetchStatus, FETCH_TIMEOUT_MS, TIMED_OUT } from './exchange';
 
@@ -20,16 +20,17 @@ interface Known {
   refreshing: Promise<Outcome> | null;
 }
 
-/** Per service (its configuration is made once, at start-up), so that a restart starts from the store's copy. */
-const services = new WeakMap<Config, Known>();
+/** Per store (its object's memory), so that a restart starts from the store's copy. */
+const knownServers = perStore(() => new Map<string, Known>());
 
 /** What the service knows of the server at `url`, the store's saved confirmation read in on first use. */
 export async function knownServer(ctx: RequestContext, url: string): Promise<Known> {
-  let known = services.get(ctx.config);
+  const servers = knownServers.of(ctx.memory);
+  let known = servers.get(url);
   if (!known) {
     const saved = await ctx.store.membership.read(url);
-    known = services.get(ctx.config) ?? { confirmed: saved, online: false, askedAt: 0, refreshing: null };
-    services.set(ctx.config, known);
+    known = servers.get(url) ?? { confirmed: saved, online: false, askedAt: 0, refreshing: null };
+    servers.set(url, known);
   }
   return known;
 }

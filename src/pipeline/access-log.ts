@@ -2,7 +2,7 @@ import type { LogRecord } from '../shared/logs/line';
 import type { LogBuffer } from './api-log-buffer';
 import type { ApiLogGate } from './api-log-gate';
 import { isSecretKey, REDACTED, sanitizeText } from '../shared/logs/sanitize';
-import type { RequestContext } from '../../handlers/context';
+import type { FrontContext } from '../../handlers/context';
 import { redactTokens, type KnownSecrets } from './redact';
 
 /** Long enough for any real route, short enough that a junk URL cannot bloat the log. */
@@ -45,7 +45,7 @@ export function logAccess(
   gate: ApiLogGate,
   /** The request authenticated, or its address is one of the user's own clients: never dropped (src/pipeline/api-log-gate.ts). */
   trusted: boolean,
-  ctx: RequestContext,
+  ctx: FrontContext,
   request: Request,
   url: URL | null,
   secrets: KnownSecrets,

@@ -1,4 +1,4 @@
-import { storeClient, type FailedRequest, type Invoke } from '../../storage/client';
+import { committedStoreFacts, type ServedStore } from './served-store';
 import type { Config } from '../shared/config';
 import { ApiError } from '../shared/errors/api-error';
 import { toApiError } from '../shared/errors/envelope';
@@ -6,8 +6,8 @@ import type { HostPort } from '../host/port';
 import { logAccess, parsedUrl, requestTarget } from './access-log';
 import { LogBuffer } from './api-log-buffer';
 import { ApiLogGate } from './api-log-gate';
-import { auditContext, auditFailure, coalescedHere, requestSource, type DenialRecorder } from './audit-failure';
-import { bearerToken, localAuthenticator, type Authenticator } from './authenticate';
+import { auditContext, auditFailure, requestSource } from './audit-failure';
+import { bearerToken, type Authenticator } from './authenticate';
 import { authorize } from './authorize';
 import { discardUnreadBody, readJsonBody } from './body';
 import { normalizeAddress } from './client-address';
@@ -16,33 +16,15 @@ import { assertAllowedHost } from './host-guard';
 import { checkOrigin, isPreflight, preflightHeaders } from './origin-guard';
 import { redactTokens, type KnownSecrets } from './redact';
 import { emptyResponse, errorResponse, jsonResponse, withoutBody } from './respond';
-import { startupFacts } from './store-facts';
 import { AuthThrottle, type Throttle } from './throttle';
 import { decodeParams, EMPTY_QUERY, queryObject, validate } from './validate';
 import { DEFAULT_BODY_LIMIT } from '../shared/body-limit';
-import type { RequestContext } from '../../handlers/context';
-import type { Route } from '../../handlers/implement';
+import type { FrontContext, RequestContext } from '../../handlers/context';
+import type { FrontRoute, Route } from '../../handlers/implement';
+import type { FailedRequest } from '../../storage/client';
 import { createRouter } from './router';
 import { forwardToTeam } from './forward';
 import { adoptMachine } from './machine';
-
-export interface AppDeps {
-  config: Config;
-  /** Where store calls go: the Durable Object's `invoke` over RPC, or the store in process. */
-  store: Invoke;
-  /** The store's key (its object's name): the token cache the pipeline may answer token checks from. */
-  storeKey: string;
-  host: HostPort;
-  now?: () => number;
-  /** Who sent a request; by default the local service's admin token and store tokens. */
-  authenticate?: Authenticator;
-  /** The throttle of failed authentications; by default the local one, in memory (./throttle.ts). */
-  throttle?: Throttle;
-  /** How denials reach the audit log; by default coalesced in this process (./audit-failure.ts). */
-  recordDenial?: DenialRecorder;
-  /** A team's service: a team token's request may name the machine it came through (./machine.ts). */
-  acceptsMachines?: boolean;
-}
 
 /** What the runtime knows of the connection, and how it keeps work alive after the answer. */
 export interface Connection {
@@ -52,67 +34,152 @@ export interface Connection {
   waitUntil: (promise: Promise<unknown>) => void;
 }
 
+/**
+ * A request an entry's front has passed its guards and hands on to the object that owns its state
+ * (plain data: it crosses to a Durable Object beside the Request). `url` is where the object serves
+ * it: a team's object sees the path its routes are declared with.
+ */
+export interface Arrival {
+  requestId: string;
+  clientIp: string;
+  url: string;
+}
+
+/** Where a front sends a request that none of its own routes serves: the object that owns its state, by name. */
+export type Onward = (request: Request, arrival: Arrival, url: URL) => Promise<Response>;
+
+interface CommonDeps {
+  config: Config;
+  /** Where its `api` log lines are written; none where absent (the team service's front). */
+  logs?: HostPort['logs'];
+  now?: () => number;
+  /** Who sent a request; absent where every route is public. */
+  authenticate?: Authenticator;
+  /** The throttle of failed authentications; by default the local one, in memory (./throttle.ts). */
+  throttle?: Throttle;
+}
+
+/** An entry's front: the guards, the store-less routes (`GET /status`), the console's files, and `onward` for the rest. */
+export interface FrontDeps extends CommonDeps {
+  onward: Onward;
+}
+
+/** A store's object: every route of the store, run over it. */
+export interface ObjectDeps extends CommonDeps {
+  host: HostPort;
+  store: ServedStore;
+  /** A team's service: a team token's request may name the machine it came through (./machine.ts). */
+  acceptsMachines?: boolean;
+  /** Sets what the store adds to every answer of its own (a team's chain head, src/object/store-object.ts). */
+  answered?: (response: Response) => void;
+}
+
 export interface App {
-  /**
-   * `url`: where the request is served, when that is not `request.url` (a team's pipeline serves the
-   * path its routes are declared with); it saves copying the request to rewrite its URL.
-   */
-  (request: Request, connection: Connection, url?: URL): Promise<Response>;
+  /** A request as it arrives at an entry: the guards first, then a route of this app or `onward`. */
+  (request: Request, connection: Connection): Promise<Response>;
+  /** A request a front has passed on (a store's object). */
+  arrived(request: Request, arrival: Arrival, waitUntil: Connection['waitUntil']): Promise<Response>;
   /** Writes the `api` log lines still buffered; a clean stop calls it before the runtime exits. */
   flushLogs(): Promise<void>;
 }
 
+/** `url`: the request's URL once the Host guard has passed it; `handedOn`: the answer is another app's (logged there). */
+interface Seen {
+  url: URL | null;
+  handedOn: boolean;
+}
+
+export function createFront(routes: readonly FrontRoute[], deps: FrontDeps): App {
+  return pipeline(routes, deps, null);
+}
+
+export function createApp(routes: readonly Route[], deps: ObjectDeps): App {
+  return pipeline(routes, deps, deps);
+}
+
+/** A route of either kind: its handler is called with the context its kind asks for (`contextOf`). */
+type AnyRoute = Route<never>;
+
 /**
- * The request pipeline, in the order the design fixes: request id, Host, Origin, throttle, bearer
- * token, scopes, body, validation, handler. Every failure becomes the error envelope; nothing of
- * the request (its URL included) is looked at before the Host guard has passed it.
+ * The request pipeline, in the order the design fixes: request id, Host, Origin, (the front hands
+ * on here) throttle, bearer token, scopes, body, validation, handler, audit of a failure, answer.
+ * Every failure becomes the error envelope; nothing of the request (its URL included) is looked at
+ * before the Host guard has passed it. A front (`objectDeps` null) runs the first steps and its own
+ * store-less routes; a store's object runs the rest, over its store.
  */
-export function createApp(routes: readonly Route[], deps: AppDeps): App {
+function pipeline(routes: readonly AnyRoute[], deps: CommonDeps, objectDeps: ObjectDeps | null): App {
   const router = createRouter(routes);
   const throttle = deps.throttle ?? new AuthThrottle();
-  const authenticate = deps.authenticate ?? localAuthenticator(deps.config);
-  const recordDenial = deps.recordDenial ?? coalescedHere();
   const now = deps.now ?? Date.now;
-  const apiLog = new LogBuffer((records) => deps.host.logs.append('api', records));
+  const { logs } = deps;
+  const apiLog = logs && new LogBuffer((records) => logs.append('api', records));
   const apiLogGate = new ApiLogGate();
-  const store = storeClient(deps.store, { storeKey: deps.storeKey });
-  const storeFacts = startupFacts(store);
+  const storeFacts = objectDeps && committedStoreFacts(objectDeps.store.client);
+  const onward = objectDeps ? null : (deps as FrontDeps).onward;
 
-  /** `seen.url` is the request's URL once the Host guard has passed it, parsed once for the answer and the log line. */
-  async function answer(
+  const secretsOf = (request: Request): KnownSecrets => ({
+    adminTokenSha256: deps.config.adminTokenSha256,
+    adminTokenLength: deps.config.adminTokenLength,
+    bearer: bearerToken(request),
+  });
+  const failedRequest = (request: Request, path: string, ctx: FrontContext): FailedRequest => ({
+    method: request.method,
+    path: redactTokens(path, secretsOf(request)),
+    client_ip: ctx.clientIp,
+  });
+
+  /** The context of one request; a store's object adds its store. */
+  const contextOf = (request: Request, requestId: string, clientIp: string, waitUntil: Connection['waitUntil']) => {
+    const front: FrontContext = {
+      requestId,
+      source: requestSource(request),
+      clientIp: normalizeAddress(clientIp),
+      principal: null,
+      config: deps.config,
+      waitUntil,
+    };
+    if (!objectDeps) return front;
+    const { client, memory } = objectDeps.store;
+    return { ...front, host: objectDeps.host, store: client, storeFacts: storeFacts!, memory } satisfies RequestContext;
+  };
+
+  /** A request this app does not serve, handed to the object that owns its state (a front's `onward`). */
+  async function handOn(request: Request, ctx: FrontContext, url: URL, seen: Seen, onward: Onward): Promise<Response> {
+    const response = await onward(request, { requestId: ctx.requestId, clientIp: ctx.clientIp, url: url.href }, url);
+    seen.handedOn = true;
+    return response;
+  }
+
+  /**
+   * From the router on: a route of this app, or (a front) the object that serves the rest. `allowed`
+   * is the origin the front allowed; in a store's object (undefined) the Origin guard runs here, so
+   * that its refusal is a denial the store records.
+   */
+  async function route(
     request: Request,
-    ctx: RequestContext,
-    seen: { url: URL | null },
-    servedAt: URL | undefined,
+    ctx: FrontContext,
+    url: URL,
+    seen: Seen,
+    allowed?: string | null,
   ): Promise<Response> {
-    const { clientIp } = ctx;
-    let origin: string | null = null;
-    let route: Route | undefined;
-    let path = '';
+    let route: AnyRoute | undefined;
+    let origin = allowed ?? null;
     try {
-      assertAllowedHost(request, deps.config.allowedHosts);
-      // A request target that is no path (`OPTIONS *`, `GET *`) makes no URL under workerd: no route has it.
-      const url = (seen.url = servedAt ?? parsedUrl(request));
-      if (url === null)
-        throw new ApiError('route.not_found', { method: request.method, path: requestTarget(request.url) });
-      path = url.pathname;
-      origin = checkOrigin(request, deps.config.allowedOrigins);
-      if (origin !== null && isPreflight(request)) return emptyResponse(204, ctx.requestId, preflightHeaders(origin));
-      // The web console's files (src/console) need no token: they hold no data, the API calls they make do.
-      const page = consoleResponse(request.method, url.pathname, ctx.requestId);
-      if (page) return page;
+      if (allowed === undefined) origin = checkOrigin(request, deps.config.allowedOrigins);
       const match = router.match(request.method, url.pathname);
       route = match?.route;
+      if (!match && onward) return await handOn(request, ctx, url, seen, onward);
       if (route?.access !== 'public') {
-        throttle.assertNotBlocked(clientIp, now());
-        ctx.principal = await authenticate(request, store).catch(async (error: unknown) => {
+        throttle.assertNotBlocked(ctx.clientIp, now());
+        if (!deps.authenticate) throw new ApiError('auth.token_missing');
+        ctx.principal = await deps.authenticate(request).catch(async (error: unknown) => {
           // Only a presented token that fails is a guess; a request without one gains nothing to throttle.
           if (error instanceof ApiError && error.code === 'auth.token_invalid')
-            await throttle.recordFailure(clientIp, now());
+            await throttle.recordFailure(ctx.clientIp, now());
           throw error;
         });
-        throttle.recordSuccess(clientIp, now());
-        if (deps.acceptsMachines) adoptMachine(request, ctx);
+        throttle.recordSuccess(ctx.clientIp, now());
+        if (objectDeps?.acceptsMachines) adoptMachine(request, ctx);
       }
       if (!match || !route)
         throw new ApiError('route.not_found', { method: request.method, path: url.pathname.slice(0, 200) });
@@ -122,67 +189,78 @@ export function createApp(routes: readonly Route[], deps: AppDeps): App {
       const raw = route.body ? await readJsonBody(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT) : undefined;
       const body = route.body ? validate(route.body, raw, 'body') : undefined;
       // A machine in a team: the team's data is the team's (./forward.ts), once everything local has passed.
-      if (deps.config.teamUrl !== null && route.home === 'team')
-        return await forwardToTeam(request, url, route, raw, ctx, origin);
+      if (objectDeps && deps.config.teamUrl !== null && route.home === 'team')
+        return await forwardToTeam(request, url, route, raw, ctx as RequestContext, origin);
       const audit = route.audit ? auditContext(ctx, route.audit) : undefined;
-      // An audited route's store calls carry their failure's audit entry: a failing change is audited in its own call.
-      if (audit)
-        ctx.store = storeClient(deps.store, {
-          storeKey: deps.storeKey,
-          failure: { audit, request: failedRequest(request, path, ctx) },
-        });
-      const result = await route.handler({ params, query: route.query ? query : undefined, body, ctx, audit });
+      // `ctx` is what this app's routes were declared for: a front's a FrontContext, an object's a RequestContext.
+      const input = { params, query: route.query ? query : undefined, body, ctx: ctx as never, audit };
+      const result = await route.handler(input);
       return jsonResponse(result, route.status ?? 200, ctx.requestId, origin);
     } catch (thrown) {
       const error = toApiError(thrown);
       if (error.status === 500) console.error(`request ${ctx.requestId} failed:`, thrown);
-      await auditFailure(store, ctx, route, error, failedRequest(request, path, ctx), recordDenial, now());
+      if (objectDeps)
+        await auditFailure(objectDeps.store.client, ctx, route, error, failedRequest(request, url.pathname, ctx));
       return errorResponse(error, ctx.requestId, origin);
     }
   }
 
-  const secretsOf = (request: Request): KnownSecrets => ({
-    adminTokenSha256: deps.config.adminTokenSha256,
-    adminTokenLength: deps.config.adminTokenLength,
-    bearer: bearerToken(request),
-  });
-  const failedRequest = (request: Request, path: string, ctx: RequestContext): FailedRequest => ({
-    method: request.method,
-    path: redactTokens(path, secretsOf(request)),
-    client_ip: ctx.clientIp,
-  });
+  /** The front's steps: Host, Origin, a preflight, the console's files; then the route. */
+  async function atEntry(request: Request, ctx: FrontContext, seen: Seen): Promise<Response> {
+    let origin: string | null = null;
+    try {
+      assertAllowedHost(request, deps.config.allowedHosts);
+      // A request target that is no path (`OPTIONS *`, `GET *`) makes no URL under workerd: no route has it.
+      const url = (seen.url = parsedUrl(request));
+      if (url === null)
+        throw new ApiError('route.not_found', { method: request.method, path: requestTarget(request.url) });
+      try {
+        origin = checkOrigin(request, deps.config.allowedOrigins);
+      } catch (refused) {
+        // A web page of a foreign origin: a denial, which only a store can record; its object refuses it the same way.
+        if (onward) return await handOn(request, ctx, url, seen, onward);
+        throw refused;
+      }
+      if (origin !== null && isPreflight(request)) return emptyResponse(204, ctx.requestId, preflightHeaders(origin));
+      // The web console's files (src/console) need no token: they hold no data, the API calls they make do.
+      const page = consoleResponse(request.method, url.pathname, ctx.requestId);
+      if (page) return page;
+      return await route(request, ctx, url, seen, origin);
+    } catch (thrown) {
+      const error = toApiError(thrown);
+      if (error.status === 500) console.error(`request ${ctx.requestId} failed:`, thrown);
+      return errorResponse(error, ctx.requestId, origin);
+    }
+  }
 
-  const serve = async (request: Request, { clientIp, waitUntil }: Connection, servedAt?: URL): Promise<Response> => {
-    const startedAt = now();
-    const ctx: RequestContext = {
-      requestId: crypto.randomUUID(),
-      source: requestSource(request),
-      clientIp: normalizeAddress(clientIp),
-      principal: null,
-      config: deps.config,
-      store,
-      storeFacts,
-      host: deps.host,
-      waitUntil,
-    };
-    const seen: { url: URL | null } = { url: null };
-    const response = await answer(request, ctx, seen, servedAt);
+  /** The answer, its body's unread rest discarded, its `api` log line; HEAD is answered wherever GET is, without the body. */
+  async function finish(request: Request, ctx: FrontContext, url: URL | null, response: Response, startedAt: number) {
     await discardUnreadBody(request);
-    const trusted = ctx.principal !== null || throttle.isKnown(ctx.clientIp, now());
-    logAccess(
-      apiLog,
-      apiLogGate,
-      trusted,
-      ctx,
-      request,
-      seen.url ?? parsedUrl(request),
-      secretsOf(request),
-      response,
-      startedAt,
-      now(),
-    );
-    // HEAD is answered wherever GET is (the router matches it as GET), with the same status and headers.
+    if (apiLog) {
+      const trusted = ctx.principal !== null || throttle.isKnown(ctx.clientIp, now());
+      logAccess(apiLog, apiLogGate, trusted, ctx, request, url, secretsOf(request), response, startedAt, now());
+    }
     return request.method === 'HEAD' ? withoutBody(response) : response;
+  }
+
+  const serve = async (request: Request, { clientIp, waitUntil }: Connection): Promise<Response> => {
+    const startedAt = now();
+    const ctx = contextOf(request, crypto.randomUUID(), clientIp, waitUntil);
+    const seen: Seen = { url: null, handedOn: false };
+    const response = await atEntry(request, ctx, seen);
+    // A request handed on was answered, and logged, by the object that served it.
+    if (seen.handedOn) return response;
+    return finish(request, ctx, seen.url ?? parsedUrl(request), response, startedAt);
   };
-  return Object.assign(serve, { flushLogs: () => apiLog.flush() });
+
+  const arrived = async (request: Request, arrival: Arrival, waitUntil: Connection['waitUntil']) => {
+    const startedAt = now();
+    const ctx = contextOf(request, arrival.requestId, arrival.clientIp, waitUntil);
+    const url = new URL(arrival.url);
+    const response = await route(request, ctx, url, { url, handedOn: false });
+    objectDeps?.answered?.(response);
+    return finish(request, ctx, url, response, startedAt);
+  };
+
+  return Object.assign(serve, { arrived, flushLogs: async () => apiLog?.flush() });
 }

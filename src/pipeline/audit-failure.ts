@@ -1,18 +1,15 @@
 import {
-  AuditedFailure,
-  DenialCoalescer,
   failureDetails,
   isDenial,
   type Actor,
   type AuditContext,
-  type Denial,
   type FailedRequest,
   type StoreClient,
 } from '../../storage/client';
 import type { ApiError } from '../shared/errors/api-error';
 import { CLIENT_HEADER, clientSource } from '../shared/client-header';
-import type { RequestContext } from '../../handlers/context';
-import type { Route } from '../../handlers/implement';
+import type { FrontContext } from '../../handlers/context';
+import type { Contract } from '../contracts/define';
 
 /**
  * Where a request comes from, for the audit log: 'cli' or 'mcp' when LPA's own clients say so,
@@ -23,42 +20,25 @@ export function requestSource(request: Request): string {
   return clientSource(request.headers.get(CLIENT_HEADER));
 }
 
-export function auditContext(ctx: RequestContext, action: AuditContext['action']): AuditContext {
+export function auditContext(ctx: FrontContext, action: AuditContext['action']): AuditContext {
   const actor: Actor = ctx.principal?.actor ?? { type: 'anonymous', id: null, label: 'anonymous' };
   return { actor, source: ctx.source, request_id: ctx.requestId, action, ...(ctx.via ? { via: ctx.via } : {}) };
 }
 
-/** Writes one denial's audit entry, coalesced with others of its client, reason and actor (storage/audit/denials.ts). */
-export type DenialRecorder = (store: StoreClient, denial: Denial, now: number) => Promise<void>;
-
-/** The local service's: coalesced in this process's memory, and what opens or closes a window written in one store call. */
-export function coalescedHere(): DenialRecorder {
-  const denials = new DenialCoalescer();
-  return async (store, denial, now) => {
-    const admitted = denials.admit(denial, now);
-    if (admitted.length > 0) await store.system.recordDenials(admitted);
-  };
-}
-
 /**
  * Every denial (401, 403, 429) and every failed change of an audited route is itself an audit
- * entry, in one store call at most. A change that fails in the store is audited there, in the
- * failing call's own batch (storage/dispatch.ts): its error is an `AuditedFailure` and nothing more
- * is written here. What fails before the store is written here after the fact, in its own call.
- * Denials pass through the coalescer first, so a flood of them writes a bounded number of entries
- * (those it admits at once share one call). A failure to write is logged and does not mask the
+ * entry, written after the failure in a commit of its own (the failing change's savepoint is rolled
+ * back by then). Denials are coalesced in the store first (storage/audit/denials.ts), so a flood of
+ * them writes a bounded number of entries. A failure to write is logged and does not mask the
  * original error.
  */
 export async function auditFailure(
   store: StoreClient,
-  ctx: RequestContext,
-  route: Route | undefined,
+  ctx: FrontContext,
+  route: Contract | undefined,
   error: ApiError,
   request: FailedRequest,
-  recordDenial: DenialRecorder,
-  now: number,
 ): Promise<void> {
-  if (error instanceof AuditedFailure) return;
   const denied = isDenial(error.status);
   if (!denied && !route?.audit) return;
   try {
@@ -68,11 +48,11 @@ export async function auditFailure(
         error.code,
         error.status,
       );
-    await recordDenial(
-      store,
-      { audit: auditContext(ctx, 'auth.denied'), code: error.code, details: failureDetails(request, error.status) },
-      now,
-    );
+    await store.system.recordDenial({
+      audit: auditContext(ctx, 'auth.denied'),
+      code: error.code,
+      details: failureDetails(request, error.status),
+    });
   } catch (thrown) {
     console.error('could not audit a failed request', thrown);
   }

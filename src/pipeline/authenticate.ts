@@ -1,4 +1,4 @@
-import type { StoreClient } from '../../storage/client';
+import type { Store } from '../../storage/client';
 import type { Config } from '../shared/config';
 import { ApiError } from '../shared/errors/api-error';
 import { MAX_TOKEN_LENGTH } from '../shared/admin-token';
@@ -15,14 +15,15 @@ export function bearerToken(request: Request): string | null {
 
 /**
  * Who sent a request, or an ApiError (`auth.token_missing`, `auth.token_invalid`: the latter counts
- * as a guess for the throttle). The local service knows its admin token and the store's tokens
- * (`localAuthenticator`); a team's service also knows its members (src/teams/identity.ts).
+ * as a guess for the throttle). The local store knows its admin token and its tokens
+ * (`localAuthenticator`); a team's store also knows its members (src/teams/identity.ts); the team
+ * service's front knows the operator (src/teams/operator.ts).
  */
-export type Authenticator = (request: Request, store: StoreClient) => Promise<Principal>;
+export type Authenticator = (request: Request) => Promise<Principal>;
 
-/** The local service's: the bootstrap admin token (by its hash), or a token of the store. */
-export function localAuthenticator(config: Config): Authenticator {
-  return async (request, store) => {
+/** The local store's: the bootstrap admin token (by its hash), or a token of the store. */
+export function localAuthenticator(config: Config, store: Store): Authenticator {
+  return async (request) => {
     const token = bearerToken(request);
     if (token === null) throw new ApiError('auth.token_missing');
     if (token.length > MAX_TOKEN_LENGTH) throw new ApiError('auth.token_invalid');
@@ -33,9 +34,9 @@ export function localAuthenticator(config: Config): Authenticator {
 }
 
 /** The principal of a store token, by the token's SHA-256; `auth.token_invalid` when no live token has it. */
-export async function storeTokenPrincipal(hash: string, store: StoreClient): Promise<Principal> {
-  // No store call where the store shares this isolate's token cache (storage/client.ts).
-  const { token: record } = await store.tokens.check(hash);
+export function storeTokenPrincipal(hash: string, store: Store): Principal {
+  // From the store's live tokens in memory (storage/tokens/tokens.ts): no SQL.
+  const record = store.tokens.check(hash, Date.now());
   if (!record) throw new ApiError('auth.token_invalid');
   return {
     actor: { type: record.admin ? 'admin' : 'token', id: record.id, label: record.name },

@@ -1,9 +1,9 @@
 import { ApiError } from '../shared/errors/api-error';
 import type { Principal } from '../../handlers/context';
-import type { Route } from '../../handlers/implement';
+import type { Contract } from '../contracts/define';
 
 /** All of a route's scopes are required; an admin session satisfies every scope check. */
-export function authorize(route: Route, principal: Principal | null): void {
+export function authorize(route: Contract, principal: Principal | null): void {
   if (route.access === 'public' || principal?.admin) return;
   if (route.access === 'admin') throw new ApiError('auth.admin_required');
   const missing = (route.scopes ?? []).filter((scope) => !principal?.scopes.includes(scope));

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../handlers/context';
 import { parseTeamHead, type TeamHead } from '../../storage/client';
-import type { Route } from '../../handlers/implement';
+import type { Contract } from '../contracts/define';
 import { reached, teamErrorCode, type TeamReply } from '../host/team-forward';
 import { CLIENT_HEADER } from '../shared/client-header';
 import { ApiError } from '../shared/errors/api-error';
@@ -8,6 +8,7 @@ import { TEAM_HEAD_HEADER, teamHeadValue } from '../shared/schemas/team';
 import { utf8Bytes, utf8Text } from '../shared/unicode';
 import { auditContext } from './audit-failure';
 import { baseHeaders } from './respond';
+import { perStore } from '../shared/store-memory';
 
 /** Statuses whose answer has no body (a Response with one would not even be built). */
 const NULL_BODY = new Set([101, 204, 205, 304]);
@@ -24,7 +25,7 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 export async function forwardToTeam(
   request: Request,
   url: URL,
-  route: Route,
+  route: Contract,
   body: unknown,
   ctx: RequestContext,
   origin: string | null,
@@ -93,13 +94,10 @@ function teamJson(answer: TeamReply): unknown {
 }
 
 /**
- * The last head each store kept, as `<team> <seq>,<hash>`, keyed by the store client: the app's one
- * client of its store serves every read, whose answer mostly names the same head as the one before,
- * and the store would write nothing for it (storage/witness/witness.ts), so it is not asked. An
- * audited request has a client of its own (its failure's audit rides along), so its head is always
- * sent, and the store's own check of the last head applies.
+ * The last head this store kept, as `<team> <seq>,<hash>`: most answers name the same head as the
+ * one before, and the store would write nothing for it (storage/witness/witness.ts), so it is not asked.
  */
-const keptHeads = new WeakMap<RequestContext['store'], string>();
+const lastKept = perStore(() => ({ head: '' }));
 
 /**
  * Keeps the head the team answered with (docs/teams.md#audit-across-machines), after the answer: the
@@ -107,12 +105,12 @@ const keptHeads = new WeakMap<RequestContext['store'], string>();
  * never the request (the next answer with it asks again).
  */
 function witness(ctx: RequestContext, team: string, head: TeamHead): void {
-  const { store } = ctx;
+  const kept = lastKept.of(ctx.memory);
   const key = `${team} ${teamHeadValue(head)}`;
-  if (keptHeads.get(store) === key) return;
+  if (kept.head === key) return;
   ctx.waitUntil(
-    store.witness.see(team, head).then(
-      () => void keptHeads.set(store, key),
+    ctx.store.witness.see(team, head).then(
+      () => void (kept.head = key),
       (error: unknown) => console.error('could not keep the team head', error),
     ),
   );

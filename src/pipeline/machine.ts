@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../handlers/context';
+import type { FrontContext } from '../../handlers/context';
 
 const MACHINE_ID = /^[A-Za-z0-9-]{8,64}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -10,7 +10,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * labels: the team's audit entry records them in `details.via` and under the local request id, so
  * both chains name one request. They grant nothing.
  */
-export function adoptMachine(request: Request, ctx: RequestContext): void {
+export function adoptMachine(request: Request, ctx: FrontContext): void {
   // A team token, scoped or admin (a machine's credential is often an admin one), carries its id; a member Access signed in has none.
   const actor = ctx.principal?.actor;
   if (!actor || actor.id === null || (actor.type !== 'token' && actor.type !== 'admin')) return;

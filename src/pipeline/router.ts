@@ -1,14 +1,14 @@
 import { IttyRouter } from 'itty-router';
-import type { Route } from '../../handlers/implement';
+import type { Contract } from '../contracts/define';
 
-export interface RouteMatch {
-  route: Route;
+export interface RouteMatch<R extends Contract> {
+  route: R;
   params: Record<string, string>;
 }
 
 /** One route as itty-router compiled it: the path's regular expression (named groups for `:name`). */
-interface CompiledRoute {
-  route: Route;
+interface CompiledRoute<R extends Contract> {
+  route: R;
   pattern: RegExp;
 }
 
@@ -19,9 +19,9 @@ interface CompiledRoute {
  * every route of every method on each request (the pipeline has parsed the URL once already).
  * HEAD is served wherever GET is (RFC 9110); the pipeline drops the body.
  */
-export function createRouter(routes: readonly Route[]) {
+export function createRouter<R extends Contract>(routes: readonly R[]) {
   const itty = IttyRouter();
-  const byMethod = new Map<string, CompiledRoute[]>();
+  const byMethod = new Map<string, CompiledRoute<R>[]>();
   for (const route of routes) {
     const compiled = itty.routes.length;
     (itty[route.method.toLowerCase() as 'get'] as (path: string) => unknown)(route.path);
@@ -30,7 +30,7 @@ export function createRouter(routes: readonly Route[]) {
     byMethod.set(route.method, list);
   }
   return {
-    match(method: string, pathname: string): RouteMatch | undefined {
+    match(method: string, pathname: string): RouteMatch<R> | undefined {
       for (const { route, pattern } of byMethod.get(method === 'HEAD' ? 'GET' : method) ?? []) {
         const found = pattern.exec(pathname);
         if (found) return { route, params: { ...found.groups } };

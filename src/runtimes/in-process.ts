@@ -4,19 +4,18 @@ import { nodeHost } from '../host/node/node-host';
 import type { ProcessStart } from './launcher/process-startup';
 import { configVars } from './launcher/settings';
 import { errorResponse } from '../pipeline/respond';
-import { lpaService } from './service';
-import { startStore } from '../../storage/startup';
+import { localFront } from './service';
+import { StoreObject } from '../object/store-object';
 import type { SqlDb } from '../../storage/sql/sql';
-import { LOCAL_STORE_KEY } from '../../storage/client';
 
 /** Answers one request that arrived from the TCP peer `clientIp`. */
 export type InProcessService = (request: Request, clientIp: string) => Promise<Response>;
 
 /**
- * The service in one process, as Bun and Deno run it: the store on a local SQLite file in this
- * process, the Node implementation of the host port called directly (no HTTP in between), the
- * daily run on a timer. The runtime's entry opens the database and serves HTTP; everything in
- * between is here, once.
+ * The service in one process, as Bun and Deno run it: the store's object (the same class a Durable
+ * Object holds under workerd) on a local SQLite file in this process, the Node implementation of the
+ * host port called directly (no HTTP in between), the daily run on a timer. The runtime's entry
+ * opens the database and serves HTTP; everything in between is here, once.
  */
 export async function inProcessService(
   db: SqlDb,
@@ -26,25 +25,20 @@ export async function inProcessService(
   db.run('PRAGMA journal_mode = WAL');
   db.run('PRAGMA synchronous = FULL');
   const host = nodeHost(settings.dataRoot, settings.team);
-  // A timer does not outlive the process, so there is never a pending one to keep.
-  const { invoke } = await startStore(db, host, {
-    storeKey: LOCAL_STORE_KEY,
+  const config = configFrom(configVars(settings, version));
+  const object = await StoreObject.start({
+    db,
+    host,
+    config,
+    // A timer does not outlive the process, so there is never a pending one to keep.
     wakeAt: (at, { run }) => void setTimeout(run, at - Date.now()),
   });
-
-  const app = lpaService({
-    config: configFrom(configVars(settings, version)),
-    // Cloning stands in for the copy that Durable Object RPC makes.
-    store: async (call) => structuredClone(await invoke(structuredClone(call))),
-    host,
-  });
+  const waitUntil = (promise: Promise<unknown>) =>
+    void promise.catch((error) => console.error('background work failed:', error));
+  const front = localFront({ config, host, object: (request, arrival) => object.serve(request, arrival, waitUntil) });
   // The buffered api log lines are written before the process exits (the entry's server stops first).
-  onStop(() => app.flushLogs());
-  return (request, clientIp) =>
-    app(request, {
-      clientIp,
-      waitUntil: (promise) => void promise.catch((error) => console.error('background work failed:', error)),
-    });
+  onStop(() => Promise.all([front.flushLogs(), object.flushLogs()]));
+  return (request, clientIp) => front(request, { clientIp, waitUntil });
 }
 
 /**

@@ -1,23 +1,21 @@
-import { LOCAL_STORE_KEY, type Invoke } from '../../storage/client';
 import type { HostPort } from '../host/port';
-import { createApp, type App } from '../pipeline/app';
+import { createFront, type App, type Onward } from '../pipeline/app';
 import type { Config } from '../shared/config';
-import { ROUTES } from '../../handlers';
 
-/** What a runtime supplies; the connection (peer address, how to keep work alive) comes with each request. */
+/** What a runtime supplies: the configuration, the host port, and how it reaches its one store's object. */
 export interface RuntimeParts {
   config: Config;
-  /** The store: the Durable Object's `invoke` over RPC, or the store in this process. */
-  store: Invoke;
-  /** The host port: a client of the launcher's host server, or the Node implementation itself. */
   host: HostPort;
+  /** The local store's object: a Durable Object's `serve` over RPC under workerd, the object itself under Bun and Deno. */
+  object: Onward;
 }
 
 /**
- * The service, wired once for every runtime: the pipeline over the route table, with the store and
- * the host port a runtime hands it. workerd's worker, the in-process runtimes (Bun, Deno) and the
- * tests' own services all start here.
+ * The local service's front, the same for every runtime: the Host guard, CORS preflights and the
+ * console's files here, every route to the data root's one store object (src/object/store-object.ts),
+ * whose api log then holds every API request's line in the order they were answered. workerd's worker, the in-process runtimes (Bun, Deno) and the tests'
+ * own services all start here.
  */
-export function lpaService({ config, store, host }: RuntimeParts): App {
-  return createApp(ROUTES, { config, store, storeKey: LOCAL_STORE_KEY, host });
+export function localFront({ config, host, object }: RuntimeParts): App {
+  return createFront([], { config, logs: host.logs, onward: object });
 }

@@ -1,4 +1,4 @@
-import type { StoreClient } from '../../storage/client';
+import type { Store } from '../../storage/client';
 import { bearerToken, storeTokenPrincipal, type Authenticator } from '../pipeline/authenticate';
 import { MAX_TOKEN_LENGTH } from '../shared/admin-token';
 import { sha256Hex } from '../shared/crypto';
@@ -15,8 +15,8 @@ export const ACCESS_ASSERTION_HEADER = 'cf-access-jwt-assertion';
  * person or service token Cloudflare Access vouches for, who must be a member of this team. There
  * is no bootstrap admin token: the operator token opens no team.
  */
-export function teamAuthenticator(verifyAccess: AccessVerifier | null): Authenticator {
-  return async (request: Request, store: StoreClient) => {
+export function teamAuthenticator(verifyAccess: AccessVerifier | null, store: Store): Authenticator {
+  return async (request: Request) => {
     const token = bearerToken(request);
     if (token !== null) {
       if (token.length > MAX_TOKEN_LENGTH) throw new ApiError('auth.token_invalid');
@@ -25,7 +25,7 @@ export function teamAuthenticator(verifyAccess: AccessVerifier | null): Authenti
     const assertion = request.headers.get(ACCESS_ASSERTION_HEADER);
     if (assertion === null || verifyAccess === null) throw new ApiError('auth.token_missing');
     const { member } = await verifyAccess(assertion);
-    const role = await store.members.role(member);
+    const role = store.members.role(member);
     if (role === null) throw new ApiError('auth.not_member', { member: member.slice(0, 254) });
     return memberPrincipal(member, role);
   };

@@ -14,13 +14,6 @@ export interface TeamHostParts {
   keys: TeamKeys;
 }
 
-/** The keys of a team, seen from the Worker: it never holds them. */
-export const NO_KEYS: TeamKeys = {
-  read: async () => {
-    throw new HostRefusal("a team's keys are read only inside its Durable Object");
-  },
-};
-
 const refuse = (what: string) => async (): Promise<never> => {
   throw new HostRefusal(`${what}: a team has no such thing on Cloudflare`);
 };

@@ -3,9 +3,7 @@ import type { Scope } from '../../src/shared/scopes';
 import type { AuditContext } from '../audit/entry';
 import type { StoreContext } from '../context';
 import { revoke } from '../revoke';
-import { first } from '../sql/sql';
 import type { CreatedToken, Token, TokenInput } from './schema';
-import { thisIsolate, tokenCache, type TokenCache } from './shared-cache';
 
 interface TokenRow {
   id: string;
@@ -28,8 +26,14 @@ const toToken = (row: TokenRow): Token => ({
 
 /** API tokens. Only a token's SHA-256 is stored; its plaintext is returned once, at creation. */
 export class Tokens {
-  /** The worker's token cache this store keeps current, once it is the served store (`shareLiveTokens`). */
-  private cache: TokenCache | null = null;
+  /**
+   * The live tokens by hash, read at the first check and kept current by every create and revoke, so
+   * that authenticating a token reads no SQL. It is this store's own (its object's memory), never
+   * module state: a token of one store is unknown to every other. A change its transaction later
+   * rolls back errs safe: a revocation undone still refuses the token until the store restarts; a
+   * creation undone was never answered, so no one holds that token. Expiry is checked at use.
+   */
+  private live: Map<string, Token> | null = null;
 
   constructor(private readonly ctx: StoreContext) {}
 
@@ -64,7 +68,7 @@ export class Tokens {
         details: { name: record.name, scopes: record.scopes, admin: record.admin },
       }),
     );
-    this.cache?.added(hash, record);
+    this.live?.set(hash, record);
     return { ...record, token };
   }
 
@@ -76,27 +80,17 @@ export class Tokens {
 
   revoke(audit: AuditContext, id: string): void {
     revoke(this.ctx, audit, 'token', id);
-    this.cache?.revoked(id);
+    if (this.live) for (const [hash, token] of this.live) if (token.id === id) this.live.delete(hash);
   }
 
-  /** Fills the worker's token cache of the store named `storeKey` (storage/tokens/shared-cache.ts); only the served store does. */
-  shareLiveTokens(storeKey: string): void {
-    const rows = this.ctx.db.all<TokenRow>('SELECT * FROM tokens WHERE revoked_at IS NULL');
-    this.cache = tokenCache(storeKey);
-    this.cache.fill(rows.map((row) => [row.hash, toToken(row)]));
-  }
-
-  /**
-   * The live token with this hash (not revoked, not expired), and the id of this module instance, by
-   * which the worker learns whether it shares the token cache with the store.
-   */
-  check(hash: string): { token: Token | null; isolate: string } {
-    const row = first<TokenRow>(
-      this.ctx.db,
-      'SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)',
-      hash,
-      this.ctx.now(),
+  /** The live token with this hash (not revoked, not expired at `now`), or null. */
+  check(hash: string, now: number): Token | null {
+    this.live ??= new Map(
+      this.ctx.db
+        .all<TokenRow>('SELECT * FROM tokens WHERE revoked_at IS NULL')
+        .map((row) => [row.hash, toToken(row)] as const),
     );
-    return { token: row ? toToken(row) : null, isolate: thisIsolate() };
+    const token = this.live.get(hash);
+    return token && (token.expires_at === null || token.expires_at > now) ? token : null;
   }
 }

@@ -1,14 +1,17 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { LOCAL_STORE_KEY, storeClient, type Invoke, type StoreClient } from '../../storage/client';
+import type { StoreClient } from '../../storage/client';
 import type { SqlValue } from '../../storage/sql/sql';
 import { storeStub } from '../../src/runtimes/workerd/env';
-import type { StoreObject } from '../../storage/durable-object';
+import type { DurableStoreObject } from '../../src/object/durable-store-object';
+import type { StoreObject } from '../../src/object/store-object';
 
 /** What a test sees inside the store's Durable Object. */
 export interface InStore {
-  instance: StoreObject;
-  /** The store the instance serves, called as the worker calls it (through its group commit). */
+  instance: DurableStoreObject;
+  /** The store's object the instance holds: its store, its memory, its pipeline. */
+  object: StoreObject;
+  /** The store as its handlers call it (through its group commit). */
   store: StoreClient;
   /** The Durable Object's storage: what `durableSql` wraps, and `transactionSync`. */
   storage: DurableObjectStorage;
@@ -21,14 +24,10 @@ export interface InStore {
  * service, on the same database the requests see.
  */
 export function inStore<T>(fn: (inside: InStore) => T | Promise<T>): Promise<T> {
-  return runInDurableObject(storeStub(env), (instance, state) =>
-    fn({
-      instance,
-      store: storeClient((call) => instance.invoke(call), { storeKey: LOCAL_STORE_KEY }),
-      storage: state.storage,
-      sql: state.storage.sql,
-    }),
-  );
+  return runInDurableObject(storeStub(env), (instance, state) => {
+    const object = instance.object!;
+    return fn({ instance, object, store: object.started.client, storage: state.storage, sql: state.storage.sql });
+  });
 }
 
 /** Runs one statement on the store's database, as an attacker with the file would; its rows, if any. */
@@ -36,13 +35,20 @@ export function sql<T = Record<string, SqlValue>>(query: string, ...params: SqlV
   return inStore(({ sql }) => sql.exec(query, ...params).toArray() as T[]);
 }
 
-/**
- * The store as the worker reaches it (over RPC), for a service a test builds itself; `calls`, when
- * given, gets `family.method` of every call, to show what a request asked the store.
- */
-export function storeOverRpc(calls?: string[]): Invoke {
-  return (call) => {
-    calls?.push(`${call.family}.${call.method}`);
-    return storeStub(env).invoke(call);
-  };
+/** The same client with every call's `family.method` pushed to `calls` first: what a request asked the store. */
+export function recordingClient(client: StoreClient, calls: string[]): StoreClient {
+  return Object.fromEntries(
+    Object.entries(client).map(([family, methods]) => [
+      family,
+      Object.fromEntries(
+        Object.entries(methods as Record<string, (...args: unknown[]) => unknown>).map(([method, call]) => [
+          method,
+          (...args: unknown[]) => {
+            calls.push(`${family}.${method}`);
+            return call(...args);
+          },
+        ]),
+      ),
+    ]),
+  ) as StoreClient;
 }

@@ -1,12 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DENIAL_WINDOW_MS, MAX_OPEN_WINDOWS } from '../../storage/audit/denials';
 import type { AuditEntry, AuditList } from '../../storage/audit/schema';
-import { teamConfigFrom } from '../../src/teams/team-config';
-import { NO_KEYS, teamHost } from '../../src/teams/team-host';
-import { teamStoreKey } from '../../src/teams/team-id';
-import { teamService } from '../../src/teams/team-service';
-import { TEAM_BASE_URL, TEAM_TEST_HOST } from './constants';
-import { createTeam, inBatches, teamCall, teamEnv, teamPath, teamToken } from './support';
+import { createTeam, inBatches, inTeamObject, teamCall, teamPath, teamToken } from './support';
 
 /** The number of teams the issue names: every one is tried against every other. */
 const TEAMS = 64;
@@ -275,44 +270,27 @@ describe('the token cache, one per team in module state', () => {
   });
 });
 
-describe('the one-verify-at-a-time slot, one per team in module state', () => {
+describe("the one-verify-at-a-time slot, one per team in the team's object", () => {
   it("lets team B verify while team A's verify runs, and still refuses a second verify of team A", async () => {
     const [a, b] = await Promise.all([createTeam('verify-a'), createTeam('verify-b')]);
     const [tokenA, tokenB] = await Promise.all([a, b].map((t) => teamToken(t.teamId, t.owner, [], true)));
-    // The service as the Worker builds it, over the same team objects, with team A's verify held in its first slice.
+    // Team A's verify is held before its first slice: its object's client waits for the gate once.
     let held!: () => void;
     const gate = new Promise<void>((resolve) => (held = resolve));
     let reached = false;
-    const objectOf = (teamId: string) => teamEnv.TEAMS.get(teamEnv.TEAMS.idFromName(teamStoreKey(teamId)));
-    const service = teamService({
-      config: teamConfigFrom(teamEnv),
-      operatorTokenSha256: null,
-      directory: {
-        invoke: async (teamId, call) => {
-          if (teamId === a.teamId && call.family === 'audit' && call.method === 'verifySlice') {
-            reached = true;
-            await gate;
-          }
-          return objectOf(teamId).invoke(call);
-        },
-        exists: (teamId) => objectOf(teamId).exists(),
-        create: () => Promise.reject(new Error('not in this test')),
-      },
-      verifyAccess: null,
-      spendFailure: async () => true,
-      hostFor: (teamId) => teamHost({ teamId, bucket: teamEnv.TEAM_FILES, keys: NO_KEYS }),
+    await inTeamObject(a.teamId, (instance) => {
+      const audit = instance.object!.started.client.audit;
+      const slice = audit.verifySlice;
+      audit.verifySlice = async (cursor) => {
+        audit.verifySlice = slice;
+        reached = true;
+        await gate;
+        return slice(cursor);
+      };
     });
     const verify = async (teamId: string, token: string) => {
-      const res = await service(
-        new Request(`${TEAM_BASE_URL}${teamPath(teamId, '/audit/verify')}`, {
-          headers: { host: TEAM_TEST_HOST, authorization: `Bearer ${token}` },
-        }),
-        {
-          clientIp: '192.0.2.1',
-          waitUntil: () => {},
-        },
-      );
-      return { status: res.status, json: await res.json<{ ok?: boolean; error?: { code: string } }>() };
+      const res = await teamCall(teamPath(teamId, '/audit/verify'), { token, clientIp: '192.0.2.1' });
+      return { status: res.status, json: res.json as { ok?: boolean; error?: { code: string } } };
     };
     const first = verify(a.teamId, tokenA!.token);
     while (!reached) await new Promise((resolve) => setTimeout(resolve, 1));

@@ -1,7 +1,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import { importJWK, SignJWT, type JWK } from 'jose';
-import type { TeamObject } from '../../src/runtimes/cloudflare/team-object';
+import type { DurableStoreObject } from '../../src/object/durable-store-object';
 import type { TeamWorkerEnv } from '../../src/runtimes/cloudflare/team-worker';
 import { teamStoreKey } from '../../src/teams/team-id';
 import { TEAM_BASE_URL, TEAM_TEST_HOST, TEAM_TEST_OPERATOR_TOKEN } from './constants';
@@ -114,7 +114,7 @@ export const teamEnv: TeamWorkerEnv = testEnv;
 /** Runs `fn` inside a team's Durable Object (`team:<id>`), beside the requests it serves. */
 export function inTeamObject<T>(
   teamId: string,
-  fn: (instance: TeamObject, state: DurableObjectState) => T | Promise<T>,
+  fn: (instance: DurableStoreObject, state: DurableObjectState) => T | Promise<T>,
 ): Promise<T> {
-  return runInDurableObject(testEnv.TEAMS.get(testEnv.TEAMS.idFromName(teamStoreKey(teamId))), fn);
+  return runInDurableObject(testEnv.TEAMS.getByName(teamStoreKey(teamId)), fn);
 }

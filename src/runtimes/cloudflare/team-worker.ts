@@ -1,43 +1,39 @@
 import type { Team } from '../../contracts/teams';
+import type { DurableStoreObject, TeamStoreEnv } from '../../object/durable-store-object';
 import { useSha256Hex } from '../../shared/crypto';
 import { wasmSha256Hex } from '../../shared/sha256-wasm';
-import { accessVerifier } from '../../teams/access-jwt';
-import { accessSettings, operatorTokenSha256, teamConfigFrom, type TeamVars } from '../../teams/team-config';
-import { NO_KEYS, teamHost } from '../../teams/team-host';
+import { operatorTokenSha256, teamConfigFrom } from '../../teams/team-config';
+import { teamFront } from '../../teams/team-front';
 import { teamStoreKey, type TeamId } from '../../teams/team-id';
-import { teamService } from '../../teams/team-service';
+import type { App } from '../../pipeline/app';
 import sha256Wasm from '../workerd/sha256.wasm';
-import type { TeamObject, TeamObjectEnv } from './team-object';
 
-export { TeamObject } from './team-object';
+// The one store object class, bound here under the name the teams' objects were created with
+// (wrangler.toml's `TEAMS`): Cloudflare keeps an object's storage by its class's name.
+export { DurableStoreObject as TeamObject } from '../../object/durable-store-object';
 
 // As in the local worker (src/runtimes/workerd/worker.ts): SHA-256 of the audit chain from WebAssembly.
 useSha256Hex(wasmSha256Hex(sha256Wasm), 'hash-wasm');
 
 /** The bindings of `[env.team]` in wrangler.toml: the teams' objects, the bucket, the rate limiter, the settings and secrets. */
-export interface TeamWorkerEnv extends TeamVars, TeamObjectEnv {
-  TEAMS: DurableObjectNamespace<TeamObject>;
-  AUTH_LIMIT: RateLimit;
+export interface TeamWorkerEnv extends TeamStoreEnv {
+  TEAMS: DurableObjectNamespace<DurableStoreObject>;
 }
 
 const teamObject = (env: TeamWorkerEnv, teamId: TeamId) => env.TEAMS.getByName(teamStoreKey(teamId));
 
-let service: ReturnType<typeof teamService> | undefined;
+let front: App | undefined;
 
-function startService(env: TeamWorkerEnv): ReturnType<typeof teamService> {
-  const access = accessSettings(env);
-  return teamService({
+function startFront(env: TeamWorkerEnv): App {
+  return teamFront({
     config: teamConfigFrom(env),
     operatorTokenSha256: operatorTokenSha256(env),
     directory: {
-      invoke: (teamId, call) => teamObject(env, teamId).invoke(call),
-      exists: (teamId) => teamObject(env, teamId).exists(),
+      serve: (teamId, request, arrival) => teamObject(env, teamId).serve(request, arrival),
       create: (teamId, owner, requestId) =>
         teamObject(env, teamId).create(teamId, owner, requestId) as Promise<Team | null>,
     },
-    verifyAccess: access ? accessVerifier(access) : null,
     spendFailure: async (key) => (await env.AUTH_LIMIT.limit({ key })).success,
-    hostFor: (teamId) => teamHost({ teamId, bucket: env.TEAM_FILES, keys: NO_KEYS }),
   });
 }
 
@@ -47,8 +43,8 @@ function startService(env: TeamWorkerEnv): ReturnType<typeof teamService> {
  */
 export default {
   async fetch(request, env, ctx) {
-    service ??= startService(env);
+    front ??= startFront(env);
     const clientIp = request.headers.get('cf-connecting-ip') ?? 'unknown';
-    return service(request, { clientIp, waitUntil: (promise) => ctx.waitUntil(promise) });
+    return front(request, { clientIp, waitUntil: (promise) => ctx.waitUntil(promise) });
   },
 } satisfies ExportedHandler<TeamWorkerEnv>;

@@ -28,7 +28,7 @@ const text = (name: string, value: string) => `(name = ${JSON.stringify(name)}, 
  */
 export function workerdConfig(settings: LaunchSettings, paths: WorkerdPaths, version: string): string {
   const bindings = [
-    '(name = "STORE", durableObjectNamespace = "StoreObject")',
+    '(name = "STORE", durableObjectNamespace = "DurableStoreObject")',
     '(name = "HOST", service = "host")',
     ...Object.entries(configVars(settings, version)).map(([name, value]) => text(name, value ?? '')),
   ];
@@ -57,7 +57,7 @@ const lpa :Workerd.Worker = (
   bindings = [
     ${bindings.join(',\n    ')},
   ],
-  durableObjectNamespaces = [(className = "StoreObject", uniqueKey = "lpa-store", enableSql = true, preventEviction = true)],
+  durableObjectNamespaces = [(className = "DurableStoreObject", uniqueKey = "lpa-store", enableSql = true, preventEviction = true)],
   durableObjectStorage = (localDisk = "store"),
   globalOutbound = "internet",
 );

@@ -7,9 +7,9 @@ import type { Config } from '../../shared/config';
 import { useSha256Hex } from '../../shared/crypto';
 import { wasmSha256Hex } from '../../shared/sha256-wasm';
 import sha256Wasm from './sha256.wasm';
-import { lpaService } from '../service';
+import { localFront } from '../service';
 
-export { StoreObject } from '../../../storage/durable-object';
+export { DurableStoreObject } from '../../object/durable-store-object';
 
 // workerd's node:crypto costs microseconds per call whatever the length (docs/decisions/002-webassembly-sha256.md,
 // SHA-256 from WebAssembly); the compiled module hashes an audit entry in about half the time. Every isolate
@@ -29,7 +29,12 @@ function startService(env: WorkerEnv): { app: App; config: Config } {
   const config = configFrom(env);
   return {
     config,
-    app: lpaService({ config, store: (call) => storeStub(env).invoke(call), host: hostClient(env.HOST) }),
+    app: localFront({
+      config,
+      host: hostClient(env.HOST),
+      // The local object starts its store with itself, so it always answers (only a team's may not).
+      object: async (request, arrival) => (await storeStub(env).serve(request, arrival))!,
+    }),
   };
 }
 
@@ -43,12 +48,12 @@ export default {
 
 /**
  * Served only on the launcher's private flush socket (./flush-logs.ts): writes the buffered `api`
- * log lines and answers 204 once the host has them. Module state is shared by the isolate, so this
- * is the very buffer the default entrypoint fills; before the first request there is nothing to write.
+ * log lines of the front and of the store's object, and answers 204 once the host has them. Module
+ * state is shared by the isolate, so the front's is the very buffer the default entrypoint fills.
  */
 export class LogFlush extends WorkerEntrypoint<WorkerEnv> {
   override async fetch(): Promise<Response> {
-    await service?.app.flushLogs();
+    await Promise.all([service?.app.flushLogs(), storeStub(this.env).flushLogs()]);
     return new Response(null, { status: 204 });
   }
 }

@@ -1,0 +1,95 @@
+import { ROUTES } from '../../handlers';
+import type { JobReport } from '../../storage/jobs/daily-job';
+import type { SqlDb } from '../../storage/sql/sql';
+import { startStore, type StartedStore, type StoreStartOptions } from '../../storage/startup';
+import type { HostPort } from '../host/port';
+import { createApp, type App, type Arrival, type Connection } from '../pipeline/app';
+import { localAuthenticator } from '../pipeline/authenticate';
+import { LimiterThrottle, type SpendFailure } from '../pipeline/limiter-throttle';
+import type { Config } from '../shared/config';
+import { TEAM_HEAD_HEADER, teamHeadValue } from '../shared/schemas/team';
+import { StoreMemory } from '../shared/store-memory';
+import type { AccessVerifier } from '../teams/access-jwt';
+import { teamAuthenticator } from '../teams/identity';
+import { TEAM_ROUTES } from '../teams/routes';
+
+/** A team's store: how its members sign in, and the shared budget of its failed authentications. */
+export interface TeamParts {
+  teamId: string;
+  verifyAccess: AccessVerifier | null;
+  /** Spends one failed authentication of a client (on Cloudflare, the Rate Limiting binding). */
+  spendFailure: SpendFailure;
+}
+
+/** What a runtime hands a store's object: its database, its host port, its configuration, its wake-up. */
+export interface StoreObjectParts {
+  db: SqlDb;
+  host: HostPort;
+  config: Config;
+  wakeAt: StoreStartOptions['wakeAt'];
+  /** A team's store (src/teams); absent for the local store of a data root. */
+  team?: TeamParts;
+}
+
+/**
+ * One store and the pipeline that serves it: where every request that needs a store is run, over
+ * the store's own families, with everything that belongs to the store (its tokens, throttle,
+ * denial windows, api log buffer, handlers' slots) in this object's memory. The same class for the
+ * local store and for each team's; under workerd and on Cloudflare a Durable Object holds it
+ * (./durable-store-object.ts), under Bun and Deno the process does (src/runtimes/in-process.ts).
+ */
+export class StoreObject {
+  /** What this store's handlers keep in memory (src/shared/store-memory.ts). */
+  readonly memory = new StoreMemory();
+  private readonly app: App;
+
+  /** Opens the store (keys, migrations, the start's audit and log lines) and builds its pipeline. */
+  static async start(parts: StoreObjectParts): Promise<StoreObject> {
+    return new StoreObject(await startStore(parts.db, parts.host, { wakeAt: parts.wakeAt }), parts);
+  }
+
+  /** The pipeline over a started store (`start`; a test may serve the same store with other parts). */
+  constructor(
+    readonly started: StartedStore,
+    parts: Omit<StoreObjectParts, 'db' | 'wakeAt'>,
+  ) {
+    const served = { client: started.client, memory: this.memory };
+    const { store } = started;
+    const { team } = parts;
+    this.app = team
+      ? createApp(TEAM_ROUTES, {
+          config: parts.config,
+          host: parts.host,
+          logs: parts.host.logs,
+          store: served,
+          authenticate: teamAuthenticator(team.verifyAccess, store),
+          throttle: new LimiterThrottle((client) => team.spendFailure(`${team.teamId}:${client}`)),
+          acceptsMachines: true,
+          // The team chain's head at or after this request's own entries: what a joined machine keeps
+          // as a witness of the team's history (docs/teams.md#audit-across-machines).
+          answered: (response) => response.headers.set(TEAM_HEAD_HEADER, teamHeadValue(store.system.chainTip())),
+        })
+      : createApp(ROUTES, {
+          config: parts.config,
+          host: parts.host,
+          logs: parts.host.logs,
+          store: served,
+          authenticate: localAuthenticator(parts.config, store),
+        });
+  }
+
+  /** A request the entry's front passed its guards (src/pipeline/app.ts). */
+  serve(request: Request, arrival: Arrival, waitUntil: Connection['waitUntil']): Promise<Response> {
+    return this.app.arrived(request, arrival, waitUntil);
+  }
+
+  /** The daily run (retention cleanups, audit anchors); it asks for the next wake-up. */
+  runDaily(now = Date.now()): Promise<JobReport[]> {
+    return this.started.runDaily(now);
+  }
+
+  /** Writes the `api` log lines still buffered (a clean stop). */
+  flushLogs(): Promise<void> {
+    return this.app.flushLogs();
+  }
+}

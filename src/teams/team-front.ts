@@ -1,0 +1,76 @@
+import { implementFront } from '../../handlers/implement';
+import { reachabilityRoutes } from '../../handlers/system';
+import { teams, type Team } from '../contracts/teams';
+import { createFront, type App, type Arrival } from '../pipeline/app';
+import { bearerToken, type Authenticator } from '../pipeline/authenticate';
+import { LimiterThrottle, type SpendFailure } from '../pipeline/limiter-throttle';
+import type { Config } from '../shared/config';
+import { sha256Hex, timingSafeEqual } from '../shared/crypto';
+import { ApiError } from '../shared/errors/api-error';
+import { TeamId } from './team-id';
+
+/** The teams' Durable Objects, as the Worker reaches them (src/runtimes/cloudflare/team-worker.ts). */
+export interface TeamDirectory {
+  /** A request the front passed on, served by the team's object; null when the team was never created. */
+  serve(teamId: TeamId, request: Request, arrival: Arrival): Promise<Response | null>;
+  /** Creates the team with its owner, or answers null when it exists; `requestId` is the owner's audit entry's. */
+  create(teamId: TeamId, owner: string, requestId: string): Promise<Team | null>;
+}
+
+export interface TeamFrontParts {
+  /** The same for every team (./team-config.ts). */
+  config: Config;
+  /** SHA-256 of the operator token; null when none is set, and then no team can be created. */
+  operatorTokenSha256: string | null;
+  directory: TeamDirectory;
+  /** The shared budget of failed operator authentications, by client. */
+  spendFailure: SpendFailure;
+}
+
+/** `/teams/{team_id}/api/v1/…`: the team, and the path its routes are declared with. */
+const TEAM_PATH = /^\/teams\/([^/]*)(\/api\/v1(?:\/.*)?)$/;
+
+/** The operator: the holder of `LPA_OPERATOR_TOKEN`, which creates teams and opens no team's data. */
+function operatorAuthenticator(operatorTokenSha256: string | null): Authenticator {
+  return async (request) => {
+    const token = bearerToken(request);
+    if (token === null) throw new ApiError('auth.token_missing');
+    if (operatorTokenSha256 === null || !timingSafeEqual(sha256Hex(token), operatorTokenSha256))
+      throw new ApiError('auth.token_invalid');
+    return { actor: { type: 'system', id: null, label: 'operator' }, scopes: [], admin: true };
+  };
+}
+
+/**
+ * The team service's front (docs/teams.md): `GET /status` and the operator's `POST /v1/teams` here,
+ * and every team's API under `/teams/{team_id}/api/v1/…` handed to the team's own Durable Object,
+ * which runs the same pipeline, routes and handlers as the local store's object over the team's
+ * store (src/object/store-object.ts). Nothing of a team is kept here.
+ */
+export function teamFront(parts: TeamFrontParts): App {
+  const { directory } = parts;
+  const operatorRoutes = implementFront(teams, {
+    create: async ({ body, ctx }) => {
+      const team = await directory.create(body.team_id, body.owner, ctx.requestId);
+      if (team === null) throw new ApiError('team.exists', { team_id: body.team_id });
+      return team;
+    },
+  });
+  return createFront([...reachabilityRoutes, ...operatorRoutes], {
+    config: parts.config,
+    authenticate: operatorAuthenticator(parts.operatorTokenSha256),
+    throttle: new LimiterThrottle((client) => parts.spendFailure(`operator:${client}`)),
+    onward: async (request, arrival, url) => {
+      const match = TEAM_PATH.exec(url.pathname);
+      if (!match) throw new ApiError('route.not_found', { method: request.method, path: url.pathname.slice(0, 200) });
+      const teamId = TeamId.safeParse(match[1]);
+      const notFound = () => new ApiError('team.not_found', { team_id: match[1]!.slice(0, 63) });
+      if (!teamId.success) throw notFound();
+      // The team's pipeline sees the path its routes are declared with; the team is in which object it is.
+      url.pathname = match[2]!;
+      const response = await directory.serve(teamId.data, request, { ...arrival, url: url.href });
+      if (response === null) throw notFound();
+      return response;
+    },
+  });
+}
