@@ -16,6 +16,7 @@ import { sha256Hex, timingSafeEqual } from '../shared/crypto';
 import { ApiError } from '../shared/errors/api-error';
 import { toApiError } from '../shared/errors/envelope';
 import { TEAM_HEAD_HEADER, teamHeadValue } from '../shared/schemas/team';
+import { splitTeamPath } from '../shared/team-path';
 import type { AccessVerifier } from './access-jwt';
 import { teamAuthenticator } from './identity';
 import { TEAM_ROUTES } from './routes';
@@ -51,8 +52,6 @@ interface TeamApp {
   seen: { head: ChainTip | null };
 }
 
-/** `/teams/{team_id}/api/v1/…`: the team, and the path its routes are declared with. */
-const TEAM_PATH = /^\/teams\/([^/]*)(\/api\/v1(?:\/.*)?)$/;
 /** Per-team pipelines kept in one isolate at once; the least recently used is dropped past this. */
 const MAX_APPS = 256;
 
@@ -130,13 +129,13 @@ export function teamService(parts: TeamServiceParts): (request: Request, connect
       return jsonResponse({ status: 'ok', version: config.appVersion }, 200, requestId, null);
     }
     if (path === teams.create.path) return createTeam(request, normalizeAddress(connection.clientIp), requestId);
-    const match = TEAM_PATH.exec(path);
+    const match = splitTeamPath(path);
     if (!url || !match) throw new ApiError('route.not_found', { method: request.method, path: path.slice(0, 200) });
-    const teamId = TeamId.safeParse(match[1]);
+    const teamId = TeamId.safeParse(match.teamId);
     if (!teamId.success || !(await exists(teamId.data)))
-      throw new ApiError('team.not_found', { team_id: match[1]!.slice(0, 63) });
+      throw new ApiError('team.not_found', { team_id: match.teamId.slice(0, 63) });
     // The team's pipeline sees the path its routes are declared with; the team is in which pipeline it is.
-    url.pathname = match[2]!;
+    url.pathname = match.rest;
     const { serve, seen } = appFor(teamId.data);
     const response = await serve(request, connection, url);
     // The newest head of the team's chain this isolate has seen (at or after this request's own
