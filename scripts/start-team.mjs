@@ -34,7 +34,6 @@ import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangle
 import { buildConsole, consoleIsStale } from './build-console.mjs';
 import { LOCAL_ACCESS_ISSUER, serveLocalAccess } from './local-access.mjs';
 import { writeSha256Wasm } from './sha256-wasm.mjs';
-import { openTeamFront } from './team-front.mjs';
 import { PLACEMENT_FILE, readPlacement, teamPlacement } from './team-placement.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -112,6 +111,15 @@ function processCount() {
   return kept ?? (asked !== undefined ? Number(asked) : DEFAULT_PROCESSES);
 }
 const processes = processCount();
+// The front imports the team path's declaration, TypeScript (src/shared/team-path.ts), as Node runs
+// TypeScript: by stripping its types, on by default from Node 22.18 (npm scripts run on the pinned Node 22).
+if (processes > 1 && !process.features.typescript) {
+  console.error(
+    `The front of several workerd processes needs a Node that strips TypeScript's types (22.18 or newer), not ${process.version}: run npm run start:team.`,
+  );
+  process.exit(2);
+}
+const { openTeamFront } = processes === 1 ? {} : await import('./team-front.mjs');
 // Written before any process keeps state, so that the data root never holds teams without saying how many processes hold them.
 const placement = processes === 1 ? null : teamPlacement(dataRoot, processes);
 

@@ -3,18 +3,19 @@
  * processes (docs/teams.md#run-it-locally): one HTTP listener that sends each team's requests to the
  * process that holds the team's Durable Object (./team-placement.mjs), as Cloudflare's network sends
  * them to wherever the object runs. The operator's `POST /v1/teams` goes where the team it names is
- * placed; everything else (`GET /status`, a team no process has) goes to the first process, which
- * answers it as a single one would.
+ * placed; everything else (`GET /status`, a path outside a team's API, a team no process has) goes
+ * to the first process, which answers it as a single one would. The operator's route and a team's
+ * path are the Worker's own declarations (src/shared/team-path.ts), read in the path the Worker sees:
+ * so a request goes to the process of the team the Worker serves it for.
  *
  * It sets `CF-Connecting-IP` to the address the client connected from, replacing any the client
  * sent, as Cloudflare's edge does: the Worker keys its throttles and logs on it.
  */
 import { Agent, createServer, request } from 'node:http';
+// TypeScript, which Node loads by stripping its types (on by default from Node 22.18; ./start-team.mjs checks).
+import { CREATE_TEAM, splitTeamPath } from '../src/shared/team-path.ts';
 
-/** `/teams/{team_id}/…`: the team is the path's second segment, as the Worker reads it. */
-const TEAM_PATH = /^\/teams\/([^/?#]*)/;
 /** The operator's creation names its team in the body: this much of it is read to route it. */
-const CREATE_PATH = '/v1/teams';
 const CREATE_HEAD_LIMIT = 64 * 1024;
 /**
  * A creation whose body has not ended by then goes to the first process with what arrived, where the
@@ -31,6 +32,18 @@ function createdTeam(body) {
   try {
     const teamId = JSON.parse(body.toString('utf8'))?.team_id;
     return typeof teamId === 'string' ? teamId : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The path of a request target as the Worker reads it (`new URL(request.url).pathname`): without its
+ * query, dot segments resolved, an absolute-form target's own path; null when it is no URL.
+ */
+function pathOf(target) {
+  try {
+    return new URL(target, 'http://front.invalid').pathname;
   } catch {
     return null;
   }
@@ -100,10 +113,10 @@ export async function openTeamFront({ port, upstreams, placement }) {
   };
 
   const server = createServer({ noDelay: true, maxHeaderSize: MAX_HEADER_BYTES }, (client, answer) => {
-    const path = client.url ?? '/';
-    if (client.method === 'POST' && path === CREATE_PATH) return create(client, answer);
-    const team = TEAM_PATH.exec(path);
-    forward(client, answer, (team && placement.home(team[1])) ?? 0);
+    const path = pathOf(client.url ?? '/');
+    if (client.method === CREATE_TEAM.method && path === CREATE_TEAM.path) return create(client, answer);
+    const team = path === null ? null : splitTeamPath(path);
+    forward(client, answer, (team && placement.home(team.teamId)) ?? 0);
   });
   await new Promise((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
   return {

@@ -9,10 +9,25 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Access = 'public' | 'token' | 'admin';
 
 /**
- * Where a route's data lives once a machine works in a team (docs/teams.md#which-data-lives-where):
- * `team` data (profiles, accounts, automation data, the audit trail) is the team's store, served
- * under `/teams/{team_id}`; `local` data (logs, files, the synchronizer, this machine's status and
- * settings, its tokens) stays on the machine.
+ * Who serves a route once a machine works in a team (docs/teams.md#which-data-lives-where). Solo, it
+ * changes nothing: the machine serves every route.
+ *
+ * - `team` (profiles and their accounts, globals, flows, shares, the audit log and its settings, the
+ *   version): every team serves the route at `/teams/{team_id}` followed by its path, over the team's
+ *   store (src/teams/routes.ts). A machine joined to a team does not serve it: once its own guards,
+ *   the local token's scopes and the validation of the path, query and body have passed, it sends the
+ *   whole request to its team and answers with the team's answer, or with `503 team.unreachable` or
+ *   `502 team.bad_answer` (src/pipeline/app.ts, src/pipeline/forward.ts); an audited route is also
+ *   recorded in the machine's own chain, with the team's answer. So the route's OpenAPI entry lists
+ *   those two errors and the `X-LPA-Team-Head` header.
+ * - `local` (technical logs and their settings, automation files, the synchronizer, the machine's
+ *   status, the account membership, the local tokens, `/api/v1/team…`: what the machine knows of its
+ *   team, the OpenAPI document): the machine serves it itself, joined or not, over its own store and
+ *   files. A team answers it `404 route.not_found`, except the token routes, which a team serves for
+ *   its own tokens (src/teams/routes.ts adds them).
+ *
+ * The team service's own routes (the operator's `teams.create`, a team's members, the import of
+ * `lpa team push`) say `team`: no machine serves them, so none forwards them.
  */
 export type Home = 'team' | 'local';
 

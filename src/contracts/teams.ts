@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MemberEmail } from '../../storage/members/schema';
 import { TeamId } from '../shared/schemas/team';
+import { CREATE_TEAM } from '../shared/team-path';
 import { defineContract } from './define';
 
 export const TeamCreate = z.object({ team_id: TeamId, owner: MemberEmail }).strict().meta({ id: 'TeamCreate' });
@@ -13,8 +14,9 @@ export type Team = z.output<typeof Team>;
  */
 export const teams = {
   create: defineContract({
-    method: 'POST',
-    path: '/v1/teams',
+    // Declared beside the team path (src/shared/team-path.ts), which the front of `npm run start:team` reads too.
+    method: CREATE_TEAM.method,
+    path: CREATE_TEAM.path,
     home: 'team',
     tag: 'Teams',
     summary: "Create a team with its owner; the team's keys are made inside its Durable Object",

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Environment } from './environment';
-import { TEAM_ID_PATTERN } from './schemas/team';
+import { TEAM_PATH_PATTERN } from './team-path';
 
 /**
  * How a machine names the team it joined: written by `lpa team join` (src/cli/commands/team.ts),
@@ -12,9 +12,7 @@ export const TEAM_FILE = 'team.json';
 export const TeamUrl = z
   .string()
   .regex(
-    new RegExp(
-      `^(https://[^/\\s?#]+|http://(127\\.0\\.0\\.1|localhost)(:\\d+)?)(/[^\\s?#]*)?/teams/${TEAM_ID_PATTERN}$`,
-    ),
+    new RegExp(`^(https://[^/\\s?#]+|http://(127\\.0\\.0\\.1|localhost)(:\\d+)?)(/[^\\s?#]*)?${TEAM_PATH_PATTERN}$`),
     'a team URL is https://<host>/teams/<team_id>',
   );
 

@@ -7,6 +7,7 @@ import { LimiterThrottle, type SpendFailure } from '../pipeline/limiter-throttle
 import type { Config } from '../shared/config';
 import { sha256Hex, timingSafeEqual } from '../shared/crypto';
 import { ApiError } from '../shared/errors/api-error';
+import { splitTeamPath } from '../shared/team-path';
 import { TeamId } from './team-id';
 
 /** The teams' Durable Objects, as the Worker reaches them (src/runtimes/cloudflare/team-worker.ts). */
@@ -26,9 +27,6 @@ export interface TeamFrontParts {
   /** The shared budget of failed operator authentications, by client. */
   spendFailure: SpendFailure;
 }
-
-/** `/teams/{team_id}/api/v1/…`: the team, and the path its routes are declared with. */
-const TEAM_PATH = /^\/teams\/([^/]*)(\/api\/v1(?:\/.*)?)$/;
 
 /** The operator: the holder of `LPA_OPERATOR_TOKEN`, which creates teams and opens no team's data. */
 function operatorAuthenticator(operatorTokenSha256: string | null): Authenticator {
@@ -61,13 +59,13 @@ export function teamFront(parts: TeamFrontParts): App {
     authenticate: operatorAuthenticator(parts.operatorTokenSha256),
     throttle: new LimiterThrottle((client) => parts.spendFailure(`operator:${client}`)),
     onward: async (request, arrival, url) => {
-      const match = TEAM_PATH.exec(url.pathname);
-      if (!match) throw new ApiError('route.not_found', { method: request.method, path: url.pathname.slice(0, 200) });
-      const teamId = TeamId.safeParse(match[1]);
-      const notFound = () => new ApiError('team.not_found', { team_id: match[1]!.slice(0, 63) });
+      const path = splitTeamPath(url.pathname);
+      if (!path) throw new ApiError('route.not_found', { method: request.method, path: url.pathname.slice(0, 200) });
+      const teamId = TeamId.safeParse(path.teamId);
+      const notFound = () => new ApiError('team.not_found', { team_id: path.teamId.slice(0, 63) });
       if (!teamId.success) throw notFound();
       // The team's pipeline sees the path its routes are declared with; the team is in which object it is.
-      url.pathname = match[2]!;
+      url.pathname = path.rest;
       const response = await directory.serve(teamId.data, request, { ...arrival, url: url.href });
       if (response === null) throw notFound();
       return response;

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-
-/** The characters of a team id, as a regular expression's source: the id alone, and inside a team's URL (src/shared/team-link.ts). */
-export const TEAM_ID_PATTERN = '[a-z0-9-]{3,63}';
+import { TEAM_ID_PATTERN } from '../team-path';
 
 /** A team's id, as it appears in `/teams/{team_id}/…`: lower-case letters, digits and hyphens. */
 export const TeamId = z

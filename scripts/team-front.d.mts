@@ -1,0 +1,10 @@
+/** Types of scripts/team-front.mjs for the TypeScript that imports it (its tests). */
+export function openTeamFront(options: {
+  port: number;
+  upstreams: readonly number[];
+  placement: {
+    home(teamId: string): number | null;
+    place(teamId: string): number;
+    settle(teamId: string, kept: boolean): void;
+  };
+}): Promise<{ close(): Promise<void> }>;
