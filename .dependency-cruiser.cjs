@@ -5,13 +5,21 @@
  *
  *   src/runtimes ─▶ src/object ─▶ src/teams ─▶ src/pipeline ─▶ handlers ─▶ storage (through its client) ─▶ storage/sql
  *   handlers ─▶ src/contracts ◀─ src/openapi, src/cli (route contracts: schemas only)
- *   beside them: src/shared (imports nothing of ours), src/host (the machine's port), src/console
- *   (the web console; a browser client of the API, its built files served by src/pipeline/console.ts)
+ *   src/console ┄▶ src/contracts (types only: the web console, a browser client of the API whose calls
+ *   the contracts type; its built files are served by src/pipeline/console.ts)
+ *   beside them: src/shared (imports nothing of ours), src/host (the machine's port)
  */
 const OURS = '^(src|storage|handlers|scripts|bin)/';
 const SHARED = '^src/shared/';
 const HOST_PORT = '^src/host/(?!node/)';
 const STORAGE_SCHEMAS = '^storage/.+/schema[^/]*[.]ts$';
+/** What the route contracts are made of: zod schemas and the names they take. */
+const CONTRACT_PARTS = [
+  SHARED,
+  STORAGE_SCHEMAS,
+  '^storage/audit/(actions|filters)[.]ts$',
+  '^src/host/files-schema[.]ts$',
+];
 
 /** A folder may import nothing of ours outside `allowed` (itself always). */
 const layer = (name, comment, folder, allowed) => ({
@@ -47,7 +55,7 @@ module.exports = {
       'contracts',
       'Route contracts: what each route takes and answers, declared once; zod schemas and audit action names only.',
       '^src/contracts/',
-      [SHARED, STORAGE_SCHEMAS, '^storage/audit/(actions|filters)[.]ts$', '^src/host/files-schema[.]ts$'],
+      CONTRACT_PARTS,
     ),
     layer(
       'handlers',
@@ -102,16 +110,22 @@ module.exports = {
     ),
     layer(
       'console',
-      'The web console runs in the browser and talks to the API over HTTP: the scope names and the types of the zod schemas, nothing else.',
+      'The web console runs in the browser and talks to the API over HTTP: the route contracts and their schemas as types (console-types-only), the scope names, nothing else.',
       '^src/console/',
-      [
-        '^src/shared/scopes[.]ts$',
-        '^src/shared/logs/(excerpt|streams)[.]ts$',
-        '^src/shared/schemas/synchronizer[.]ts$',
-        '^src/host/files-schema[.]ts$',
-        STORAGE_SCHEMAS,
-      ],
+      ['^src/contracts/', ...CONTRACT_PARTS],
     ),
+    {
+      name: 'console-types-only',
+      comment:
+        'The console names its routes through the contracts and types its calls from their schemas, imported as types only (`import type`), so that neither they nor zod reach its bundle; the scope names are its one value import of ours.',
+      severity: 'error',
+      from: { path: '^src/console/' },
+      to: {
+        path: ['^src/contracts/', ...CONTRACT_PARTS, '^node_modules/zod/'],
+        pathNot: '^src/shared/scopes[.]ts$',
+        dependencyTypesNot: ['type-only', 'type-import'],
+      },
+    },
     layer(
       'cli',
       'The CLI and the MCP server call the service over HTTP through the route contracts: zod schemas and the offline audit verifier, never the store.',

@@ -1,8 +1,13 @@
 /**
  * Every call the console makes goes through here: the public API under the page's own origin, the
  * token as `Authorization: Bearer`, and every failure turned into an `ApiFailure` that carries the
- * error envelope's code and message.
+ * error envelope's code and message. The pages call a route by its method and path as its contract
+ * declares them (`Api`, typed from src/contracts); the contracts are imported as types only, so
+ * nothing of them or of zod reaches the bundle.
  */
+import type { z } from 'zod';
+import type { Families } from '../contracts';
+import type { Contract, Method, Out } from '../contracts/define';
 
 /** The API's error envelope (docs/spec.md, Error envelope). */
 interface ErrorEnvelope {
@@ -44,9 +49,6 @@ export function apiPath(path: string, query: Query = {}): string {
   return search ? `${path}?${search}` : path;
 }
 
-/** A path segment, encoded: ids and names come from the user or the API, never trusted to be URL-safe. */
-export const segment = (value: string | number) => encodeURIComponent(String(value));
-
 function isEnvelope(body: unknown): body is ErrorEnvelope {
   const error = (body as ErrorEnvelope | null)?.error;
   return typeof error?.code === 'string' && typeof error.message === 'string';
@@ -65,19 +67,21 @@ export function failureOf(status: number, body: unknown): ApiFailure {
   return new ApiFailure(status, NOT_AN_ENVELOPE, `The service answered HTTP ${status} without an error envelope.`);
 }
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface Api {
-  call<T>(method: Method, path: string, options?: { query?: Query; body?: unknown }): Promise<T>;
-  get<T>(path: string, query?: Query): Promise<T>;
+/** One exchange with the service, untyped: the pages call the routes through `Api`, which types it. */
+export interface Transport {
+  call(method: Method, path: string, options?: { query?: Query; body?: unknown }): Promise<unknown>;
+  get(path: string, query?: Query): Promise<unknown>;
 }
 
-export function createApi(token: string | null, fetcher: typeof fetch = (input, init) => fetch(input, init)): Api {
-  async function call<T>(
+export function createApi(
+  token: string | null,
+  fetcher: typeof fetch = (input, init) => fetch(input, init),
+): Transport {
+  async function call(
     method: Method,
     path: string,
     { query, body }: { query?: Query; body?: unknown } = {},
-  ): Promise<T> {
+  ): Promise<unknown> {
     const headers: Record<string, string> = {};
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -104,7 +108,64 @@ export function createApi(token: string | null, fetcher: typeof fetch = (input, 
       );
     }
     if (!response.ok) throw failureOf(response.status, parsed);
-    return parsed as T;
+    return parsed;
   }
   return { call, get: (path, query) => call('GET', path, { query }) };
+}
+
+/** Every route the service declares (src/contracts), with its method and path as literal types. */
+type Route = { [F in keyof Families]: Families[F][keyof Families[F]] }[keyof Families];
+/** The paths some contract declares for a method, `:name` for a path parameter. */
+type PathOf<M extends Method> = Extract<Route, { method: M }>['path'];
+type RouteOf<M extends Method, P> = Extract<Route, { method: M; path: P }>;
+
+type In<S> = S extends z.ZodType ? z.input<S> : undefined;
+/** Query values travel as text: a field takes text, or the number or boolean it spells; null leaves it out. */
+type QueryIn<T> = { [K in keyof T]: string | number | boolean | null };
+/** One part of a call's input: required when its schema requires something, absent when the contract declares none. */
+type Part<K extends string, S, T> = S extends z.ZodType
+  ? {} extends T
+    ? { [k in K]?: T }
+    : { [k in K]: T }
+  : { [k in K]?: never };
+
+type InputOf<M extends Method, P> =
+  RouteOf<M, P> extends Contract<infer Params, infer Q, infer B>
+    ? Part<'params', Params, In<Params>> & Part<'query', Q, QueryIn<In<Q>>> & Part<'body', B, In<B>>
+    : never;
+type AnswerOf<M extends Method, P> =
+  RouteOf<M, P> extends Contract<infer _P, infer _Q, infer _B, infer R> ? Out<R> : never;
+/** What a call of a route sends: its path parameters, query and body, typed by its contract's schemas. */
+export type Input<M extends Method, P extends PathOf<M>> = InputOf<M, P>;
+/** A route's answer, as its contract's response schema types it (undefined for 204). */
+export type Answer<M extends Method, P extends PathOf<M>> = AnswerOf<M, P>;
+
+type OptionalWhenEmpty<T> = {} extends T ? [input?: T] : [input: T];
+
+/**
+ * The console's calls, openapi-fetch style: `api.call('GET', '/api/v1/profiles/:id', { params: { id } })`.
+ * Only a method and path that some contract declares compile; the input and the answer are typed by
+ * that contract's schemas.
+ */
+export interface Api {
+  call<M extends Method, P extends PathOf<M>>(
+    method: M,
+    path: P,
+    ...[input]: OptionalWhenEmpty<InputOf<M, P>>
+  ): Promise<AnswerOf<M, P>>;
+}
+
+/** The routes over a transport; each `:name` of the path is filled in, encoded (ids and names come from the user or the API). */
+export function typedApi(transport: Transport): Api {
+  const call = (
+    method: Method,
+    path: string,
+    { params = {}, query, body }: { params?: Record<string, string>; query?: Query; body?: unknown } = {},
+  ) =>
+    transport.call(
+      method,
+      path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name]))),
+      { query, body },
+    );
+  return { call: call as Api['call'] };
 }

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { createApi, type Api } from './api';
+import { createApi, typedApi, type Api } from './api';
 import { PAGES, pageFor } from './pages';
 import { forgetToken, keepToken, savedToken } from './session';
 import { SignIn } from './sign-in';
@@ -39,7 +39,7 @@ export function App() {
 }
 
 function Shell({ token, onSignOut }: { token: string; onSignOut: () => void }) {
-  const api: Api = useMemo(() => createApi(token), [token]);
+  const api: Api = useMemo(() => typedApi(createApi(token)), [token]);
   const page = useHashPage();
   const heading = useRef<HTMLHeadingElement>(null);
   // Keyboard and screen-reader users land on the new page's heading, not on the link they left.

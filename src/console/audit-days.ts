@@ -1,4 +1,6 @@
-import type { AuditResult } from './api-types';
+import type { Answer } from './api';
+
+type AuditResult = Answer<'GET', '/api/v1/audit'>['items'][number]['result'];
 
 const DAY_MS = 24 * 3600 * 1000;
 

@@ -1,13 +1,9 @@
+import type { Input } from './api';
 import { fieldText as text } from './field-text';
 
 /** The profile and account forms as the API's bodies: blank optional text is null, tags a unique list. */
-export interface ProfileBody {
-  name: string;
-  group: string | null;
-  tags: string[];
-  pinned: boolean;
-  notes: string | null;
-}
+export type ProfileBody = Required<Input<'POST', '/api/v1/profiles'>['body']>;
+type AccountBody = Input<'POST', '/api/v1/profiles/:id/accounts'>['body'];
 
 const orNull = (value: string) => (value === '' ? null : value);
 
@@ -26,14 +22,14 @@ export function profileBody(form: FormData): ProfileBody {
 }
 
 /** A new platform account: a secret left blank is not set (it is never sent as an empty string). */
-export function accountBody(form: FormData): Record<string, string | null> {
-  const body: Record<string, string | null> = {
+export function accountBody(form: FormData): AccountBody {
+  const body: AccountBody = {
     platform_url: text(form, 'platform_url'),
     username: orNull(text(form, 'username')),
     notes: orNull(text(form, 'notes')),
   };
   // Secrets keep their spaces: only an empty field means "none".
-  for (const secret of ['password', 'totp_secret']) {
+  for (const secret of ['password', 'totp_secret'] as const) {
     const value = String(form.get(secret) ?? '');
     if (value !== '') body[secret] = value;
   }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { createApi } from './api';
+import { createApi, typedApi } from './api';
 import { Form } from './components/form';
 import { ActionNote } from './components/notes';
 import { fieldText } from './field-text';
@@ -17,7 +17,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (token: string) => void }) 
     setBusy(true);
     setError(undefined);
     try {
-      await createApi(token).get('/api/v1/version');
+      await typedApi(createApi(token)).call('GET', '/api/v1/version');
       onSignedIn(token);
     } catch (failure) {
       setError(failure);

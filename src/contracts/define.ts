@@ -37,7 +37,8 @@ export type Schema = z.ZodType;
  * What a route is, declared once: everything but its handler. The server (router, access and scope
  * checks, body limits, validation, failure auditing), the OpenAPI document, the MCP tools and the
  * CLI's calls are all derived from it; the type parameters keep its schemas' types for the handler
- * (handlers/implement.ts) and for the CLI's typed calls (src/cli/client.ts).
+ * (handlers/implement.ts) and for the CLI's typed calls (src/cli/client.ts), and its method and path
+ * as literal types for the web console's typed calls (src/console/api.ts).
  */
 export interface Contract<
   P extends Schema | undefined = Schema | undefined,
@@ -45,10 +46,12 @@ export interface Contract<
   B extends Schema | undefined = Schema | undefined,
   R extends Schema | undefined = Schema | undefined,
   A extends AuditAction | undefined = AuditAction | undefined,
+  M extends Method = Method,
+  Path extends string = string,
 > {
-  method: Method;
+  method: M;
   /** The path, `:name` for a path parameter (one segment); see src/pipeline/router.ts. */
-  path: string;
+  path: Path;
   home: Home;
   summary: string;
   description?: string;
@@ -78,7 +81,9 @@ export function defineContract<
   B extends Schema | undefined = undefined,
   R extends Schema | undefined = undefined,
   A extends AuditAction | undefined = undefined,
->(contract: Contract<P, Q, B, R, A>): Contract<P, Q, B, R, A> {
+  M extends Method = Method,
+  Path extends string = string,
+>(contract: Contract<P, Q, B, R, A, M, Path>): Contract<P, Q, B, R, A, M, Path> {
   return contract;
 }
 

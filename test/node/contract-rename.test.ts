@@ -21,7 +21,9 @@ import { nodeSql } from '../../storage/sql/node-sql';
 /**
  * "Renaming a route's path in its declaration changes every surface and breaks nothing": the globals
  * family is declared here under another path, and the server, the OpenAPI document, the MCP tools,
- * the CLI's client and its `lpa globals` command all follow, with no other change.
+ * the CLI's client and its `lpa globals` command all follow, with no other change. The web console,
+ * typed from the contracts rather than run from them, fails its type check instead
+ * (./contract-rename-console.test.ts).
  */
 vi.mock('../../src/contracts/globals', async (importOriginal) => {
   const { globals } = await importOriginal<typeof import('../../src/contracts/globals')>();

@@ -1,11 +1,9 @@
 import { useState } from 'preact/hooks';
-import type { Api, Query } from '../api';
 import type { Action } from '../use-action';
 
 interface ConfirmDeleteProps {
-  api: Api;
-  path: string;
-  query?: Query;
+  /** The deletion's call, e.g. `() => api.call('DELETE', '/api/v1/tokens/:id', { params: { id } })`. */
+  remove: () => Promise<unknown>;
   /** Called once the service has deleted it. */
   onDeleted: () => void;
   label: string;
@@ -15,11 +13,8 @@ interface ConfirmDeleteProps {
   disabled?: boolean;
 }
 
-/**
- * A deletion asks once more, in place: the first press arms it, the second sends `DELETE path` (with
- * `query`).
- */
-export function ConfirmDelete({ api, path, query, onDeleted, label, confirm, action, disabled }: ConfirmDeleteProps) {
+/** A deletion asks once more, in place: the first press arms it, the second calls `remove`. */
+export function ConfirmDelete({ remove, onDeleted, label, confirm, action, disabled }: ConfirmDeleteProps) {
   const [armed, setArmed] = useState(false);
   if (!armed) {
     return (
@@ -28,13 +23,13 @@ export function ConfirmDelete({ api, path, query, onDeleted, label, confirm, act
       </button>
     );
   }
-  const remove = async () => {
-    await api.call('DELETE', path, { query });
+  const confirmed = async () => {
+    await remove();
     onDeleted();
   };
   return (
     <span class="actions" role="group" aria-label={confirm}>
-      <button type="button" class="danger" onClick={() => (setArmed(false), void action.run(remove))}>
+      <button type="button" class="danger" onClick={() => (setArmed(false), void action.run(confirmed))}>
         {confirm}
       </button>
       <button type="button" class="quiet" onClick={() => setArmed(false)}>

@@ -1,5 +1,4 @@
 import type { ComponentChildren } from 'preact';
-import type { Items } from '../api-types';
 import type { Loaded } from '../use-load';
 import { Show } from './section';
 
@@ -57,6 +56,9 @@ export function Table<T>({ columns, rows, rowKey, cells, rowHeader, actions, emp
     </div>
   );
 }
+
+/** A list as the API answers it. */
+type Items<T> = { items: T[] };
 
 /** A loaded list (`{ items }`) as a table: its failure, or its progress while the first answer is awaited. */
 export function ItemsTable<T>({

@@ -1,16 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Api, Query } from '../api';
-import type {
-  AuditCheckpoint,
-  AuditEntry,
-  AuditExport,
-  AuditList,
-  AuditRetention,
-  AuditVerification,
-} from '../api-types';
+import type { Answer, Api } from '../api';
 import { AuditChart } from '../audit-chart';
 import { countPerDay, windowStart, type DayCount } from '../audit-days';
-import { AUDIT_CATEGORIES, AUDIT_RESULTS, AUDIT_TEXT_FILTERS, auditFilters } from '../audit-query';
+import { AUDIT_CATEGORIES, AUDIT_RESULTS, AUDIT_TEXT_FILTERS, auditFilters, type AuditFilters } from '../audit-query';
 import { Form, Select } from '../components/form';
 import { ActionNote, Busy, ErrorNote } from '../components/notes';
 import { FactsSection, Section, Show } from '../components/section';
@@ -24,9 +16,13 @@ const PAGE_SIZE = 50;
 /** The chart reads at most this many entries (in pages of 1000): enough for weeks of a busy machine, and said when cut. */
 const CHART_MAX_ENTRIES = 20_000;
 
+type AuditList = Answer<'GET', '/api/v1/audit'>;
+type AuditEntry = AuditList['items'][number];
+type AuditRetention = Answer<'GET', '/api/v1/settings/audit'>;
+
 export function AuditPage({ api }: { api: Api }) {
-  const [filters, setFilters] = useState<Query>({});
-  const retention = useLoad(() => api.get<AuditRetention>('/api/v1/settings/audit'), 'retention');
+  const [filters, setFilters] = useState<AuditFilters>({});
+  const retention = useLoad(() => api.call('GET', '/api/v1/settings/audit'), 'retention');
   return (
     <>
       <Section title="Filters">
@@ -63,9 +59,9 @@ export function AuditPage({ api }: { api: Api }) {
   );
 }
 
-function Entries({ api, filters }: { api: Api; filters: Query }) {
+function Entries({ api, filters }: { api: Api; filters: AuditFilters }) {
   const key = JSON.stringify(filters);
-  const first = useLoad(() => api.get<AuditList>('/api/v1/audit', { ...filters, limit: PAGE_SIZE }), key);
+  const first = useLoad(() => api.call('GET', '/api/v1/audit', { query: { ...filters, limit: PAGE_SIZE } }), key);
   const [more, setMore] = useState<{ key: string; items: AuditEntry[]; next: number | null }>();
   const older = useAction();
   const extra = more?.key === key ? more : undefined;
@@ -74,7 +70,9 @@ function Entries({ api, filters }: { api: Api; filters: Query }) {
 
   const loadOlder = () =>
     older.run(async () => {
-      const page = await api.get<AuditList>('/api/v1/audit', { ...filters, limit: PAGE_SIZE, before_seq: next });
+      const page = await api.call('GET', '/api/v1/audit', {
+        query: { ...filters, limit: PAGE_SIZE, before_seq: next },
+      });
       setMore({ key, items: [...(extra?.items ?? []), ...page.items], next: page.next_before_seq });
     });
 
@@ -122,7 +120,7 @@ function Entries({ api, filters }: { api: Api; filters: Query }) {
 
 function Verify({ api, entries }: { api: Api; entries: number | undefined }) {
   const run = useAction();
-  const [verdict, setVerdict] = useState<AuditVerification | null>(null);
+  const [verdict, setVerdict] = useState<Answer<'GET', '/api/v1/audit/verify'> | null>(null);
   return (
     <Section title="Verify">
       <p class="muted">Recomputes the hash chain and checks the signed daily anchors, on the service.</p>
@@ -132,7 +130,7 @@ function Verify({ api, entries }: { api: Api; entries: number | undefined }) {
         onClick={() =>
           run.run(async () => {
             setVerdict(null);
-            setVerdict(await api.get<AuditVerification>('/api/v1/audit/verify'));
+            setVerdict(await api.call('GET', '/api/v1/audit/verify'));
           })
         }
       >
@@ -172,7 +170,7 @@ function Verify({ api, entries }: { api: Api; entries: number | undefined }) {
 }
 
 function Checkpoint({ api }: { api: Api }) {
-  const checkpoint = useLoad(() => api.get<AuditCheckpoint>('/api/v1/audit/checkpoint'), 'checkpoint');
+  const checkpoint = useLoad(() => api.call('GET', '/api/v1/audit/checkpoint'), 'checkpoint');
   return (
     <FactsSection
       title="Signed checkpoint"
@@ -194,7 +192,7 @@ function Checkpoint({ api }: { api: Api }) {
   );
 }
 
-function Export({ api, filters }: { api: Api; filters: Query }) {
+function Export({ api, filters }: { api: Api; filters: AuditFilters }) {
   const run = useAction();
   const [format, setFormat] = useState<'csv' | 'jsonl'>('jsonl');
   const [done, setDone] = useState('');
@@ -216,7 +214,7 @@ function Export({ api, filters }: { api: Api; filters: Query }) {
           onClick={() =>
             run.run(async () => {
               setDone('');
-              const file = await api.get<AuditExport>('/api/v1/audit/export', { ...filters, format });
+              const file = await api.call('GET', '/api/v1/audit/export', { query: { ...filters, format } });
               saveFile(
                 file.file_name,
                 base64ToBytes(file.content_base64),
@@ -251,7 +249,9 @@ function PerDay({ api, retention }: { api: Api; retention: AuditRetention }) {
       const entries: AuditEntry[] = [];
       let before: number | null = null;
       do {
-        const page: AuditList = await api.get<AuditList>('/api/v1/audit', { from, limit: 1000, before_seq: before });
+        const page: AuditList = await api.call('GET', '/api/v1/audit', {
+          query: { from, limit: 1000, before_seq: before },
+        });
         if (stopped) return;
         entries.push(...page.items);
         before = page.next_before_seq;

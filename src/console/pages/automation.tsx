@@ -1,15 +1,5 @@
 import { useState } from 'preact/hooks';
-import { segment, type Api } from '../api';
-import type {
-  AutomationFileContent,
-  AutomationFileListing,
-  FlowSummary,
-  Items,
-  ShareRedeemPreview,
-  Share,
-  ShareWithCode,
-  SynchronizerStatus,
-} from '../api-types';
+import type { Answer, Api } from '../api';
 import { ConfirmDelete } from '../components/confirm-delete';
 import { Choices, Form, Submit } from '../components/form';
 import { ActionNote, ErrorNote } from '../components/notes';
@@ -23,8 +13,10 @@ import { useAction } from '../use-action';
 import { useLoad, type Loaded } from '../use-load';
 import { Globals } from './globals';
 
+type FlowList = Answer<'GET', '/api/v1/automation/flows'>;
+
 export function AutomationPage({ api }: { api: Api }) {
-  const flows = useLoad(() => api.get<Items<FlowSummary>>('/api/v1/automation/flows'), 'flows');
+  const flows = useLoad(() => api.call('GET', '/api/v1/automation/flows'), 'flows');
   return (
     <>
       <Globals api={api} />
@@ -36,7 +28,7 @@ export function AutomationPage({ api }: { api: Api }) {
   );
 }
 
-function Flows({ api, flows }: { api: Api; flows: Loaded<Items<FlowSummary>> }) {
+function Flows({ api, flows }: { api: Api; flows: Loaded<FlowList> }) {
   const remove = useAction();
   return (
     <Section title="Flows">
@@ -49,8 +41,7 @@ function Flows({ api, flows }: { api: Api; flows: Loaded<Items<FlowSummary>> }) 
         cells={(f) => [f.name, f.group ?? '', yesNo(f.is_template), f.step_count, f.value_count, time(f.updated_at)]}
         actions={(f) => (
           <ConfirmDelete
-            api={api}
-            path={`/api/v1/automation/flows/${segment(f.id)}`}
+            remove={() => api.call('DELETE', '/api/v1/automation/flows/:id', { params: { id: f.id } })}
             onDeleted={flows.reload}
             label={`Delete flow ${f.name}`}
             confirm={`Delete flow ${f.name} now`}
@@ -63,11 +54,11 @@ function Flows({ api, flows }: { api: Api; flows: Loaded<Items<FlowSummary>> }) 
   );
 }
 
-function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; onImported: () => void }) {
-  const shares = useLoad(() => api.get<Items<Share>>('/api/v1/automation/shares'), 'shares');
+function Shares({ api, flows, onImported }: { api: Api; flows: FlowList['items']; onImported: () => void }) {
+  const shares = useLoad(() => api.call('GET', '/api/v1/automation/shares'), 'shares');
   const action = useAction();
-  const [created, setCreated] = useState<ShareWithCode | null>(null);
-  const [preview, setPreview] = useState<ShareRedeemPreview | null>(null);
+  const [created, setCreated] = useState<Answer<'POST', '/api/v1/automation/shares'> | null>(null);
+  const [preview, setPreview] = useState<Answer<'POST', '/api/v1/automation/shares/redeem'> | null>(null);
   const [imported, setImported] = useState('');
 
   const create = (form: FormData) =>
@@ -79,7 +70,7 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
         max_uses: Number(form.get('uses')),
         include_secrets: form.get('secrets') === 'on',
       };
-      setCreated(await api.call<ShareWithCode>('POST', '/api/v1/automation/shares', { body }));
+      setCreated(await api.call('POST', '/api/v1/automation/shares', { body }));
       shares.reload();
     });
 
@@ -87,7 +78,7 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
     const code = fieldText(form, 'code');
     void action.run(async () => {
       setImported('');
-      setPreview(await api.call<ShareRedeemPreview>('POST', '/api/v1/automation/shares/redeem', { body: { code } }));
+      setPreview(await api.call('POST', '/api/v1/automation/shares/redeem', { body: { code } }));
       shares.reload();
     });
   };
@@ -109,8 +100,7 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
         ]}
         actions={(s) => (
           <ConfirmDelete
-            api={api}
-            path={`/api/v1/automation/shares/${segment(s.id)}`}
+            remove={() => api.call('DELETE', '/api/v1/automation/shares/:id', { params: { id: s.id } })}
             onDeleted={shares.reload}
             label={`Revoke share ${s.name}`}
             confirm={`Revoke share ${s.name} now`}
@@ -169,13 +159,9 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
             disabled={action.busy}
             onClick={() =>
               void action.run(async () => {
-                const result = await api.call<Items<{ id: string; name: string }>>(
-                  'POST',
-                  '/api/v1/automation/shares/import',
-                  {
-                    body: { ticket: preview.ticket, ids: preview.items.map((item) => item.id) },
-                  },
-                );
+                const result = await api.call('POST', '/api/v1/automation/shares/import', {
+                  body: { ticket: preview.ticket, ids: preview.items.map((item) => item.id) },
+                });
                 setImported(`Imported ${result.items.map((item) => item.name).join(', ')}.`);
                 setPreview(null);
                 onImported();
@@ -192,7 +178,7 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowSummary[]; on
 }
 
 function Files({ api }: { api: Api }) {
-  const files = useLoad(() => api.get<AutomationFileListing>('/api/v1/automation/files'), 'files');
+  const files = useLoad(() => api.call('GET', '/api/v1/automation/files'), 'files');
   const action = useAction();
   const [done, setDone] = useState('');
 
@@ -229,8 +215,8 @@ function Files({ api }: { api: Api }) {
                       class="quiet"
                       onClick={() =>
                         void action.run(async () => {
-                          const content = await api.get<AutomationFileContent>('/api/v1/automation/files/content', {
-                            name: f.name,
+                          const content = await api.call('GET', '/api/v1/automation/files/content', {
+                            query: { name: f.name },
                           });
                           saveFile(f.name, base64ToBytes(content.base64));
                         })
@@ -261,7 +247,7 @@ function Files({ api }: { api: Api }) {
 }
 
 function Synchronizer({ api }: { api: Api }) {
-  const status = useLoad(() => api.get<SynchronizerStatus>('/api/v1/automation/synchronizer'), 'sync');
+  const status = useLoad(() => api.call('GET', '/api/v1/automation/synchronizer'), 'sync');
   return (
     <FactsSection
       title="Synchronizer"

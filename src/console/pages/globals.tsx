@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiFailure, segment, type Api } from '../api';
-import type { GlobalSummary, GlobalValue, Items } from '../api-types';
+import { ApiFailure, type Answer, type Api } from '../api';
 import { ConfirmDelete } from '../components/confirm-delete';
 import { Form, Submit } from '../components/form';
 import { ActionNote } from '../components/notes';
@@ -23,16 +22,16 @@ interface Editing {
  * and lets the person keep theirs (saved over the newer revision) or take the newer one.
  */
 export function Globals({ api }: { api: Api }) {
-  const list = useLoad(() => api.get<Items<GlobalSummary>>('/api/v1/automation/globals'), 'globals');
+  const list = useLoad(() => api.call('GET', '/api/v1/automation/globals'), 'globals');
   const [editing, setEditing] = useState<Editing | null>(null);
-  const [newer, setNewer] = useState<GlobalValue | null>(null);
+  const [newer, setNewer] = useState<Answer<'GET', '/api/v1/automation/globals/:name'> | null>(null);
   const [saved, setSaved] = useState('');
   const action = useAction();
-  const path = (name: string) => `/api/v1/automation/globals/${segment(name)}`;
+  const read = (name: string) => api.call('GET', '/api/v1/automation/globals/:name', { params: { name } });
 
   const open = (name: string) =>
     action.run(async () => {
-      const current = await api.get<GlobalValue>(path(name));
+      const current = await read(name);
       setEditing({ name, revision: current.revision, draft: current.value });
       setNewer(null);
       setSaved('');
@@ -43,7 +42,8 @@ export function Globals({ api }: { api: Api }) {
       if (!editing) return;
       setSaved('');
       try {
-        const written = await api.call<GlobalSummary>('PUT', path(editing.name), {
+        const written = await api.call('PUT', '/api/v1/automation/globals/:name', {
+          params: { name: editing.name },
           body: { value: editing.draft, expected_revision: at },
         });
         setEditing({ ...editing, revision: written.revision });
@@ -52,7 +52,7 @@ export function Globals({ api }: { api: Api }) {
         list.reload();
       } catch (failure) {
         if (!(failure instanceof ApiFailure && failure.code === 'state.revision_conflict')) throw failure;
-        setNewer(await api.get<GlobalValue>(path(editing.name)));
+        setNewer(await read(editing.name));
       }
     });
 
@@ -70,9 +70,12 @@ export function Globals({ api }: { api: Api }) {
               Edit {g.name}
             </button>
             <ConfirmDelete
-              api={api}
-              path={path(g.name)}
-              query={{ expected_revision: g.revision }}
+              remove={() =>
+                api.call('DELETE', '/api/v1/automation/globals/:name', {
+                  params: { name: g.name },
+                  query: { expected_revision: g.revision },
+                })
+              }
               onDeleted={() => {
                 if (editing?.name === g.name) setEditing(null);
                 list.reload();

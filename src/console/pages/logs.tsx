@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
-import { segment, type Api } from '../api';
-import type { LogExcerpt, LogFileList, LogRetention } from '../api-types';
+import type { Api, Answer, Input } from '../api';
 import { Form, Select } from '../components/form';
 import { ActionNote } from '../components/notes';
 import { FactsSection, Section, Show } from '../components/section';
@@ -10,11 +9,15 @@ import { bytes, time } from '../format';
 import { excerptLines, type LogView } from '../log-view';
 import { useLoad } from '../use-load';
 
+/** A log file as its excerpt's route names it. */
+type LogFile = Input<'GET', '/api/v1/system/logs/:stream/:file'>['params'];
+type LogExcerpt = Answer<'GET', '/api/v1/system/logs/:stream/:file'>;
+
 export function LogsPage({ api }: { api: Api }) {
-  const files = useLoad(() => api.get<LogFileList>('/api/v1/system/logs'), 'logs');
-  const retention = useLoad(() => api.get<LogRetention>('/api/v1/settings/logs'), 'retention');
+  const files = useLoad(() => api.call('GET', '/api/v1/system/logs'), 'logs');
+  const retention = useLoad(() => api.call('GET', '/api/v1/settings/logs'), 'retention');
   const [stream, setStream] = useState('');
-  const [open, setOpen] = useState<{ stream: string; file: string } | null>(null);
+  const [open, setOpen] = useState<LogFile | null>(null);
   return (
     <>
       <Section title="Log files">
@@ -68,9 +71,9 @@ const lineNumber = (value: FormDataEntryValue | null) => {
   return String(value ?? '').trim() !== '' && Number.isInteger(n) && n > 0 ? n : undefined;
 };
 
-function Excerpt({ api, stream, file }: { api: Api; stream: string; file: string }) {
+function Excerpt({ api, stream, file }: { api: Api } & LogFile) {
   const excerpt = useLoad(
-    () => api.get<LogExcerpt>(`/api/v1/system/logs/${segment(stream)}/${segment(file)}`),
+    () => api.call('GET', '/api/v1/system/logs/:stream/:file', { params: { stream, file } }),
     `${stream}/${file}`,
   );
   const [view, setView] = useState<LogView>({});

@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
-import { segment, type Api } from '../api';
-import type { Items, PlatformAccount, PlatformPassword, Profile, ProfilePage, TotpCode } from '../api-types';
+import type { Answer, Api } from '../api';
 import { ConfirmDelete } from '../components/confirm-delete';
 import { Form, Submit } from '../components/form';
 import { ActionNote, ErrorNote } from '../components/notes';
@@ -14,13 +13,16 @@ import { useLoad } from '../use-load';
 
 const PAGE_SIZE = 25;
 
+type Profile = Answer<'GET', '/api/v1/profiles/:id'>;
+type PlatformAccount = Answer<'GET', '/api/v1/profiles/:id/accounts'>['items'][number];
+
 export function ProfilesPage({ api }: { api: Api }) {
   const [q, setQ] = useState('');
   // The cursors of the pages walked so far: the last one is the page shown (null: the first page).
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const cursor = cursors[cursors.length - 1] ?? null;
   const list = useLoad(
-    () => api.get<ProfilePage>('/api/v1/profiles', { q, cursor, limit: PAGE_SIZE }),
+    () => api.call('GET', '/api/v1/profiles', { query: { q, cursor, limit: PAGE_SIZE } }),
     `${q}\n${cursor}`,
   );
   const [openId, setOpenId] = useState<string | null>(null);
@@ -111,7 +113,7 @@ export function ProfilesPage({ api }: { api: Api }) {
           busy={create.busy}
           onSubmit={(body, form) =>
             create.run(async () => {
-              const created = await api.call<Profile>('POST', '/api/v1/profiles', { body });
+              const created = await api.call('POST', '/api/v1/profiles', { body });
               form.reset();
               refresh();
               setOpenId(created.id);
@@ -165,8 +167,7 @@ function ProfileDetail({
   onChanged: () => void;
   onDeleted: () => void;
 }) {
-  const path = `/api/v1/profiles/${segment(id)}`;
-  const profile = useLoad(() => api.get<Profile>(path), path);
+  const profile = useLoad(() => api.call('GET', '/api/v1/profiles/:id', { params: { id } }), id);
   const action = useAction();
   return (
     <Section title={profile.data ? `Profile ${profile.data.name}` : 'Profile'}>
@@ -180,7 +181,7 @@ function ProfileDetail({
               busy={action.busy}
               onSubmit={(body) =>
                 action.run(async () => {
-                  await api.call('PATCH', path, { body });
+                  await api.call('PATCH', '/api/v1/profiles/:id', { params: { id }, body });
                   profile.reload();
                   onChanged();
                 })
@@ -188,8 +189,7 @@ function ProfileDetail({
             />
             <div class="actions">
               <ConfirmDelete
-                api={api}
-                path={path}
+                remove={() => api.call('DELETE', '/api/v1/profiles/:id', { params: { id } })}
                 onDeleted={onDeleted}
                 label={`Delete profile ${p.name}`}
                 confirm={`Delete ${p.name} and its accounts`}
@@ -197,7 +197,7 @@ function ProfileDetail({
               />
             </div>
             <ActionNote action={action} busy="Saving the profile" />
-            <Accounts api={api} profilePath={path} />
+            <Accounts api={api} profileId={id} />
           </>
         )}
       </Show>
@@ -205,8 +205,11 @@ function ProfileDetail({
   );
 }
 
-function Accounts({ api, profilePath }: { api: Api; profilePath: string }) {
-  const accounts = useLoad(() => api.get<Items<PlatformAccount>>(`${profilePath}/accounts`), profilePath);
+function Accounts({ api, profileId }: { api: Api; profileId: string }) {
+  const accounts = useLoad(
+    () => api.call('GET', '/api/v1/profiles/:id/accounts', { params: { id: profileId } }),
+    profileId,
+  );
   const add = useAction();
   return (
     <>
@@ -221,7 +224,7 @@ function Accounts({ api, profilePath }: { api: Api; profilePath: string }) {
                 <Account
                   key={a.id}
                   api={api}
-                  path={`${profilePath}/accounts/${segment(a.id)}`}
+                  params={{ id: profileId, accountId: a.id }}
                   account={a}
                   onDeleted={accounts.reload}
                 />
@@ -234,7 +237,10 @@ function Accounts({ api, profilePath }: { api: Api; profilePath: string }) {
         label="Add a platform account"
         onSubmit={(fields, form) =>
           void add.run(async () => {
-            await api.call('POST', `${profilePath}/accounts`, { body: accountBody(fields) });
+            await api.call('POST', '/api/v1/profiles/:id/accounts', {
+              params: { id: profileId },
+              body: accountBody(fields),
+            });
             form.reset();
             accounts.reload();
           })
@@ -263,17 +269,18 @@ function Accounts({ api, profilePath }: { api: Api; profilePath: string }) {
  */
 function Account({
   api,
-  path,
+  params,
   account,
   onDeleted,
 }: {
   api: Api;
-  path: string;
+  /** The account's address: its profile's id and its own. */
+  params: { id: string; accountId: string };
   account: PlatformAccount;
   onDeleted: () => void;
 }) {
   const [password, setPassword] = useState<string | null>(null);
-  const [totp, setTotp] = useState<TotpCode | null>(null);
+  const [totp, setTotp] = useState<Answer<'GET', '/api/v1/profiles/:id/accounts/:accountId/totp'> | null>(null);
   const action = useAction();
   const who = account.username ?? account.platform_url;
   return (
@@ -293,7 +300,11 @@ function Account({
               type="button"
               class="quiet"
               onClick={() =>
-                void action.run(async () => setPassword((await api.get<PlatformPassword>(`${path}/password`)).password))
+                void action.run(async () =>
+                  setPassword(
+                    (await api.call('GET', '/api/v1/profiles/:id/accounts/:accountId/password', { params })).password,
+                  ),
+                )
               }
             >
               Reveal password of {who}
@@ -325,7 +336,11 @@ function Account({
             <button
               type="button"
               class="quiet"
-              onClick={() => void action.run(async () => setTotp(await api.get<TotpCode>(`${path}/totp`)))}
+              onClick={() =>
+                void action.run(async () =>
+                  setTotp(await api.call('GET', '/api/v1/profiles/:id/accounts/:accountId/totp', { params })),
+                )
+              }
             >
               Show 2FA code of {who}
             </button>
@@ -333,8 +348,7 @@ function Account({
         )}
       </p>
       <ConfirmDelete
-        api={api}
-        path={path}
+        remove={() => api.call('DELETE', '/api/v1/profiles/:id/accounts/:accountId', { params })}
         onDeleted={onDeleted}
         label={`Delete account ${who}`}
         confirm={`Delete account ${who} now`}

@@ -1,5 +1,4 @@
 import type { Api } from '../api';
-import type { AccountStatus, CoreStatus, Reachability, Versions } from '../api-types';
 import { Facts, FactsSection, Section, Show } from '../components/section';
 import { bytes, time, yesNo } from '../format';
 import { useLoad } from '../use-load';
@@ -8,10 +7,10 @@ import { useLoad } from '../use-load';
 const REFRESH_MS = 5_000;
 
 export function StatusPage({ api }: { api: Api }) {
-  const reach = useLoad(() => api.get<Reachability>('/status'), 'status', REFRESH_MS);
-  const versions = useLoad(() => api.get<Versions>('/api/v1/version'), 'version', REFRESH_MS);
-  const core = useLoad(() => api.get<CoreStatus>('/api/v1/system/status'), 'core', REFRESH_MS);
-  const account = useLoad(() => api.get<AccountStatus>('/api/v1/account/status'), 'account', REFRESH_MS);
+  const reach = useLoad(() => api.call('GET', '/status'), 'status', REFRESH_MS);
+  const versions = useLoad(() => api.call('GET', '/api/v1/version'), 'version', REFRESH_MS);
+  const core = useLoad(() => api.call('GET', '/api/v1/system/status'), 'core', REFRESH_MS);
+  const account = useLoad(() => api.call('GET', '/api/v1/account/status'), 'account', REFRESH_MS);
 
   return (
     <>

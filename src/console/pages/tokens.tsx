@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { SCOPES } from '../../shared/scopes';
-import type { Api } from '../api';
-import type { CreatedToken, Items, Token } from '../api-types';
+import type { Api, Answer, Input } from '../api';
 import { ConfirmDelete } from '../components/confirm-delete';
 import { Choices, Form, Submit } from '../components/form';
 import { ActionNote, ErrorNote } from '../components/notes';
@@ -13,20 +12,20 @@ import { time } from '../format';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 
-/** The token-issuing form's fields as the API takes them (`POST /api/v1/tokens`). */
-function tokenRequest(form: FormData): { name: string; scopes: string[]; admin: boolean; expires_in_minutes?: number } {
+/** The token-issuing form's fields as the API takes them (the scopes ticked, in the boxes' order). */
+function tokenRequest(form: FormData): Input<'POST', '/api/v1/tokens'>['body'] {
   const minutes = fieldText(form, 'expires');
   return {
     name: fieldText(form, 'name'),
-    scopes: form.getAll('scopes').map(String),
+    scopes: SCOPES.filter((scope) => form.getAll('scopes').includes(scope)),
     admin: form.get('admin') === 'on',
     ...(minutes ? { expires_in_minutes: Number(minutes) } : {}),
   };
 }
 
 export function TokensPage({ api }: { api: Api }) {
-  const tokens = useLoad(() => api.get<Items<Token>>('/api/v1/tokens'), 'tokens');
-  const [issued, setIssued] = useState<CreatedToken | null>(null);
+  const tokens = useLoad(() => api.call('GET', '/api/v1/tokens'), 'tokens');
+  const [issued, setIssued] = useState<Answer<'POST', '/api/v1/tokens'> | null>(null);
   const issue = useAction();
   const revoke = useAction();
 
@@ -36,7 +35,7 @@ export function TokensPage({ api }: { api: Api }) {
         <Form
           onSubmit={(fields, form) =>
             void issue.run(async () => {
-              setIssued(await api.call<CreatedToken>('POST', '/api/v1/tokens', { body: tokenRequest(fields) }));
+              setIssued(await api.call('POST', '/api/v1/tokens', { body: tokenRequest(fields) }));
               form.reset();
               tokens.reload();
             })
@@ -71,8 +70,7 @@ export function TokensPage({ api }: { api: Api }) {
           ]}
           actions={(token) => (
             <ConfirmDelete
-              api={api}
-              path={`/api/v1/tokens/${encodeURIComponent(token.id)}`}
+              remove={() => api.call('DELETE', '/api/v1/tokens/:id', { params: { id: token.id } })}
               onDeleted={tokens.reload}
               label={`Revoke ${token.name}`}
               confirm={`Revoke ${token.name} now`}
