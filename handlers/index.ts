@@ -13,7 +13,7 @@ import { settingsRoutes } from './settings';
 import { shareRoutes } from './shares';
 import { synchronizerRoutes } from './synchronizer';
 import { reachabilityRoutes, systemRoutes } from './system';
-import { teamRoutes } from './team';
+import { teamRoutes } from './team-link';
 import { tokenRoutes } from './tokens';
 
 /** Each family of src/contracts implemented; one left out does not compile. */

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { hostClient, type HostPort } from '../src/host/port';
-import type { TeamAnswer, TeamRequest } from '../src/host/team-forward';
+import type { TeamAnswer, TeamRequest } from '../src/host/team-link-request';
 import { call, tokenWith } from './support/api';
 import { sql } from './support/store';
 import { serviceWith, type ServiceOptions } from './support/service';

@@ -17,7 +17,7 @@ export type Access = 'public' | 'token' | 'admin';
  *   store (src/teams/routes.ts). A machine joined to a team does not serve it: once its own guards,
  *   the local token's scopes and the validation of the path, query and body have passed, it sends the
  *   whole request to its team and answers with the team's answer, or with `503 team.unreachable` or
- *   `502 team.bad_answer` (src/pipeline/app.ts, src/pipeline/forward.ts); an audited route is also
+ *   `502 team.bad_answer` (src/pipeline/app.ts, src/pipeline/forward-to-team.ts); an audited route is also
  *   recorded in the machine's own chain, with the team's answer. So the route's OpenAPI entry lists
  *   those two errors and the `X-LPA-Team-Head` header.
  * - `local` (technical logs and their settings, automation files, the synchronizer, the machine's

@@ -14,7 +14,7 @@ import { settings } from './settings';
 import { shares } from './shares';
 import { synchronizer } from './synchronizer';
 import { system } from './system';
-import { team } from './team';
+import { team } from './team-link';
 import { tokens } from './tokens';
 
 /**

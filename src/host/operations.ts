@@ -4,7 +4,7 @@ import { LogFileEntry, LogStream, WRITTEN_STREAMS } from '../shared/logs/streams
 import { AuditSeal } from '../shared/schemas/audit-seal';
 import { Base64Bytes } from '../shared/schemas/base64';
 import { AutomationFileListing } from './files-schema';
-import { TeamAnswer, TeamRequest } from './team-forward';
+import { TeamAnswer, TeamRequest } from './team-link-request';
 
 /**
  * Every operation of the host port, declared once: the arguments its method takes (a tuple, in

@@ -23,7 +23,7 @@ import type { FrontContext, RequestContext } from '../../handlers/context';
 import type { FrontRoute, Route } from '../../handlers/implement';
 import type { FailedRequest } from '../../storage/client';
 import { createRouter } from './router';
-import { forwardToTeam } from './forward';
+import { forwardToTeam } from './forward-to-team';
 import { adoptMachine } from './machine';
 
 /** What the runtime knows of the connection, and how it keeps work alive after the answer. */
@@ -188,7 +188,7 @@ function pipeline(routes: readonly AnyRoute[], deps: CommonDeps, objectDeps: Obj
       const query = validate(route.query ?? EMPTY_QUERY, queryObject(url), 'query');
       const raw = route.body ? await readJsonBody(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT) : undefined;
       const body = route.body ? validate(route.body, raw, 'body') : undefined;
-      // A machine in a team: the team's data is the team's (./forward.ts), once everything local has passed.
+      // A machine in a team: the team's data is the team's (./forward-to-team.ts), once everything local has passed.
       if (objectDeps && deps.config.teamUrl !== null && route.home === 'team')
         return await forwardToTeam(request, url, route, raw, ctx as RequestContext, origin);
       const audit = route.audit ? auditContext(ctx, route.audit) : undefined;

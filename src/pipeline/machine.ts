@@ -4,7 +4,7 @@ const MACHINE_ID = /^[A-Za-z0-9-]{8,64}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * On a team's service, a request that a joined machine forwards (src/pipeline/forward.ts) names the
+ * On a team's service, a request that a joined machine forwards (src/pipeline/forward-to-team.ts) names the
  * machine, the local token it checked and its local request id. They are taken only from a request
  * a team token authenticated (a machine's credential), only in their expected shapes, and only as
  * labels: the team's audit entry records them in `details.via` and under the local request id, so

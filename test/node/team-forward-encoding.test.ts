@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeTeam } from '../../src/host/node/team';
+import { nodeTeam } from '../../src/host/node/team-link';
 
 /**
  * A team that compresses whenever the client accepts it, as the team service under Wrangler does:

@@ -1,5 +1,5 @@
 import { push } from '../../contracts/push';
-import { team as teamRoutes } from '../../contracts/team';
+import { team as teamRoutes } from '../../contracts/team-link';
 import {
   TRANSFER_KINDS,
   type ImportOutcome,
@@ -23,7 +23,7 @@ export interface PushReport {
 }
 
 /**
- * Copies this machine's own store (the export of src/contracts/team.ts: always the local store) into
+ * Copies this machine's own store (the export of src/contracts/team-link.ts: always the local store) into
  * the team (src/contracts/push.ts), page by page, kind by kind in dependency order: each page read
  * is one import request. The checkpoint of the first page is the source every created item records.
  */

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { team as teamRoutes, type TeamVerification } from '../../contracts/team';
+import { team as teamRoutes, type TeamVerification } from '../../contracts/team-link';
 import { TEAM_FILE, TeamFile, TeamUrl } from '../../shared/team-link';
 import { action, localAction, withJson, type JsonOption } from '../args';
 import { ApiCallError } from '../client';

@@ -5,7 +5,7 @@ import { nodeFiles } from './files';
 import { nodeKeys } from './keys';
 import { nodeLogs } from './logs';
 import { nodeSeals } from './seals';
-import { nodeTeam, type TeamLink } from './team';
+import { nodeTeam, type TeamLink } from './team-link';
 
 /**
  * The machine side of the host port: plain functions over the data root, one module per concern.

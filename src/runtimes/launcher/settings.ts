@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_PORT, type ConfigVars } from '../../shared/config';
 import { ADMIN_TOKEN_SHAPE } from '../../shared/admin-token';
 import { environmentOf, type ProcessVars } from '../../shared/environment';
-import type { TeamLink } from '../../host/node/team';
+import type { TeamLink } from '../../host/node/team-link';
 import { LaunchError } from './launch-error';
 import { teamLink } from './team-settings';
 

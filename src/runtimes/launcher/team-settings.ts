@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { TeamLink } from '../../host/node/team';
+import type { TeamLink } from '../../host/node/team-link';
 import type { Environment } from '../../shared/environment';
 import { readTeamLink, TEAM_FILE } from '../../shared/team-link';
 import { LaunchError } from './launch-error';

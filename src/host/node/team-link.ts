@@ -1,5 +1,5 @@
 import { concatBytes } from '../../shared/bytes';
-import { ANSWER_HEADERS, TEAM_ANSWER_MAX_BYTES, type TeamAnswer } from '../team-forward';
+import { ANSWER_HEADERS, TEAM_ANSWER_MAX_BYTES, type TeamAnswer } from '../team-link-request';
 import { HostRefusal, type HostPort } from '../port';
 
 /** How this machine reaches its team (src/runtimes/launcher/team-settings.ts). */

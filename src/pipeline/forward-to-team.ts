@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../handlers/context';
 import { parseTeamHead, type TeamHead } from '../../storage/client';
 import type { Contract } from '../contracts/define';
-import { reached, teamErrorCode, type TeamReply } from '../host/team-forward';
+import { reached, teamErrorCode, type TeamReply } from '../host/team-link-request';
 import { CLIENT_HEADER } from '../shared/client-header';
 import { ApiError } from '../shared/errors/api-error';
 import { TEAM_HEAD_HEADER, teamHeadValue } from '../shared/schemas/team';

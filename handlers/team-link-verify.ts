@@ -3,7 +3,7 @@ import type { StoreClient } from '../storage/client';
 import { keyId, publicKeyFromPem, signatureValid } from '../storage/audit/signing';
 import type { PinnedCheckpoint } from '../storage/witness/schema';
 import { audit } from '../src/contracts/audit';
-import type { TeamVerification } from '../src/contracts/team';
+import type { TeamVerification } from '../src/contracts/team-link';
 
 /** Reads one of the team's GET routes as this machine: its declaration gives the path and the answer's schema. */
 export type TeamGet = <R extends z.ZodType>(

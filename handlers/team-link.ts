@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import { team } from '../src/contracts/team';
-import { reached, teamErrorCode } from '../src/host/team-forward';
+import { team } from '../src/contracts/team-link';
+import { reached, teamErrorCode } from '../src/host/team-link-request';
 import { ApiError } from '../src/shared/errors/api-error';
 import type { RequestContext } from './context';
 import { implement } from './implement';
-import { verifyTeam, type TeamGet } from './team-verify';
+import { verifyTeam, type TeamGet } from './team-link-verify';
 
 const NOTHING_WITNESSED = { heads: 0, oldest_seq: null, newest: null, checkpoint: null } as const;
 
