@@ -79,7 +79,7 @@ module.exports = {
     ),
     layer(
       'teams',
-      "The team service's own pieces: its front (operator, team routing), the team routes, roles, Cloudflare Access identity, key wrapping (the vault's sealing serves the key-encryption key), a team's host port. It reaches the store only through its client.",
+      "The team service's own pieces: its front (operator, team routing, its OpenAPI document), the team routes, roles, Cloudflare Access identity, key wrapping (the vault's sealing serves the key-encryption key), a team's host port. It reaches the store only through its client.",
       '^src/teams/',
       [
         SHARED,
@@ -89,6 +89,8 @@ module.exports = {
         '^handlers/',
         '^src/contracts/',
         '^src/pipeline/',
+        // The team service's OpenAPI document (src/teams/openapi.ts), built as handlers build the local one.
+        '^src/openapi/document[.]ts$',
       ],
     ),
     layer('openapi', 'The OpenAPI document, derived from the route contracts.', '^src/openapi/', [

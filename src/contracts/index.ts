@@ -6,7 +6,7 @@ import { globals } from './globals';
 import { logs } from './logs';
 import { members } from './members';
 import { membership } from './membership';
-import { openapi } from './openapi';
+import { openapi, teamOpenapi } from './openapi';
 import { profileAccounts } from './profile-accounts';
 import { profiles } from './profiles';
 import { push } from './push';
@@ -15,6 +15,7 @@ import { shares } from './shares';
 import { synchronizer } from './synchronizer';
 import { system } from './system';
 import { team } from './team-link';
+import { teams } from './teams';
 import { tokens } from './tokens';
 
 /**
@@ -47,14 +48,15 @@ export const CONTRACTS: readonly Contract[] = Object.values(FAMILIES).flatMap((f
 );
 
 /**
- * The families only the team service serves, beside the `home: 'team'` routes of FAMILIES: the
- * local service, its OpenAPI document, the CLI and the MCP tools know nothing of them.
+ * The routes the team service's front answers itself (src/teams/team-front.ts), beside those every
+ * team serves under `/teams/{team_id}` (src/teams/routes.ts): its status, the operator's creation of a
+ * team, and its own OpenAPI document (src/teams/openapi.ts). The local service serves only the first.
  */
-export const TEAM_FAMILIES = { members, push };
-
-export const TEAM_CONTRACTS: readonly Contract[] = Object.values(TEAM_FAMILIES).flatMap((family): Contract[] =>
-  Object.values(family),
-);
+export const TEAM_FRONT_CONTRACTS: readonly Contract[] = [
+  system.reachability,
+  ...Object.values(teams),
+  ...Object.values(teamOpenapi),
+];
 
 export {
   audit,
@@ -73,5 +75,7 @@ export {
   synchronizer,
   system,
   team,
+  teamOpenapi,
+  teams,
   tokens,
 };

@@ -7,7 +7,7 @@ const Named = z.object({ email: MemberEmail });
 
 /**
  * A team's members and their roles (docs/teams.md). Served by the team service only: the local
- * service has no members, so this family is in TEAM_FAMILIES (./index.ts), not in FAMILIES.
+ * service has no members, so this family is in the team routes only (src/teams/routes.ts), not in FAMILIES.
  */
 export const members = {
   list: defineContract({

@@ -16,3 +16,20 @@ export const openapi = {
     response: OpenApiDocument,
   }),
 };
+
+/**
+ * The team service's own document (docs/teams.md#routes), which its front serves beside `GET /status`
+ * (src/teams/team-front.ts): not a route of the local service, so not in FAMILIES (./index.ts). Public,
+ * as the code it is derived from is: it holds no team's data.
+ */
+export const teamOpenapi = {
+  document: defineContract({
+    method: 'GET',
+    path: '/v1/openapi.json',
+    home: 'team',
+    tag: 'System',
+    summary: 'This OpenAPI 3.1 document of the team service, derived from the route declarations; needs no token',
+    access: 'public',
+    response: OpenApiDocument,
+  }),
+};

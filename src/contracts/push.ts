@@ -4,7 +4,7 @@ import { defineContract } from './define';
 /**
  * The team's side of `lpa team push` (docs/teams.md#from-one-machine-to-a-team). Served by the team
  * service only: a machine's own store is never the target of a push, so this family is in
- * TEAM_FAMILIES (./index.ts), not in FAMILIES, and the local service, its OpenAPI document, the CLI's
+ * the team routes only (src/teams/routes.ts), not in FAMILIES, and the local service, its OpenAPI document, the CLI's
  * routes and the MCP tools do not know it.
  */
 export const push = {

@@ -1,9 +1,11 @@
 import { ERROR_CATALOG, type ErrorCode } from '../shared/errors/catalog';
 import { TEAM_HEAD_VALUE } from '../shared/schemas/team';
 import { codeEnvelope } from '../shared/errors/envelope';
-import type { Contract } from '../contracts/define';
-import { byStatus, routeErrorCodes } from './errors';
+import type { Contract, Schema } from '../contracts/define';
+import { byStatus, forwardingErrors, routeErrorCodes } from './errors';
 import { SchemaCollector, type JsonSchema } from './json-schema';
+
+export type { JsonSchema } from './json-schema';
 
 /** The version of the machine-readable description that the spec fixes. */
 export const OPENAPI_INFO_VERSION = '0.5.12';
@@ -44,27 +46,77 @@ const TEAM_RETRY_AFTER = {
   description: 'With `team.unreachable`: seconds after which the request may be sent again (nothing was queued).',
 };
 
-const TEAM_HEAD = {
-  description:
-    "On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine " +
-    'keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`).',
+/** `X-LPA-Team-Head`, the team chain's head: what its value is, with what a service says of when it is sent. */
+export const teamHeadHeader = (description: string): JsonSchema => ({
+  description,
   schema: { type: 'string', pattern: TEAM_HEAD_VALUE.source, maxLength: 80 },
-};
+});
 
-/** The headers any answer of a route may carry: a team route's answer may be the team's. */
-const answerHeaders = (route: Contract): JsonSchema =>
-  route.home === 'team' ? { ...CORS_HEADERS, 'X-LPA-Team-Head': TEAM_HEAD } : CORS_HEADERS;
+const TEAM_HEAD = teamHeadHeader(
+  "On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine " +
+    'keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`).',
+);
+
+/**
+ * How a service serves one route, beyond what the route declares: where, with which credentials,
+ * and what the service adds to its answers. The local service's is `localMount`; the team service's
+ * are in src/teams/openapi.ts.
+ */
+export interface Mount {
+  /** Put before the route's declared path, with the schema of its own path parameters (a team's `/teams/:team_id`). */
+  prefix?: { path: string; params: Schema };
+  /** The security schemes of `components.securitySchemes`, any one of which calls the route, each with the route's scopes. */
+  schemes: readonly string[];
+  /** Error codes the service answers on the route beyond what its declaration implies (listed before its own `errors`). */
+  errors: readonly ErrorCode[];
+  /** Codes the declaration implies that the service never answers on the route. */
+  never?: readonly ErrorCode[];
+  /** Headers every answer of the route may carry, beside CORS. */
+  headers: JsonSchema;
+}
+
+/** A route as a service serves it. */
+export type Mounted = Mount & { route: Contract };
+
+/** What a service's document says of the service: its name, where it is, how its callers authenticate, and its routes. */
+export interface Service {
+  title: string;
+  description: string;
+  server: { url: string; description: string; internal: boolean };
+  securitySchemes: Record<string, JsonSchema>;
+  /** Every route it serves, in the document's order. */
+  routes: readonly Mounted[];
+}
+
+/**
+ * How the local service serves a route: at its declared path, with an LPA token; a `home: 'team'`
+ * route of a machine in a team may be answered by the team (its chain head), or by the machine when
+ * the team does not answer (./errors.ts `forwardingErrors`).
+ */
+export const localMount = (route: Contract): Mounted => ({
+  route,
+  schemes: ['bearerAuth'],
+  errors: forwardingErrors(route),
+  headers: route.home === 'team' ? { 'X-LPA-Team-Head': TEAM_HEAD } : {},
+});
+
+/** The headers any answer of a route may carry: CORS, and what its service adds. */
+const answerHeaders = (mount: Mount): JsonSchema => ({ ...CORS_HEADERS, ...mount.headers });
 
 /** The headers of an error answer: `Retry-After` where the answer tells when to try again. */
-function errorHeaders(route: Contract, status: number, codes: readonly ErrorCode[]): JsonSchema {
-  if (status === 429) return { ...answerHeaders(route), 'Retry-After': RETRY_AFTER };
-  if (codes.includes('team.unreachable')) return { ...answerHeaders(route), 'Retry-After': TEAM_RETRY_AFTER };
-  return answerHeaders(route);
+function errorHeaders(mount: Mount, status: number, codes: readonly ErrorCode[]): JsonSchema {
+  if (status === 429) return { ...answerHeaders(mount), 'Retry-After': RETRY_AFTER };
+  if (codes.includes('team.unreachable')) return { ...answerHeaders(mount), 'Retry-After': TEAM_RETRY_AFTER };
+  return answerHeaders(mount);
 }
 
 const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-/** The operationId of a route in the document; the MCP server (src/cli/mcp) names its tools by it. */
+/**
+ * The operationId of a route in the document; the MCP server (src/cli/mcp) names its tools by it. It is
+ * made of the route's declared path, not of the prefix a service serves it under: a team route has the
+ * same id in the team service's document as in the local one.
+ */
 export function operationId(route: Contract): string {
   const words = route.path
     .split('/')
@@ -74,9 +126,10 @@ export function operationId(route: Contract): string {
   return route.method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
 
-function parameters(route: Contract, schemas: SchemaCollector): JsonSchema[] {
+function parameters({ route, prefix }: Mounted, schemas: SchemaCollector): JsonSchema[] {
   const out: JsonSchema[] = [];
   for (const [where, schema] of [
+    ['path', prefix?.params],
     ['path', route.params],
     ['query', route.query],
   ] as const) {
@@ -111,21 +164,22 @@ function errorSchema(codes: readonly ErrorCode[], schemas: SchemaCollector): Jso
   return refs.length === 1 ? refs[0]! : { anyOf: refs };
 }
 
-function operation(route: Contract, schemas: SchemaCollector): JsonSchema {
+function operation(mount: Mounted, schemas: SchemaCollector): JsonSchema {
+  const { route } = mount;
   const status = route.status ?? 200;
   const responses: Record<string, JsonSchema> = {
     [status]: route.response
       ? {
           description: STATUS_TEXT[status],
-          headers: answerHeaders(route),
+          headers: answerHeaders(mount),
           content: { 'application/json': { schema: schemas.convert(route.response, 'output') } },
         }
-      : { description: STATUS_TEXT[status], headers: answerHeaders(route) },
+      : { description: STATUS_TEXT[status], headers: answerHeaders(mount) },
   };
-  for (const [code, codes] of byStatus(routeErrorCodes(route))) {
+  for (const [code, codes] of byStatus(routeErrorCodes(route, mount.errors, mount.never))) {
     responses[code] = {
       description: `${STATUS_TEXT[code] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
-      headers: errorHeaders(route, code, codes),
+      headers: errorHeaders(mount, code, codes),
       content: { 'application/json': { schema: errorSchema(codes, schemas) } },
     };
   }
@@ -134,10 +188,10 @@ function operation(route: Contract, schemas: SchemaCollector): JsonSchema {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
-    security: route.access === 'public' ? [] : [{ bearerAuth: [...(route.scopes ?? [])] }],
+    security: route.access === 'public' ? [] : mount.schemes.map((scheme) => ({ [scheme]: [...(route.scopes ?? [])] })),
     ...(route.access === 'admin' ? { 'x-admin-only': true } : {}),
     ...(route.audit ? { 'x-audit-action': route.audit } : {}),
-    parameters: parameters(route, schemas),
+    parameters: parameters(mount, schemas),
     ...(route.body
       ? {
           requestBody: {
@@ -150,34 +204,59 @@ function operation(route: Contract, schemas: SchemaCollector): JsonSchema {
   };
 }
 
-/** The OpenAPI 3.1 document, derived entirely from the route contracts and the error catalogue. */
+/** The local service's OpenAPI 3.1 document (GET /api/v1/openapi.json), derived entirely from the route contracts and the error catalogue. */
 export function openapiDocument(routes: readonly Contract[], serverUrl: string): JsonSchema {
+  return serviceDocument({
+    title: 'LPA: local profile, automation and audit API',
+    description:
+      'The local HTTP/JSON API of a multi-profile browser. Every route except GET /status needs a bearer token; ' +
+      'the scopes a route lists under `security` are all required, and an admin session satisfies every scope check. ' +
+      ERRORS_DESCRIPTION,
+    // internal: the service listens on the loopback interface of the user's own machine only.
+    server: { url: serverUrl, description: 'The local service on the loopback interface', internal: true },
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'An LPA token (see POST /api/v1/tokens).' },
+    },
+    routes: routes.map(localMount),
+  });
+}
+
+/** What every document says of its error answers. */
+export const ERRORS_DESCRIPTION =
+  'Every failure is an error envelope `{ error: { code, message, details }, request_id }`: each code has its own component ' +
+  '(`<Code>Error`, its `details` typed), each error answer lists exactly the codes the operation can give, and ' +
+  '`x-error-catalog` lists every code with its HTTP status.';
+
+/**
+ * A service's OpenAPI 3.1 document, derived from the contracts of the routes it serves, how it serves
+ * each (`Mount`) and the error catalogue: the local service's (`openapiDocument`) and the team
+ * service's (src/teams/openapi.ts).
+ */
+export function serviceDocument(service: Service): JsonSchema {
   const schemas = new SchemaCollector();
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of routes) {
-    (paths[openapiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route, schemas);
+  for (const mount of service.routes) {
+    const path = openapiPath((mount.prefix?.path ?? '') + mount.route.path);
+    (paths[path] ??= {})[mount.route.method.toLowerCase()] = operation(mount, schemas);
   }
   return {
     openapi: '3.1.0',
     info: {
-      title: 'LPA: local profile, automation and audit API',
+      title: service.title,
       version: OPENAPI_INFO_VERSION,
-      description:
-        'The local HTTP/JSON API of a multi-profile browser. Every route except GET /status needs a bearer token; ' +
-        'the scopes a route lists under `security` are all required, and an admin session satisfies every scope check. ' +
-        'Every failure is an error envelope `{ error: { code, message, details }, request_id }`: each code has its own component ' +
-        '(`<Code>Error`, its `details` typed), each error answer lists exactly the codes the operation can give, and ' +
-        '`x-error-catalog` lists every code with its HTTP status.',
+      description: service.description,
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    // x-internal: the service listens on the loopback interface of the user's own machine only.
-    servers: [{ url: serverUrl, description: 'The local service on the loopback interface', 'x-internal': true }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: `${name} routes` })),
+    servers: [
+      { url: service.server.url, description: service.server.description, 'x-internal': service.server.internal },
+    ],
+    tags: [...new Set(service.routes.map(({ route }) => route.tag))].map((name) => ({
+      name,
+      description: `${name} routes`,
+    })),
     paths,
     components: {
-      securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An LPA token (see POST /api/v1/tokens).' },
-      },
+      securitySchemes: service.securitySchemes,
       schemas: Object.fromEntries(Object.entries(schemas.components).sort(([a], [b]) => a.localeCompare(b))),
     },
     'x-error-catalog': Object.entries(ERROR_CATALOG).map(([code, { status, message }]) => ({ code, status, message })),

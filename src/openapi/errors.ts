@@ -1,8 +1,24 @@
 import { ERROR_CATALOG, type ErrorCode } from '../shared/errors/catalog';
 import type { Contract } from '../contracts/define';
 
-/** The error codes a route can answer, derived from what its declaration makes it do. */
-export function routeErrorCodes(route: Contract): ErrorCode[] {
+/**
+ * A machine in a team sends a team route on to the team and answers these when the team does not, or
+ * answers what is not the team API's JSON (docs/teams.md#offline); solo, it never does, but the local
+ * service's document is one for both.
+ */
+export const forwardingErrors = (route: Contract): ErrorCode[] =>
+  route.home === 'team' ? ['team.unreachable', 'team.bad_answer'] : [];
+
+/**
+ * The error codes a route can answer, derived from what its declaration makes it do; `served`: the
+ * codes its service adds (the local service's by default), `never`: those the service never gives
+ * although the declaration implies them.
+ */
+export function routeErrorCodes(
+  route: Contract,
+  served: readonly ErrorCode[] = forwardingErrors(route),
+  never: readonly ErrorCode[] = [],
+): ErrorCode[] {
   const codes = new Set<ErrorCode>(['request.host_forbidden', 'request.origin_forbidden', 'internal']);
   if (route.access !== 'public') {
     for (const code of ['auth.token_missing', 'auth.token_invalid', 'auth.throttled'] as const) codes.add(code);
@@ -20,12 +36,9 @@ export function routeErrorCodes(route: Contract): ErrorCode[] {
     ] as const)
       codes.add(code);
   }
-  // A machine in a team sends a team route on to the team and answers these when the team does not,
-  // or answers what is not the team API's JSON (docs/teams.md#offline); solo, it never does, but the
-  // document is one for both.
-  if (route.home === 'team') for (const code of ['team.unreachable', 'team.bad_answer'] as const) codes.add(code);
+  for (const code of served) codes.add(code);
   for (const code of route.errors ?? []) codes.add(code);
-  return [...codes];
+  return [...codes].filter((code) => !never.includes(code));
 }
 
 /** Codes grouped by HTTP status, as OpenAPI responses are keyed. */

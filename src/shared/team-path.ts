@@ -6,8 +6,11 @@
  * so this module imports nothing and holds only syntax that types can be stripped from.
  */
 
+/** The longest team id, which its pattern implies: what the OpenAPI documents state as its `maxLength`. */
+export const TEAM_ID_MAX_LENGTH = 63;
+
 /** The characters of a team id, as a regular expression's source: the id alone (./schemas/team.ts `TeamId`), and inside a team's URL (./team-link.ts). */
-export const TEAM_ID_PATTERN = '[a-z0-9-]{3,63}';
+export const TEAM_ID_PATTERN = `[a-z0-9-]{3,${TEAM_ID_MAX_LENGTH}}`;
 
 /** Where the teams are: a team is `/teams/{team_id}`, its id one path segment. */
 export const TEAMS_PATH = '/teams';

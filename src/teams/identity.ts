@@ -6,8 +6,8 @@ import { ApiError } from '../shared/errors/api-error';
 import type { AccessVerifier } from './access-jwt';
 import { memberPrincipal } from './roles';
 
-/** The header Cloudflare Access adds to every request it lets through: a JWT it signed. */
-export const ACCESS_ASSERTION_HEADER = 'cf-access-jwt-assertion';
+/** The header Cloudflare Access adds to every request it lets through: a JWT it signed (read without regard to case). */
+export const ACCESS_ASSERTION_HEADER = 'Cf-Access-Jwt-Assertion';
 
 /**
  * Who sent a request to a team (docs/teams.md#people-and-machines): a team token in the

@@ -1,5 +1,6 @@
 import { implementFront } from '../../handlers/implement';
 import { reachabilityRoutes } from '../../handlers/system';
+import { teamOpenapi } from '../contracts/openapi';
 import { teams, type Team } from '../contracts/teams';
 import { createFront, type App, type Arrival } from '../pipeline/app';
 import { bearerToken, type Authenticator } from '../pipeline/authenticate';
@@ -8,6 +9,7 @@ import type { Config } from '../shared/config';
 import { sha256Hex, timingSafeEqual } from '../shared/crypto';
 import { ApiError } from '../shared/errors/api-error';
 import { splitTeamPath } from '../shared/team-path';
+import { teamOpenapiDocument } from './openapi';
 import { TeamId } from './team-id';
 
 /** The teams' Durable Objects, as the Worker reaches them (src/runtimes/cloudflare/team-worker.ts). */
@@ -39,8 +41,14 @@ function operatorAuthenticator(operatorTokenSha256: string | null): Authenticato
   };
 }
 
+/** The team service's document describes every route it serves, its own included; built on its first request, once per isolate. */
+let document: Record<string, unknown> | undefined;
+
+const documentRoutes = implementFront(teamOpenapi, { document: () => (document ??= teamOpenapiDocument()) });
+
 /**
- * The team service's front (docs/teams.md): `GET /status` and the operator's `POST /v1/teams` here,
+ * The team service's front (docs/teams.md): `GET /status`, the operator's `POST /v1/teams` and the
+ * service's OpenAPI document (`GET /v1/openapi.json`, src/contracts' TEAM_FRONT_CONTRACTS) here,
  * and every team's API under `/teams/{team_id}/api/v1/…` handed to the team's own Durable Object,
  * which runs the same pipeline, routes and handlers as the local store's object over the team's
  * store (src/object/store-object.ts). Nothing of a team is kept here.
@@ -54,7 +62,7 @@ export function teamFront(parts: TeamFrontParts): App {
       return team;
     },
   });
-  return createFront([...reachabilityRoutes, ...operatorRoutes], {
+  return createFront([...reachabilityRoutes, ...operatorRoutes, ...documentRoutes], {
     config: parts.config,
     authenticate: operatorAuthenticator(parts.operatorTokenSha256),
     throttle: new LimiterThrottle((client) => parts.spendFailure(`operator:${client}`)),

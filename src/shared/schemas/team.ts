@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { TEAM_ID_PATTERN } from '../team-path';
+import { TEAM_ID_MAX_LENGTH, TEAM_ID_PATTERN } from '../team-path';
 
 /** A team's id, as it appears in `/teams/{team_id}/…`: lower-case letters, digits and hyphens. */
 export const TeamId = z
   .string()
+  .max(TEAM_ID_MAX_LENGTH)
   .regex(new RegExp(`^${TEAM_ID_PATTERN}$`), 'A team id is 3 to 63 of a-z, 0-9 and -')
   .meta({ description: 'The team id: 3 to 63 lower-case letters, digits and hyphens.' });
 export type TeamId = z.output<typeof TeamId>;
