@@ -14,7 +14,7 @@ export interface HandlerInput<P, Q, B, A, X extends FrontContext = RequestContex
   audit: A extends AuditAction ? AuditContext : undefined;
 }
 
-/** The answer's body, as the response schema types it; a JsonBody where its bytes are ready (a store read's text, a stream). */
+/** The answer's body, as the response schema types it; a JsonBody where it is streamed. */
 type Answer<R> = Out<R> | JsonBody<Out<R>>;
 
 /** The handler a contract asks for: its input typed from the contract's schemas, its answer checked against its response schema. */

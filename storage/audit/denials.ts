@@ -36,9 +36,8 @@ interface Window {
  * written by the first denial of any client after the window closed; a crash or stop before that
  * loses it (the window's first entry is already written).
  *
- * The local pipeline coalesces in its own memory (the service is one process), and writes what it
- * admits with `system.recordDenials`; a team's store coalesces inside its Durable Object
- * (`system.recordDenial`), where every isolate of the team service sends its denials.
+ * Each store coalesces its own denials (`system.recordDenial`), in its object, where every request
+ * of that store runs (src/object/store-object.ts).
  */
 export class DenialCoalescer {
   private readonly open = new Map<string, Window>();

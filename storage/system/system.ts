@@ -42,21 +42,13 @@ export class System {
     this.ctx.db.transaction(() => this.ctx.audit.append(audit, result, subject, errorCode));
   }
 
-  /** Denials (401, 403, 429) as the pipeline's coalescer admits them: all in one store call. */
-  recordDenials(denials: readonly { audit: AuditContext; code: string; details: Record<string, unknown> }[]): void {
-    for (const denial of denials) this.record(denial.audit, 'denied', { details: denial.details }, denial.code);
-  }
-
-  /**
-   * One denial, coalesced here, in the store (storage/audit/denials.ts): how a team's service audits
-   * its denials, since its Worker runs in many isolates and only the team's object sees them all.
-   */
+  /** One denial (401, 403, 429), coalesced with others of its client, reason and actor (../audit/denials.ts): the entries it admits. */
   recordDenial(denial: Denial): void {
-    const admitted = this.denials.admit(denial, this.ctx.now());
-    if (admitted.length > 0) this.recordDenials(admitted);
+    for (const admitted of this.denials.admit(denial, this.ctx.now()))
+      this.record(admitted.audit, 'denied', { details: admitted.details }, admitted.code);
   }
 
-  /** The entry of a failed change of an audited route: written by the failing call itself (storage/dispatch.ts) or by the pipeline. */
+  /** The entry of a failed change of an audited route, written by the pipeline once the change is rolled back. */
   recordFailure(failure: FailureAudit, errorCode: string, status: number): void {
     this.record(failure.audit, 'error', { details: failureDetails(failure.request, status) }, errorCode);
   }
