@@ -4,9 +4,9 @@ import { call } from './support/api';
 import { sql } from './support/store';
 
 describe("what crosses to the store's Durable Object", () => {
-  it('is a request and its arrival, a team creation, the daily run and a log flush: nothing of the store itself', () => {
+  it('is a request (its arrival in a header only the front sets), a team creation, the daily run and a log flush: nothing of the store itself', () => {
     const methods = Object.getOwnPropertyNames(DurableStoreObject.prototype).filter((name) => name !== 'constructor');
-    expect(methods.sort()).toEqual(['alarm', 'create', 'flushLogs', 'runDaily', 'serve'].sort());
+    expect(methods.sort()).toEqual(['alarm', 'create', 'fetch', 'flushLogs', 'runDaily'].sort());
   });
 
   it('offers no route to what only the daily run may do (the audit purge): the log keeps every entry', async () => {

@@ -4,7 +4,8 @@ import { durableSql } from '../../storage/sql/durable-sql';
 import type { StoreStartOptions } from '../../storage/startup';
 import type { Team } from '../contracts/teams';
 import { hostClient, type HostFetcher } from '../host/port';
-import type { Arrival } from '../pipeline/app';
+import { errorResponse } from '../pipeline/respond';
+import { ApiError } from '../shared/errors/api-error';
 import { configFrom, type ConfigVars } from '../shared/config';
 import { accessVerifier } from '../teams/access-jwt';
 import { parseWrapKey } from '../teams/key-wrap';
@@ -12,6 +13,7 @@ import { accessSettings, teamConfigFrom, type TeamVars } from '../teams/team-con
 import { teamHost } from '../teams/team-host';
 import type { TeamId } from '../teams/team-id';
 import { wrappedKeys } from '../teams/team-keys';
+import { arrivalOf } from '../pipeline/arrival';
 import { StoreObject } from './store-object';
 
 /** The local store's bindings (the workerd config of `npm start`; wrangler.toml's `local` in the tests): its settings and the host port. */
@@ -29,6 +31,14 @@ export type StoreObjectEnv = LocalStoreEnv | TeamStoreEnv;
 
 const isTeamEnv = (env: StoreObjectEnv): env is TeamStoreEnv => 'TEAM_FILES' in env;
 
+/**
+ * Work an answer leaves running (an api log write): a Durable Object runs it to its end without
+ * `waitUntil`, which in an object only costs (a third of the throughput of a short request under
+ * workerd, docs/benchmarks.md#the-object-hop); its failure is reported, never thrown.
+ */
+const keepRunning = (work: Promise<unknown>) =>
+  void work.catch((error: unknown) => console.error('background work failed:', error));
+
 /** The object's own record of its team, in its key-value storage beside the store's tables. */
 const TEAM_RECORD = 'team';
 
@@ -41,8 +51,8 @@ function alarmWakeUp(storage: DurableObjectStorage): StoreStartOptions['wakeAt']
 
 /**
  * The store's Durable Object, under workerd (`npm start`) and on Cloudflare (one per team): a
- * SQLite-backed object that holds a StoreObject (./store-object.ts) and serves it by RPC to the
- * entry's front. Which store it is comes from its bindings: the local one starts at once; a team's
+ * SQLite-backed object that holds a StoreObject (./store-object.ts) and serves the requests the
+ * entry's front hands it by its `fetch` (src/pipeline/arrival.ts). Which store it is comes from its bindings: the local one starts at once; a team's
  * is made by the operator's `create` (until then every request is `team.not_found`), its keys made
  * inside it and kept wrapped (src/teams/team-keys.ts), its seal record in the bucket under the
  * team's prefix. The daily run is its alarm.
@@ -85,9 +95,16 @@ export class DurableStoreObject extends DurableObject<StoreObjectEnv> {
     return this.object;
   }
 
-  /** One request the entry's front passed on (src/pipeline/app.ts); null for a team not created, which the front answers. */
-  async serve(request: Request, arrival: Arrival): Promise<Response | null> {
-    return this.object ? this.object.serve(request, arrival, (promise) => this.ctx.waitUntil(promise)) : null;
+  /** One request the entry's front passed on (src/pipeline/arrival.ts); a team not created is `team.not_found`. */
+  override async fetch(request: Request): Promise<Response> {
+    const arrival = arrivalOf(request);
+    if (!this.object)
+      return errorResponse(
+        new ApiError('team.not_found', { team_id: (arrival.teamId ?? '').slice(0, 63) }),
+        arrival.requestId,
+        null,
+      );
+    return this.object.serve(request, arrival, keepRunning);
   }
 
   /**

@@ -2,7 +2,8 @@ import { implementFront } from '../../handlers/implement';
 import { reachabilityRoutes } from '../../handlers/system';
 import { teamOpenapi } from '../contracts/openapi';
 import { teams, type Team } from '../contracts/teams';
-import { createFront, type App, type Arrival } from '../pipeline/app';
+import { createFront, type App } from '../pipeline/app';
+import { arrivingRequest } from '../pipeline/arrival';
 import { bearerToken, type Authenticator } from '../pipeline/authenticate';
 import { LimiterThrottle, type SpendFailure } from '../pipeline/limiter-throttle';
 import type { Config } from '../shared/config';
@@ -14,8 +15,8 @@ import { TeamId } from './team-id';
 
 /** The teams' Durable Objects, as the Worker reaches them (src/runtimes/cloudflare/team-worker.ts). */
 export interface TeamDirectory {
-  /** A request the front passed on, served by the team's object; null when the team was never created. */
-  serve(teamId: TeamId, request: Request, arrival: Arrival): Promise<Response | null>;
+  /** A request the front passed on (src/pipeline/arrival.ts), served by the team's object (`team.not_found` when never created). */
+  serve(teamId: TeamId, request: Request): Promise<Response>;
   /** Creates the team with its owner, or answers null when it exists; `requestId` is the owner's audit entry's. */
   create(teamId: TeamId, owner: string, requestId: string): Promise<Team | null>;
 }
@@ -70,13 +71,14 @@ export function teamFront(parts: TeamFrontParts): App {
       const path = splitTeamPath(url.pathname);
       if (!path) throw new ApiError('route.not_found', { method: request.method, path: url.pathname.slice(0, 200) });
       const teamId = TeamId.safeParse(path.teamId);
-      const notFound = () => new ApiError('team.not_found', { team_id: path.teamId.slice(0, 63) });
-      if (!teamId.success) throw notFound();
+      if (!teamId.success) throw new ApiError('team.not_found', { team_id: path.teamId.slice(0, 63) });
       // The team's pipeline sees the path its routes are declared with; the team is in which object it is.
       url.pathname = path.rest;
-      const response = await directory.serve(teamId.data, request, { ...arrival, url: url.href });
-      if (response === null) throw notFound();
-      return response;
+      const { requestId, clientIp } = arrival;
+      return directory.serve(
+        teamId.data,
+        arrivingRequest(request, url.href, { requestId, clientIp, teamId: path.teamId }),
+      );
     },
   });
 }

@@ -29,7 +29,7 @@ function startFront(env: TeamWorkerEnv): App {
     config: teamConfigFrom(env),
     operatorTokenSha256: operatorTokenSha256(env),
     directory: {
-      serve: (teamId, request, arrival) => teamObject(env, teamId).serve(request, arrival),
+      serve: (teamId, request) => teamObject(env, teamId).fetch(request),
       create: (teamId, owner, requestId) =>
         teamObject(env, teamId).create(teamId, owner, requestId) as Promise<Team | null>,
     },

@@ -8,6 +8,7 @@ import { useSha256Hex } from '../../shared/crypto';
 import { wasmSha256Hex } from '../../shared/sha256-wasm';
 import sha256Wasm from './sha256.wasm';
 import { localFront } from '../service';
+import { arrivingRequest } from '../../pipeline/arrival';
 
 export { DurableStoreObject } from '../../object/durable-store-object';
 
@@ -32,8 +33,8 @@ function startService(env: WorkerEnv): { app: App; config: Config } {
     app: localFront({
       config,
       host: hostClient(env.HOST),
-      // The local object starts its store with itself, so it always answers (only a team's may not).
-      object: async (request, arrival) => (await storeStub(env).serve(request, arrival))!,
+      object: (request, { requestId, clientIp, url }) =>
+        storeStub(env).fetch(arrivingRequest(request, url, { requestId, clientIp })),
     }),
   };
 }
