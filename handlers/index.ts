@@ -12,13 +12,13 @@ import { profileRoutes } from './profiles';
 import { settingsRoutes } from './settings';
 import { shareRoutes } from './shares';
 import { synchronizerRoutes } from './synchronizer';
-import { reachabilityRoutes, systemRoutes } from './system';
+import { systemRoutes } from './system';
 import { teamRoutes } from './team-link';
 import { tokenRoutes } from './tokens';
 
 /** Each family of src/contracts implemented; one left out does not compile. */
 const IMPLEMENTED: { [F in keyof Families]: Route[] } = {
-  system: [...reachabilityRoutes, ...systemRoutes],
+  system: systemRoutes,
   settings: settingsRoutes,
   membership: membershipRoutes,
   tokens: tokenRoutes,

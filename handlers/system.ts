@@ -1,19 +1,19 @@
 import { system } from '../src/contracts/system';
-import { implement, implementFront } from './implement';
+import type { FrontContext } from './context';
+import { implement } from './implement';
 
 const API_VERSION = 1;
 /** Below this much free space on the data root's file system, status reports the disk as low. */
 const LOW_DISK_BYTES = 1024 ** 3;
 
-const { reachability, ...withStore } = system;
+/** `GET /status` needs no store: the team service's front answers it too (src/teams/team-front.ts). */
+export const reachability = ({ ctx }: { ctx: FrontContext }) => ({
+  status: 'ok' as const,
+  version: ctx.config.appVersion,
+});
 
-/** `GET /status` needs no store: the team service's front answers it itself (src/teams/team-front.ts). */
-export const reachabilityRoutes = implementFront(
-  { reachability },
-  { reachability: ({ ctx }) => ({ status: 'ok' as const, version: ctx.config.appVersion }) },
-);
-
-export const systemRoutes = implement(withStore, {
+export const systemRoutes = implement(system, {
+  reachability,
   version: async ({ ctx }) => ({
     app_version: ctx.config.appVersion,
     api_version: API_VERSION,

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
-import type { z } from 'zod';
-import type { Contract, Out, Schema } from '../contracts/define';
+import type { AnswerOf, CallPart, Contract, In, OptionalWhenEmpty } from '../contracts/define';
 import { CLIENT_HEADER, type ClientSource } from '../shared/client-header';
 import { DEFAULT_PORT } from '../shared/config';
 import { environmentOf, type ProcessVars } from '../shared/environment';
@@ -58,7 +57,6 @@ export interface RequestInput {
  * names of the parts and fields and the kind of each value, not what only the service can judge:
  * where a schema takes some strings, any string; a body field may be left out.
  */
-type In<S> = S extends Schema ? z.input<S> : undefined;
 /** Path parameters are text; every one is needed to build the path. */
 type WireParams<T> = { [K in keyof T]-?: string };
 /** Query values are text: a field takes the text, or the number or boolean it spells. */
@@ -71,23 +69,14 @@ type WireBody<T> = T extends string
     : T extends object
       ? { [K in keyof T]?: WireBody<T[K]> }
       : T;
-/** One part of a call's input: required when its schema requires something, absent when the contract declares none. */
-type Part<K extends string, S, T> = S extends Schema
-  ? {} extends T
-    ? { [k in K]?: T }
-    : { [k in K]: T }
-  : { [k in K]?: never };
 
 /** What a call of contract C sends: its path parameters, query and body. */
 export type CallInput<C> =
   C extends Contract<infer P, infer Q, infer B>
-    ? Part<'params', P, WireParams<In<P>>> & Part<'query', Q, WireQuery<In<Q>>> & Part<'body', B, WireBody<In<B>>>
+    ? CallPart<'params', P, WireParams<In<P>>> &
+        CallPart<'query', Q, WireQuery<In<Q>>> &
+        CallPart<'body', B, WireBody<In<B>>>
     : never;
-
-/** The answer of contract C, as its response schema types it (undefined for 204). */
-export type Answer<C> = C extends Contract<infer _P, infer _Q, infer _B, infer R> ? Out<R> : never;
-
-type OptionalWhenEmpty<T> = {} extends T ? [input?: T] : [input: T];
 
 /**
  * The service as the CLI and the MCP server talk to it: LPA_URL and LPA_TOKEN, the admin-token file
@@ -133,8 +122,8 @@ export class ApiClient {
   }
 
   /** Calls the route of a contract with its typed input; the answer is typed by the contract's response schema. */
-  async api<C extends Contract>(contract: C, ...[input]: OptionalWhenEmpty<CallInput<C>>): Promise<Answer<C>> {
-    return (await this.request(contract, (input ?? {}) as RequestInput)) as Answer<C>;
+  async api<C extends Contract>(contract: C, ...[input]: OptionalWhenEmpty<CallInput<C>>): Promise<AnswerOf<C>> {
+    return (await this.request(contract, (input ?? {}) as RequestInput)) as AnswerOf<C>;
   }
 
   /**
@@ -151,12 +140,12 @@ export class ApiClient {
     contract: C,
     input: CallInput<C>,
     onProgress: (received: number, total: number | null) => void,
-  ): Promise<Answer<C>> {
+  ): Promise<AnswerOf<C>> {
     const response = await this.send(contract, input as RequestInput);
     const total = Number(response.headers['content-length']) || null;
     let received = 0;
     const text = await this.read(response, (chunk) => onProgress((received += chunk.byteLength), total));
-    return JSON.parse(text) as Answer<C>;
+    return JSON.parse(text) as AnswerOf<C>;
   }
 
   /** The URL of a call: the contract's path with each `:name` filled in (encoded), then the query. */

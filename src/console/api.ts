@@ -5,9 +5,8 @@
  * declares them (`Api`, typed from src/contracts); the contracts are imported as types only, so
  * nothing of them or of zod reaches the bundle.
  */
-import type { z } from 'zod';
 import type { Families } from '../contracts';
-import type { Contract, Method, Out } from '../contracts/define';
+import type { AnswerOf, CallPart, Contract, In, Method, OptionalWhenEmpty } from '../contracts/define';
 
 /** The API's error envelope (docs/spec.md, Error envelope). */
 interface ErrorEnvelope {
@@ -119,28 +118,17 @@ type Route = { [F in keyof Families]: Families[F][keyof Families[F]] }[keyof Fam
 type PathOf<M extends Method> = Extract<Route, { method: M }>['path'];
 type RouteOf<M extends Method, P> = Extract<Route, { method: M; path: P }>;
 
-type In<S> = S extends z.ZodType ? z.input<S> : undefined;
 /** Query values travel as text: a field takes text, or the number or boolean it spells; null leaves it out. */
 type QueryIn<T> = { [K in keyof T]: string | number | boolean | null };
-/** One part of a call's input: required when its schema requires something, absent when the contract declares none. */
-type Part<K extends string, S, T> = S extends z.ZodType
-  ? {} extends T
-    ? { [k in K]?: T }
-    : { [k in K]: T }
-  : { [k in K]?: never };
 
 type InputOf<M extends Method, P> =
   RouteOf<M, P> extends Contract<infer Params, infer Q, infer B>
-    ? Part<'params', Params, In<Params>> & Part<'query', Q, QueryIn<In<Q>>> & Part<'body', B, In<B>>
+    ? CallPart<'params', Params, In<Params>> & CallPart<'query', Q, QueryIn<In<Q>>> & CallPart<'body', B, In<B>>
     : never;
-type AnswerOf<M extends Method, P> =
-  RouteOf<M, P> extends Contract<infer _P, infer _Q, infer _B, infer R> ? Out<R> : never;
 /** What a call of a route sends: its path parameters, query and body, typed by its contract's schemas. */
 export type Input<M extends Method, P extends PathOf<M>> = InputOf<M, P>;
 /** A route's answer, as its contract's response schema types it (undefined for 204). */
-export type Answer<M extends Method, P extends PathOf<M>> = AnswerOf<M, P>;
-
-type OptionalWhenEmpty<T> = {} extends T ? [input?: T] : [input: T];
+export type Answer<M extends Method, P extends PathOf<M>> = AnswerOf<RouteOf<M, P>>;
 
 /**
  * The console's calls, openapi-fetch style: `api.call('GET', '/api/v1/profiles/:id', { params: { id } })`.
@@ -152,7 +140,7 @@ export interface Api {
     method: M,
     path: P,
     ...[input]: OptionalWhenEmpty<InputOf<M, P>>
-  ): Promise<AnswerOf<M, P>>;
+  ): Promise<AnswerOf<RouteOf<M, P>>>;
 }
 
 /** The routes over a transport; each `:name` of the path is filled in, encoded (ids and names come from the user or the API). */

@@ -90,6 +90,27 @@ export function defineContract<
 /** The value a schema parses into; `undefined` where the contract declares none. */
 export type Out<S> = S extends Schema ? z.output<S> : undefined;
 
+/*
+ * The types of a client's call of a contract, shared by the CLI (src/cli/client.ts) and the web
+ * console (src/console/api.ts), each of which says how its values travel.
+ */
+
+/** What a schema takes before it parses; `undefined` where the contract declares none. */
+export type In<S> = S extends Schema ? z.input<S> : undefined;
+
+/** One part of a call's input: required when its schema requires something, absent when the contract declares none. */
+export type CallPart<K extends string, S, T> = S extends Schema
+  ? {} extends T
+    ? { [k in K]?: T }
+    : { [k in K]: T }
+  : { [k in K]?: never };
+
+/** A call's input as its arguments: optional where every part of it is. */
+export type OptionalWhenEmpty<T> = {} extends T ? [input?: T] : [input: T];
+
+/** The answer of contract C, as its response schema types it (undefined for 204). */
+export type AnswerOf<C> = C extends Contract<infer _P, infer _Q, infer _B, infer R> ? Out<R> : never;
+
 /** Whether calling the route may change anything (MCP's hints, the secret-scope probe). */
 export const isReadOnly = (contract: Contract): boolean => contract.method === 'GET';
 export const isRemoval = (contract: Contract): boolean => contract.method === 'DELETE';

@@ -52,11 +52,9 @@ export const CONTRACTS: readonly Contract[] = Object.values(FAMILIES).flatMap((f
  * team serves under `/teams/{team_id}` (src/teams/routes.ts): its status, the operator's creation of a
  * team, and its own OpenAPI document (src/teams/openapi.ts). The local service serves only the first.
  */
-export const TEAM_FRONT_CONTRACTS: readonly Contract[] = [
-  system.reachability,
-  ...Object.values(teams),
-  ...Object.values(teamOpenapi),
-];
+export const teamFrontRoutes = { reachability: system.reachability, ...teams, ...teamOpenapi };
+
+export const TEAM_FRONT_CONTRACTS: readonly Contract[] = Object.values(teamFrontRoutes);
 
 export {
   audit,

@@ -52,10 +52,11 @@ function alarmWakeUp(storage: DurableObjectStorage): StoreStartOptions['wakeAt']
 /**
  * The store's Durable Object, under workerd (`npm start`) and on Cloudflare (one per team): a
  * SQLite-backed object that holds a StoreObject (./store-object.ts) and serves the requests the
- * entry's front hands it by its `fetch` (src/pipeline/arrival.ts). Which store it is comes from its bindings: the local one starts at once; a team's
- * is made by the operator's `create` (until then every request is `team.not_found`), its keys made
- * inside it and kept wrapped (src/teams/team-keys.ts), its seal record in the bucket under the
- * team's prefix. The daily run is its alarm.
+ * entry's front hands it by its `fetch` (src/pipeline/arrival.ts). Which store it is comes from its
+ * bindings: the local one starts at once; a team's is made by the operator's `create` (until then
+ * every request is `team.not_found`), its keys made inside it and kept wrapped
+ * (src/teams/team-keys.ts), its seal record in the bucket under the team's prefix. The daily run is
+ * its alarm.
  */
 export class DurableStoreObject extends DurableObject<StoreObjectEnv> {
   /** The store it holds; undefined for a team not created yet. */

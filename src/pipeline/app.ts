@@ -34,19 +34,25 @@ export interface Connection {
   waitUntil: (promise: Promise<unknown>) => void;
 }
 
-/**
- * A request an entry's front has passed its guards and hands on to the object that owns its state
- * (plain data: it crosses to a Durable Object beside the Request). `url` is where the object serves
- * it: a team's object sees the path its routes are declared with.
- */
-export interface Arrival {
+/** Who sent a request an entry's front has passed its guards: its request id and the client's address. */
+export interface Sender {
   requestId: string;
   clientIp: string;
+}
+
+/**
+ * A request handed on, as the object that owns its state serves it (./arrival.ts): its sender, and
+ * `url`, where the object serves it (a team's object sees the path its routes are declared with).
+ */
+export interface Arrival extends Sender {
   url: string;
 }
 
-/** Where a front sends a request that none of its own routes serves: the object that owns its state, by name. */
-export type Onward = (request: Request, arrival: Arrival, url: URL) => Promise<Response>;
+/**
+ * Where a front sends a request that none of its own routes serves: the object that owns its state,
+ * by name; `url` is the request's, which the onward may change to where the object serves it.
+ */
+export type Onward = (request: Request, sender: Sender, url: URL) => Promise<Response>;
 
 interface CommonDeps {
   config: Config;
@@ -145,7 +151,7 @@ function pipeline(routes: readonly AnyRoute[], deps: CommonDeps, objectDeps: Obj
 
   /** A request this app does not serve, handed to the object that owns its state (a front's `onward`). */
   async function handOn(request: Request, ctx: FrontContext, url: URL, seen: Seen, onward: Onward): Promise<Response> {
-    const response = await onward(request, { requestId: ctx.requestId, clientIp: ctx.clientIp, url: url.href }, url);
+    const response = await onward(request, { requestId: ctx.requestId, clientIp: ctx.clientIp }, url);
     seen.handedOn = true;
     return response;
   }

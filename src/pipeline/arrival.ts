@@ -1,4 +1,4 @@
-import type { Arrival } from './app';
+import type { Arrival, Sender } from './app';
 
 /**
  * How a request crosses from an entry's front to the store's Durable Object: by the object's
@@ -9,10 +9,8 @@ import type { Arrival } from './app';
  */
 const ARRIVAL_HEADER = 'x-lpa-arrival';
 
-/** What the object is told beside the request: where it came from, and the team a team's front named. */
-export interface ArrivalFacts {
-  requestId: string;
-  clientIp: string;
+/** What the object is told beside the request: its sender, and the team a team's front named. */
+export interface ArrivalFacts extends Sender {
   /** The team id as the path named it (a team's request only): what `team.not_found` names. */
   teamId?: string;
 }
@@ -29,7 +27,7 @@ export function arrivingRequest(request: Request, url: string, facts: ArrivalFac
  * cost a Request per request): no step reads it, the api log names no header, and a request to a
  * team forwards only the headers it lists (src/host/team-link-request.ts).
  */
-export function arrivalOf(request: Request): Arrival & { teamId?: string } {
+export function arrivalOf(request: Request): Arrival & ArrivalFacts {
   const facts = JSON.parse(request.headers.get(ARRIVAL_HEADER) ?? '{}') as ArrivalFacts;
   return { ...facts, url: request.url };
 }

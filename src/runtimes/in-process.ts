@@ -35,7 +35,11 @@ export async function inProcessService(
   });
   const waitUntil = (promise: Promise<unknown>) =>
     void promise.catch((error) => console.error('background work failed:', error));
-  const front = localFront({ config, host, object: (request, arrival) => object.serve(request, arrival, waitUntil) });
+  const front = localFront({
+    config,
+    host,
+    object: (request, sender, url) => object.serve(request, { ...sender, url: url.href }, waitUntil),
+  });
   // The buffered api log lines are written before the process exits (the entry's server stops first).
   onStop(() => Promise.all([front.flushLogs(), object.flushLogs()]));
   return (request, clientIp) => front(request, { clientIp, waitUntil });

@@ -1,7 +1,7 @@
 import { implementFront } from '../../handlers/implement';
-import { reachabilityRoutes } from '../../handlers/system';
-import { teamOpenapi } from '../contracts/openapi';
-import { teams, type Team } from '../contracts/teams';
+import { reachability } from '../../handlers/system';
+import { teamFrontRoutes } from '../contracts';
+import type { Team } from '../contracts/teams';
 import { createFront, type App } from '../pipeline/app';
 import { arrivingRequest } from '../pipeline/arrival';
 import { bearerToken, type Authenticator } from '../pipeline/authenticate';
@@ -45,40 +45,36 @@ function operatorAuthenticator(operatorTokenSha256: string | null): Authenticato
 /** The team service's document describes every route it serves, its own included; built on its first request, once per isolate. */
 let document: Record<string, unknown> | undefined;
 
-const documentRoutes = implementFront(teamOpenapi, { document: () => (document ??= teamOpenapiDocument()) });
-
 /**
  * The team service's front (docs/teams.md): `GET /status`, the operator's `POST /v1/teams` and the
- * service's OpenAPI document (`GET /v1/openapi.json`, src/contracts' TEAM_FRONT_CONTRACTS) here,
+ * service's OpenAPI document (`GET /v1/openapi.json`), declared together in src/contracts' teamFrontRoutes, here,
  * and every team's API under `/teams/{team_id}/api/v1/…` handed to the team's own Durable Object,
  * which runs the same pipeline, routes and handlers as the local store's object over the team's
  * store (src/object/store-object.ts). Nothing of a team is kept here.
  */
 export function teamFront(parts: TeamFrontParts): App {
   const { directory } = parts;
-  const operatorRoutes = implementFront(teams, {
+  const routes = implementFront(teamFrontRoutes, {
+    reachability,
     create: async ({ body, ctx }) => {
       const team = await directory.create(body.team_id, body.owner, ctx.requestId);
       if (team === null) throw new ApiError('team.exists', { team_id: body.team_id });
       return team;
     },
+    document: () => (document ??= teamOpenapiDocument()),
   });
-  return createFront([...reachabilityRoutes, ...operatorRoutes, ...documentRoutes], {
+  return createFront(routes, {
     config: parts.config,
     authenticate: operatorAuthenticator(parts.operatorTokenSha256),
     throttle: new LimiterThrottle((client) => parts.spendFailure(`operator:${client}`)),
-    onward: async (request, arrival, url) => {
+    onward: async (request, sender, url) => {
       const path = splitTeamPath(url.pathname);
       if (!path) throw new ApiError('route.not_found', { method: request.method, path: url.pathname.slice(0, 200) });
       const teamId = TeamId.safeParse(path.teamId);
       if (!teamId.success) throw new ApiError('team.not_found', { team_id: path.teamId.slice(0, 63) });
       // The team's pipeline sees the path its routes are declared with; the team is in which object it is.
       url.pathname = path.rest;
-      const { requestId, clientIp } = arrival;
-      return directory.serve(
-        teamId.data,
-        arrivingRequest(request, url.href, { requestId, clientIp, teamId: path.teamId }),
-      );
+      return directory.serve(teamId.data, arrivingRequest(request, url.href, { ...sender, teamId: path.teamId }));
     },
   });
 }

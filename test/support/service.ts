@@ -41,7 +41,7 @@ export function serviceWith(options: ServiceOptions = {}): TestService {
   const front = localFront({
     config,
     host,
-    object: async (request, arrival) => {
+    object: async (request, sender, url) => {
       // A body stream belongs to the context that made it: the object reads a copy made here.
       const body = request.body === null ? null : await request.arrayBuffer();
       return runInDurableObject(storeStub(env), (instance, state) => {
@@ -51,7 +51,7 @@ export function serviceWith(options: ServiceOptions = {}): TestService {
           const client = options.calls ? recordingClient(started.client, options.calls) : started.client;
           object = new StoreObject({ ...started, client }, { config, host });
         }
-        return object.serve(new Request(request, { body }), arrival, waitUntil);
+        return object.serve(new Request(request, { body }), { ...sender, url: url.href }, waitUntil);
       });
     },
   });

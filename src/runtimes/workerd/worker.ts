@@ -33,8 +33,7 @@ function startService(env: WorkerEnv): { app: App; config: Config } {
     app: localFront({
       config,
       host: hostClient(env.HOST),
-      object: (request, { requestId, clientIp, url }) =>
-        storeStub(env).fetch(arrivingRequest(request, url, { requestId, clientIp })),
+      object: (request, sender, url) => storeStub(env).fetch(arrivingRequest(request, url.href, sender)),
     }),
   };
 }
