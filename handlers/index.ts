@@ -12,12 +12,15 @@ import { profileRoutes } from './profiles';
 import { settingsRoutes } from './settings';
 import { shareRoutes } from './shares';
 import { synchronizerRoutes } from './synchronizer';
-import { systemRoutes } from './system';
+import { frontRoutes, systemRoutes } from './system';
 import { teamRoutes } from './team-link';
 import { tokenRoutes } from './tokens';
 
-/** Each family of src/contracts implemented; one left out does not compile. */
-const IMPLEMENTED: { [F in keyof Families]: Route[] } = {
+/**
+ * Each family of src/contracts that needs a store implemented; one left out does not compile. The
+ * one that needs none, `reachability`, is the front's (./system.ts `frontRoutes`).
+ */
+const IMPLEMENTED: { [F in keyof Omit<Families, 'reachability'>]: Route[] } = {
   system: systemRoutes,
   settings: settingsRoutes,
   membership: membershipRoutes,
@@ -35,5 +38,8 @@ const IMPLEMENTED: { [F in keyof Families]: Route[] } = {
   openapi: openapiRoutes,
 };
 
-/** Every route the local service serves, in the order of src/contracts/index.ts: its store's object serves them all. */
-export const ROUTES: readonly Route[] = Object.values(IMPLEMENTED).flat();
+/** Every route the local store's object serves, in the order of src/contracts/index.ts. */
+export const STORE_ROUTES: readonly Route[] = Object.values(IMPLEMENTED).flat();
+
+/** Every route the local service serves: its front's (`GET /status`) and its store object's. */
+export const ROUTES: readonly Route[] = [...frontRoutes, ...STORE_ROUTES];

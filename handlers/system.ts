@@ -1,19 +1,21 @@
-import { system } from '../src/contracts/system';
+import { reachability as reachabilityFamily, system } from '../src/contracts/system';
 import type { FrontContext } from './context';
-import { implement } from './implement';
+import { implement, implementFront } from './implement';
 
 const API_VERSION = 1;
 /** Below this much free space on the data root's file system, status reports the disk as low. */
 const LOW_DISK_BYTES = 1024 ** 3;
 
-/** `GET /status` needs no store: the team service's front answers it too (src/teams/team-front.ts). */
+/** `GET /status` needs no store: the local front answers it (`frontRoutes`), the team service's front too (src/teams/team-front.ts). */
 export const reachability = ({ ctx }: { ctx: FrontContext }) => ({
   status: 'ok' as const,
   version: ctx.config.appVersion,
 });
 
+/** The local service's own front routes (src/runtimes/service.ts). */
+export const frontRoutes = implementFront(reachabilityFamily, { reachability });
+
 export const systemRoutes = implement(system, {
-  reachability,
   version: async ({ ctx }) => ({
     app_version: ctx.config.appVersion,
     api_version: API_VERSION,

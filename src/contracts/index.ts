@@ -13,7 +13,7 @@ import { push } from './push';
 import { settings } from './settings';
 import { shares } from './shares';
 import { synchronizer } from './synchronizer';
-import { system } from './system';
+import { reachability, system } from './system';
 import { team } from './team-link';
 import { teams } from './teams';
 import { tokens } from './tokens';
@@ -23,6 +23,7 @@ import { tokens } from './tokens';
  * the server then refuses to build until handlers/index.ts implements it.
  */
 export const FAMILIES = {
+  reachability,
   system,
   settings,
   membership,
@@ -52,7 +53,7 @@ export const CONTRACTS: readonly Contract[] = Object.values(FAMILIES).flatMap((f
  * team serves under `/teams/{team_id}` (src/teams/routes.ts): its status, the operator's creation of a
  * team, and its own OpenAPI document (src/teams/openapi.ts). The local service serves only the first.
  */
-export const teamFrontRoutes = { reachability: system.reachability, ...teams, ...teamOpenapi };
+export const teamFrontRoutes = { ...reachability, ...teams, ...teamOpenapi };
 
 export const TEAM_FRONT_CONTRACTS: readonly Contract[] = Object.values(teamFrontRoutes);
 
@@ -68,6 +69,7 @@ export {
   profileAccounts,
   profiles,
   push,
+  reachability,
   settings,
   shares,
   synchronizer,

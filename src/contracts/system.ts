@@ -1,7 +1,8 @@
 import { CoreStatus, Reachability, Versions } from '../../storage/system/schema';
 import { defineContract } from './define';
 
-export const system = {
+/** What needs no store: every entry's front answers it itself (src/runtimes/service.ts, src/teams/team-front.ts). */
+export const reachability = {
   reachability: defineContract({
     method: 'GET',
     path: '/status',
@@ -11,6 +12,9 @@ export const system = {
     access: 'public',
     response: Reachability,
   }),
+};
+
+export const system = {
   version: defineContract({
     method: 'GET',
     path: '/api/v1/version',

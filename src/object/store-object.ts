@@ -1,4 +1,4 @@
-import { ROUTES } from '../../handlers';
+import { STORE_ROUTES } from '../../handlers';
 import type { JobReport } from '../../storage/jobs/daily-job';
 import type { SqlDb } from '../../storage/sql/sql';
 import { startStore, type StartedStore, type StoreStartOptions } from '../../storage/startup';
@@ -69,10 +69,10 @@ export class StoreObject {
           // as a witness of the team's history (docs/teams.md#audit-across-machines).
           answered: (response) => response.headers.set(TEAM_HEAD_HEADER, teamHeadValue(store.system.chainTip())),
         })
-      : createApp(ROUTES, {
+      : // The local front writes the api log, every line in one buffer (src/runtimes/service.ts).
+        createApp(STORE_ROUTES, {
           config: parts.config,
           host: parts.host,
-          logs: parts.host.logs,
           store: served,
           authenticate: localAuthenticator(parts.config, store),
         });

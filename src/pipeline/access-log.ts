@@ -35,6 +35,40 @@ function loggedPath(url: URL | null, secrets: KnownSecrets): string {
 }
 
 /**
+ * Who a request was, as its `api` line names it: the actor, and whether its line is always kept
+ * (it authenticated, or its address is one of the user's own clients: ./api-log-gate.ts).
+ */
+export interface Caller {
+  actor: string;
+  actor_id: string | null;
+  trusted: boolean;
+}
+
+/**
+ * How a store's object tells the entry's front who a request was, so that the front writes every
+ * line of the `api` log, its own routes' and the object's, in one buffer in the order they were
+ * answered. Only the object sets it; the front takes it off before the answer leaves.
+ */
+const CALLER_HEADER = 'x-lpa-caller';
+
+/** In the object: the answer, telling the front who asked. */
+export function tellCaller(response: Response, caller: Caller): void {
+  response.headers.set(CALLER_HEADER, JSON.stringify(caller));
+}
+
+/**
+ * At the front: who asked, taken off the object's answer (a copy: an answer from a Durable Object
+ * cannot change its headers); null when the object wrote its line itself (a team's).
+ */
+export function takeCaller(response: Response): { caller: Caller | null; response: Response } {
+  const told = response.headers.get(CALLER_HEADER);
+  if (told === null) return { caller: null, response };
+  const answer = new Response(response.body, response);
+  answer.headers.delete(CALLER_HEADER);
+  return { caller: JSON.parse(told) as Caller, response: answer };
+}
+
+/**
  * The `api` log's line for one request, made after the answer is built and handed to the isolate's
  * buffer, which writes it with others in one batch (src/pipeline/api-log-buffer.ts). The request
  * never waits for it, and a failed write only reaches the console (core status reports a log folder
@@ -43,29 +77,27 @@ function loggedPath(url: URL | null, secrets: KnownSecrets): string {
 export function logAccess(
   buffer: LogBuffer,
   gate: ApiLogGate,
-  /** The request authenticated, or its address is one of the user's own clients: never dropped (src/pipeline/api-log-gate.ts). */
-  trusted: boolean,
+  caller: Caller,
   ctx: FrontContext,
   request: Request,
   url: URL | null,
   secrets: KnownSecrets,
-  response: Response,
+  status: number,
   startedAt: number,
   now: number,
 ): void {
-  const actor = ctx.principal?.actor;
   const record: LogRecord = {
     ts: now,
-    level: response.status >= 500 ? 'error' : 'info',
+    level: status >= 500 ? 'error' : 'info',
     message: `${request.method} ${loggedPath(url, secrets)}`,
     fields: {
-      status: response.status,
+      status,
       duration_ms: now - startedAt,
       request_id: ctx.requestId,
-      actor: actor?.type ?? 'anonymous',
-      actor_id: actor?.id ?? null,
+      actor: caller.actor,
+      actor_id: caller.actor_id,
       ip: ctx.clientIp,
     },
   };
-  for (const line of gate.admit(record, trusted, now)) buffer.add(line, ctx.waitUntil);
+  for (const line of gate.admit(record, caller.trusted, now)) buffer.add(line, ctx.waitUntil);
 }

@@ -3,7 +3,7 @@ import type { Config } from '../shared/config';
 import { ApiError } from '../shared/errors/api-error';
 import { toApiError } from '../shared/errors/envelope';
 import type { HostPort } from '../host/port';
-import { logAccess, parsedUrl, requestTarget } from './access-log';
+import { type Caller, logAccess, parsedUrl, requestTarget, takeCaller, tellCaller } from './access-log';
 import { LogBuffer } from './api-log-buffer';
 import { ApiLogGate } from './api-log-gate';
 import { auditContext, auditFailure, requestSource } from './audit-failure';
@@ -56,7 +56,11 @@ export type Onward = (request: Request, sender: Sender, url: URL) => Promise<Res
 
 interface CommonDeps {
   config: Config;
-  /** Where its `api` log lines are written; none where absent (the team service's front). */
+  /**
+   * Where its `api` log lines are written. Absent in a store's object, its front writes them (the
+   * object tells it who asked: ./access-log.ts); absent in a front, its objects write their own (the
+   * team service's).
+   */
   logs?: HostPort['logs'];
   now?: () => number;
   /** Who sent a request; absent where every route is public. */
@@ -89,7 +93,7 @@ export interface App {
   flushLogs(): Promise<void>;
 }
 
-/** `url`: the request's URL once the Host guard has passed it; `handedOn`: the answer is another app's (logged there). */
+/** `url`: the request's URL once the Host guard has passed it; `handedOn`: the answer is the object's. */
 interface Seen {
   url: URL | null;
   handedOn: boolean;
@@ -239,14 +243,33 @@ function pipeline(routes: readonly AnyRoute[], deps: CommonDeps, objectDeps: Obj
     }
   }
 
-  /** The answer, its body's unread rest discarded, its `api` log line; HEAD is answered wherever GET is, without the body. */
+  const callerOf = (ctx: FrontContext): Caller => ({
+    actor: ctx.principal?.actor.type ?? 'anonymous',
+    actor_id: ctx.principal?.actor.id ?? null,
+    trusted: ctx.principal !== null || throttle.isKnown(ctx.clientIp, now()),
+  });
+
+  /**
+   * The answer, its body's unread rest discarded, its `api` log line (or, in an object that keeps no
+   * log, who asked, for its front to write it); HEAD is answered wherever GET is, without the body.
+   */
   async function finish(request: Request, ctx: FrontContext, url: URL | null, response: Response, startedAt: number) {
     await discardUnreadBody(request);
-    if (apiLog) {
-      const trusted = ctx.principal !== null || throttle.isKnown(ctx.clientIp, now());
-      logAccess(apiLog, apiLogGate, trusted, ctx, request, url, secretsOf(request), response, startedAt, now());
-    }
+    const caller = callerOf(ctx);
+    if (apiLog)
+      logAccess(apiLog, apiLogGate, caller, ctx, request, url, secretsOf(request), response.status, startedAt, now());
+    else if (objectDeps) tellCaller(response, caller);
     return request.method === 'HEAD' ? withoutBody(response) : response;
+  }
+
+  /** A handed-on answer at the front: its `api` line, when its object told who asked. */
+  function handedOnAnswer(request: Request, ctx: FrontContext, url: URL | null, handedOn: Response, startedAt: number) {
+    const { caller, response } = takeCaller(handedOn);
+    if (caller === null || !apiLog) return response;
+    // An address the object knows as the user's keeps its lines of the front's own routes (GET /status) too.
+    if (caller.trusted) throttle.recordSuccess(ctx.clientIp, now());
+    logAccess(apiLog, apiLogGate, caller, ctx, request, url, secretsOf(request), response.status, startedAt, now());
+    return response;
   }
 
   const serve = async (request: Request, { clientIp, waitUntil }: Connection): Promise<Response> => {
@@ -254,8 +277,7 @@ function pipeline(routes: readonly AnyRoute[], deps: CommonDeps, objectDeps: Obj
     const ctx = contextOf(request, crypto.randomUUID(), clientIp, waitUntil);
     const seen: Seen = { url: null, handedOn: false };
     const response = await atEntry(request, ctx, seen);
-    // A request handed on was answered, and logged, by the object that served it.
-    if (seen.handedOn) return response;
+    if (seen.handedOn) return handedOnAnswer(request, ctx, seen.url, response, startedAt);
     return finish(request, ctx, seen.url ?? parsedUrl(request), response, startedAt);
   };
 

@@ -1,4 +1,5 @@
 import type { HostPort } from '../host/port';
+import { frontRoutes } from '../../handlers/system';
 import { createFront, type App, type Onward } from '../pipeline/app';
 import type { Config } from '../shared/config';
 
@@ -11,11 +12,12 @@ export interface RuntimeParts {
 }
 
 /**
- * The local service's front, the same for every runtime: the Host guard, CORS preflights and the
- * console's files here, every route to the data root's one store object (src/object/store-object.ts),
- * whose api log then holds every API request's line in the order they were answered. workerd's worker, the in-process runtimes (Bun, Deno) and the tests'
- * own services all start here.
+ * The local service's front, the same for every runtime: the Host guard, CORS preflights, the
+ * console's files and `GET /status` here, every other route to the data root's one store object
+ * (src/object/store-object.ts). The front writes every request's `api` line, the object's too (it
+ * tells who asked), so the log holds them in the order they were answered. workerd's worker, the
+ * in-process runtimes (Bun, Deno) and the tests' own services all start here.
  */
 export function localFront({ config, host, object }: RuntimeParts): App {
-  return createFront([], { config, logs: host.logs, onward: object });
+  return createFront(frontRoutes, { config, logs: host.logs, onward: object });
 }

@@ -1,4 +1,4 @@
-import { ROUTES } from '../../handlers';
+import { STORE_ROUTES } from '../../handlers';
 import { memberRoutes } from '../../handlers/members';
 import { pushRoutes } from '../../handlers/push';
 import { tokenRoutes } from '../../handlers/tokens';
@@ -13,7 +13,7 @@ import type { Route } from '../../handlers/implement';
  * the account membership) are not served there: 404 `route.not_found`.
  */
 export const TEAM_ROUTES: readonly Route[] = [
-  ...ROUTES.filter((route) => route.home === 'team'),
+  ...STORE_ROUTES.filter((route) => route.home === 'team'),
   ...tokenRoutes,
   ...memberRoutes,
   ...pushRoutes,
