@@ -9,6 +9,7 @@ import { membershipRoutes } from './membership';
 import { openapiRoutes } from './openapi';
 import { profileAccountRoutes } from './profile-accounts';
 import { profileRoutes } from './profiles';
+import { runRoutes } from './runs';
 import { settingsRoutes } from './settings';
 import { shareRoutes } from './shares';
 import { synchronizerRoutes } from './synchronizer';
@@ -27,6 +28,7 @@ const IMPLEMENTED: { [F in keyof Omit<Families, 'reachability'>]: Route[] } = {
   tokens: tokenRoutes,
   profiles: profileRoutes,
   profileAccounts: profileAccountRoutes,
+  runs: runRoutes,
   logs: logRoutes,
   globals: globalRoutes,
   flows: flowRoutes,

@@ -9,6 +9,7 @@ import { Flows } from './flows/flows';
 import { Globals } from './globals/globals';
 import { migrate, type MigrationReport } from './migrations/migrate';
 import { Profiles } from './profiles/profiles';
+import { Runs } from './runs/runs';
 import { auditProofsMigration } from './migrations/005-audit-proofs';
 import { auditKeyStartMigration } from './migrations/006-audit-key-start';
 import { signKeyStart } from './audit/key-start';
@@ -49,6 +50,7 @@ export class Store {
   readonly shares: Shares;
   readonly audit: Audit;
   readonly profiles: Profiles;
+  readonly runs: Runs;
   readonly profileAccounts: ProfileAccounts;
   readonly membership: MembershipCache;
   readonly members: Members;
@@ -70,6 +72,7 @@ export class Store {
     this.flows = new Flows(ctx);
     this.shares = new Shares(ctx);
     this.profiles = new Profiles(ctx);
+    this.runs = new Runs(ctx);
     this.profileAccounts = new ProfileAccounts(ctx, this.profiles);
     this.membership = new MembershipCache(ctx);
     this.members = new Members(ctx);

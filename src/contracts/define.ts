@@ -61,6 +61,8 @@ export interface Contract<
   params?: P;
   query?: Q;
   body?: B;
+  /** A request without a body (no bytes at all) is taken as `{}`: every field of `body` is optional. */
+  bodyOptional?: boolean;
   /** Largest accepted body in bytes; the default is the spec's 1 MiB. */
   bodyLimit?: number;
   status?: 200 | 201 | 204;

@@ -10,6 +10,7 @@ import { openapi, teamOpenapi } from './openapi';
 import { profileAccounts } from './profile-accounts';
 import { profiles } from './profiles';
 import { push } from './push';
+import { runs } from './runs';
 import { settings } from './settings';
 import { shares } from './shares';
 import { synchronizer } from './synchronizer';
@@ -30,6 +31,7 @@ export const FAMILIES = {
   tokens,
   profiles,
   profileAccounts,
+  runs,
   logs,
   globals,
   flows,
@@ -70,6 +72,7 @@ export {
   profiles,
   push,
   reachability,
+  runs,
   settings,
   shares,
   synchronizer,

@@ -4,6 +4,7 @@ import { LogFileEntry, LogStream, WRITTEN_STREAMS } from '../shared/logs/streams
 import { AuditSeal } from '../shared/schemas/audit-seal';
 import { Base64Bytes } from '../shared/schemas/base64';
 import { AutomationFileListing } from './files-schema';
+import { BrowserFound, HostRuns, RunEnd, RunLaunch, RunStartResult } from './runs-schema';
 import { TeamAnswer, TeamRequest } from './team-link-request';
 
 /**
@@ -75,6 +76,23 @@ export const HOST_OPERATIONS = {
   team: {
     /** `forward(request)`: one API request to the team, with the team token, the Access service token and the machine id; its answer, or unreachable after 5 s. */
     forward: operation(z.tuple([TeamRequest]), TeamAnswer),
+  },
+  /**
+   * The profiles' browsers (src/host/node/browsers): the host owns the processes and their DevTools
+   * endpoints; the store keeps the runs' records. A run's endpoint is served by the host itself at
+   * `/devtools/<secret>/…` (the worker passes those requests through, WebSocket upgrades included).
+   */
+  runs: {
+    /** The browser a start would use, or why there is none. */
+    browser: operation(z.tuple([]), BrowserFound),
+    /** `start(launch)`: spawns the browser and resolves once it answers DevTools, or with why it did not. */
+    start: operation(z.tuple([RunLaunch]), RunStartResult),
+    /** `stop(runId, force)`: closes the browser (killed after a bound, or at once with `force`); how it ended, or null for a run the host never had. */
+    stop: operation(z.tuple([z.string(), z.boolean()]), RunEnd.nullable()),
+    /** The runs alive, and those that ended within the last day. */
+    list: operation(z.tuple([]), HostRuns),
+    /** `screenshot(runId)`: a PNG of the run's first page, base64; null when it has none. */
+    screenshot: operation(z.tuple([z.string()]), z.string().nullable()),
   },
   /** The audit's append-only seal record beside the keys. */
   seals: {

@@ -1,4 +1,5 @@
 import { STORE_ROUTES } from '../../handlers';
+import { watchRuns } from '../../handlers/runs';
 import type { JobReport } from '../../storage/jobs/daily-job';
 import type { SqlDb } from '../../storage/sql/sql';
 import { startStore, type StartedStore, type StoreStartOptions } from '../../storage/startup';
@@ -76,6 +77,8 @@ export class StoreObject {
           store: served,
           authenticate: localAuthenticator(parts.config, store),
         });
+    // Runs a stopped service left behind are recorded as ended at once (handlers/runs.ts); a team runs no browsers.
+    if (!team) watchRuns({ host: parts.host, store: started.client, memory: this.memory });
   }
 
   /** A request the entry's front passed its guards (src/pipeline/app.ts). */

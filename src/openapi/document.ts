@@ -195,7 +195,7 @@ function operation(mount: Mounted, schemas: SchemaCollector): JsonSchema {
     ...(route.body
       ? {
           requestBody: {
-            required: true,
+            required: route.bodyOptional !== true,
             content: { 'application/json': { schema: schemas.convert(route.body, 'input') } },
           },
         }

@@ -9,7 +9,7 @@ import { ApiLogGate } from './api-log-gate';
 import { auditContext, auditFailure, requestSource } from './audit-failure';
 import { bearerToken, type Authenticator } from './authenticate';
 import { authorize } from './authorize';
-import { discardUnreadBody, readJsonBody } from './body';
+import { discardUnreadBody, hasNoBody, readJsonBody } from './body';
 import { normalizeAddress } from './client-address';
 import { consoleResponse } from './console';
 import { assertAllowedHost } from './host-guard';
@@ -72,6 +72,11 @@ interface CommonDeps {
 /** An entry's front: the guards, the store-less routes (`GET /status`), the console's files, and `onward` for the rest. */
 export interface FrontDeps extends CommonDeps {
   onward: Onward;
+  /**
+   * A run's DevTools endpoint, `/devtools/<secret>/…` (WebSocket upgrades included), passed to the
+   * host that owns the browser (src/host/node/browsers); absent where no browser runs (404).
+   */
+  devtools?: (request: Request) => Promise<Response>;
 }
 
 /** A store's object: every route of the store, run over it. */
@@ -196,7 +201,11 @@ function pipeline(routes: readonly AnyRoute[], deps: CommonDeps, objectDeps: Obj
       authorize(route, ctx.principal);
       const params = route.params ? validate(route.params, decodeParams(match.params), 'path') : undefined;
       const query = validate(route.query ?? EMPTY_QUERY, queryObject(url), 'query');
-      const raw = route.body ? await readJsonBody(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT) : undefined;
+      const raw = !route.body
+        ? undefined
+        : route.bodyOptional && hasNoBody(request)
+          ? {}
+          : await readJsonBody(request, route.bodyLimit ?? DEFAULT_BODY_LIMIT);
       const body = route.body ? validate(route.body, raw, 'body') : undefined;
       // A machine in a team: the team's data is the team's (./forward-to-team.ts), once everything local has passed.
       if (objectDeps && deps.config.teamUrl !== null && route.home === 'team')
@@ -232,6 +241,9 @@ function pipeline(routes: readonly AnyRoute[], deps: CommonDeps, objectDeps: Obj
         throw refused;
       }
       if (origin !== null && isPreflight(request)) return emptyResponse(204, ctx.requestId, preflightHeaders(origin));
+      // The Host and Origin guards have passed: a web page can neither reach an endpoint nor learn one.
+      const devtools = objectDeps ? undefined : (deps as FrontDeps).devtools;
+      if (devtools && url.pathname.startsWith('/devtools/')) return await devtools(request);
       // The web console's files (src/console) need no token: they hold no data, the API calls they make do.
       const page = consoleResponse(request.method, url.pathname, ctx.requestId);
       if (page) return page;

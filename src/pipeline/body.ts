@@ -29,10 +29,19 @@ function isJsonMediaType(contentType: string | null): boolean {
   return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
 }
 
+/** A request that carries no body at all: no bytes declared, none chunked. */
+export function hasNoBody(request: Request): boolean {
+  return (
+    request.body === null ||
+    (request.headers.get('content-length') === '0' && !request.headers.has('transfer-encoding'))
+  );
+}
+
 /**
  * Reads a JSON body of at most `limit` bytes. The limit is enforced on the bytes that arrive, not on
  * what Content-Length claims, so a chunked body or a lying header cannot get more past it.
  */
+
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   if (!isJsonMediaType(request.headers.get('content-type'))) {
     throw new ApiError('request.unsupported_media_type', {

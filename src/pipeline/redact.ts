@@ -9,6 +9,8 @@ import { sha256Hex } from '../shared/crypto';
 const TOKEN_SHAPED = /(?<![A-Za-z0-9])([A-Za-z]{2,8})_(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{16,}/g;
 /** LPA's issued tokens (`lpa_` + base64url) wherever they stand, a letter or digit before them too. */
 const ISSUED_TOKEN = /lpa_[A-Za-z0-9_-]{16,}/g;
+/** A run's DevTools endpoint (src/host/node/browsers): what follows `/devtools/` is the run's secret, whatever it looks like. */
+const DEVTOOLS_SECRET = /(\/devtools\/)[^/?#]+/g;
 /** Shorter bearer strings are no token of LPA's, and would match harmless text. */
 const MIN_BEARER = 8;
 /** A run of the characters an admin token is made of (src/shared/admin-token.ts). */
@@ -62,7 +64,7 @@ function withoutAdminToken(text: string, { adminTokenSha256, adminTokenLength: l
 /**
  * Takes every token out of request text (a path, a query) before it is written to the audit log or
  * the `api` log: the configured admin token (recognised by its hash), the request's own bearer
- * token, and anything token-shaped, wherever they stand and however often (up to DECODE_ROUNDS)
+ * token, a run's DevTools endpoint secret, and anything token-shaped, wherever they stand and however often (up to DECODE_ROUNDS)
  * they were percent-encoded. Text whose decoding hides nothing is kept as it was sent; text with a
  * token found only once decoded is given decoded.
  */
@@ -80,6 +82,7 @@ function withoutTokens(text: string, secrets: KnownSecrets): string {
   const out = bearer !== null && bearer.length >= MIN_BEARER ? text.split(bearer).join(REDACTED) : text;
   // The prefix stays: it tells what kind of token was sent, and is no secret.
   return withoutAdminToken(out, secrets)
+    .replace(DEVTOOLS_SECRET, `$1${REDACTED}`)
     .replace(ISSUED_TOKEN, `lpa_${REDACTED}`)
     .replace(TOKEN_SHAPED, `$1_${REDACTED}`);
 }

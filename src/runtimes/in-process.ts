@@ -1,6 +1,6 @@
 import { configFrom } from '../shared/config';
 import { ApiError } from '../shared/errors/api-error';
-import { nodeHost } from '../host/node/node-host';
+import { browserRuns, nodeHost } from '../host/node/node-host';
 import type { ProcessStart } from './launcher/process-startup';
 import { configVars } from './launcher/settings';
 import { errorResponse } from '../pipeline/respond';
@@ -24,7 +24,10 @@ export async function inProcessService(
   // WAL with a full sync at every commit: an acknowledged write survives a crash of the machine.
   db.run('PRAGMA journal_mode = WAL');
   db.run('PRAGMA synchronous = FULL');
-  const host = nodeHost(settings.dataRoot, settings.team);
+  const browsers = browserRuns(settings.dataRoot, settings.browser);
+  const host = nodeHost(settings.dataRoot, settings.team, browsers);
+  // Stops the browsers after the server (steps run last added first): no request can start one any more.
+  onStop(() => browsers.stopAll());
   const config = configFrom(configVars(settings, version));
   const object = await StoreObject.start({
     db,

@@ -9,6 +9,8 @@ export interface RuntimeParts {
   host: HostPort;
   /** The local store's object: a Durable Object's `serve` over RPC under workerd, the object itself under Bun and Deno. */
   object: Onward;
+  /** The host's DevTools endpoints of running profiles (src/pipeline/app.ts FrontDeps). */
+  devtools?: (request: Request) => Promise<Response>;
 }
 
 /**
@@ -18,6 +20,6 @@ export interface RuntimeParts {
  * tells who asked), so the log holds them in the order they were answered. workerd's worker, the
  * in-process runtimes (Bun, Deno) and the tests' own services all start here.
  */
-export function localFront({ config, host, object }: RuntimeParts): App {
-  return createFront(frontRoutes, { config, logs: host.logs, onward: object });
+export function localFront({ config, host, object, devtools }: RuntimeParts): App {
+  return createFront(frontRoutes, { config, logs: host.logs, onward: object, devtools });
 }

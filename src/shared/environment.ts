@@ -30,6 +30,16 @@ export const ENVIRONMENT = {
     meaning: 'The bootstrap admin token: 16..512 characters of `A-Za-z0-9-._~+/`.',
     readBy: ['launcher'],
   },
+  LPA_BROWSER: {
+    default: 'the first of `chromium`, `google-chrome-stable`, `google-chrome`, `chromium-browser`, `chrome` on PATH',
+    meaning: "The Chromium-based browser a profile's run starts: a path, or a name on PATH (docs/runs.md).",
+    readBy: ['launcher'],
+  },
+  PATH: {
+    default: "the process's own",
+    meaning: 'Where LPA looks for a browser when `LPA_BROWSER` is unset or is a name (docs/runs.md#the-browser).',
+    readBy: ['launcher'],
+  },
   LPA_ALLOWED_ORIGINS: {
     default: 'none',
     meaning: 'Comma-separated browser origins (`scheme://host[:port]`) that may call the API.',

@@ -50,6 +50,14 @@ export function teamHost({ teamId, bucket, keys }: TeamHostParts): HostPort {
       problems: async () => [],
     },
     team: { forward: refuse('forwarding to a team') },
+    // A team runs no browsers: its routes have no runs (src/teams/routes.ts).
+    runs: {
+      browser: async () => ({ found: false, problem: 'a team service runs no browsers' }),
+      start: refuse('browsers'),
+      stop: refuse('browsers'),
+      list: async () => ({ live: [], starting: [], ended: [] }),
+      screenshot: refuse('browsers'),
+    },
     seals: {
       read: async () => parseSeals((await readSeals()).text),
       /**

@@ -45,6 +45,17 @@ export const AUDIT_ACTIONS = {
     category: 'profile',
     description: 'A 2FA code of a platform account was generated and read.',
   },
+  'runs.start': {
+    category: 'startup',
+    description:
+      "A profile's browser was started and answered DevTools (a start that failed is this action's failure).",
+  },
+  'runs.stop': { category: 'startup', description: "A profile's browser was stopped." },
+  'runs.end': {
+    category: 'startup',
+    description:
+      "A profile's browser ended without a stop: it crashed, a DevTools client closed it, or the service stopped without closing it.",
+  },
   'members.write': { category: 'team', description: 'A member was added to the team, or given another role.' },
   'members.delete': { category: 'team', description: 'A member was removed from the team.' },
   'team.export': {

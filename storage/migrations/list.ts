@@ -8,6 +8,7 @@ import { auditKeyStartMigration } from './006-audit-key-start';
 import { membersMigration } from './007-members';
 import { teamWitnessMigration } from './008-team-witness';
 import { witnessPerTeamMigration } from './009-witness-per-team';
+import { runsMigration } from './010-runs';
 
 /**
  * Every schema change, in order, one file each in storage/migrations/. A migration is never edited
@@ -23,4 +24,5 @@ export const MIGRATIONS = migrationList([
   membersMigration,
   teamWitnessMigration,
   witnessPerTeamMigration,
+  runsMigration,
 ]);

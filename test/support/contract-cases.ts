@@ -128,6 +128,36 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
         { status: 404, path: `${base}/${NO_ID}`, body: { notes: 'changed' } },
       ];
     },
+    // A run is this machine's; a joined machine's profiles are the team's, which it does not start yet (docs/runs.md#not-yet).
+    'POST /api/v1/profiles/{id}/start': async () => {
+      const refused = [
+        { status: 404, path: `/api/v1/profiles/${NO_ID}/start`, body: { headless: true } },
+        { status: 400, path: `/api/v1/profiles/${NO_ID}/start`, body: { args: ['--user-data-dir=/tmp/x'] } },
+      ];
+      if (teamMode) return refused;
+      const path = `/api/v1/profiles/${(await createProfile(t, { name: unique('contract-run') })).id}/start`;
+      return [
+        { status: 200, path, body: { headless: true } },
+        { status: 409, path, body: { headless: true } },
+        ...refused,
+      ];
+    },
+    'POST /api/v1/profiles/{id}/stop': async () => {
+      const refused = [{ status: 404, path: `/api/v1/profiles/${NO_ID}/stop`, body: {} }];
+      if (teamMode) return refused;
+      const profile = await createProfile(t, { name: unique('contract-run') });
+      await expectStatus(t(`/api/v1/profiles/${profile.id}/start`, { method: 'POST', body: { headless: true } }), 200);
+      const path = `/api/v1/profiles/${profile.id}/stop`;
+      return [{ status: 200, path, body: {} }, { status: 409, path, body: { force: true } }, ...refused];
+    },
+    'GET /api/v1/profiles/{id}/run': async () => {
+      const refused = [{ status: 404, path: `/api/v1/profiles/${NO_ID}/run` }];
+      if (teamMode) return refused;
+      const profile = await createProfile(t, { name: unique('contract-run') });
+      const path = `/api/v1/profiles/${profile.id}/run`;
+      return [{ status: 404, path }, ...refused];
+    },
+    'GET /api/v1/runs': async () => [{ status: 200, path: '/api/v1/runs' }],
     'DELETE /api/v1/profiles/{id}/accounts/{accountId}': async () => {
       const { base, id } = await account();
       return [

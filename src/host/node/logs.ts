@@ -13,10 +13,15 @@ const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
  * Appends records to their stream's daily files (by each record's UTC day), one write per file:
  * never a rewrite, and one `write` keeps a batch's lines together even with other writers.
  */
-function appendLogRecords(dataRoot: string, stream: WrittenStream, records: readonly LogRecord[]): void {
+function appendLogRecords(
+  dataRoot: string,
+  stream: LogStream,
+  records: readonly LogRecord[],
+  fileOf: (ts: number) => string = (ts) => dailyLogFile(stream, ts),
+): void {
   const byFile = new Map<string, string>();
   for (const record of records) {
-    const file = dailyLogFile(stream, record.ts);
+    const file = fileOf(record.ts);
     byFile.set(file, `${byFile.get(file) ?? ''}${formatLogLine(record)}\n`);
   }
   mkdirSync(join(logsRoot(dataRoot), stream), { recursive: true, mode: 0o700 });
@@ -41,6 +46,16 @@ export function appendLogLine(
   appendLogRecords(dataRoot, stream, [
     { ts: options.ts ?? Date.now(), level: options.level ?? 'info', message, fields: options.fields },
   ]);
+}
+
+/**
+ * A browser's output, the `kernel` stream: one file per profile and UTC day
+ * (`kernel-<profile id>-2026-11-27.log`), in the one line format (redacted like every line).
+ */
+export function appendKernelLines(dataRoot: string, profileId: string, records: readonly LogRecord[]): void {
+  appendLogRecords(dataRoot, 'kernel', records, (ts) =>
+    dailyLogFile('kernel', ts).replace(/^kernel-/, `kernel-${profileId}-`),
+  );
 }
 
 /** The last `maxBytes` bytes of a log file, or null when there is no such log file. */

@@ -6,15 +6,37 @@ import { nodeKeys } from './keys';
 import { nodeLogs } from './logs';
 import { nodeSeals } from './seals';
 import { nodeTeam, type TeamLink } from './team-link';
+import { BrowserRuns } from './browsers/browser-runs';
+import { appendKernelLines } from './logs';
+
+/** The browsers of a data root's profiles; `browser` is `LPA_BROWSER`. One per process: it owns their processes. */
+export function browserRuns(dataRoot: string, browser: string | undefined): BrowserRuns {
+  return new BrowserRuns({
+    dataRoot,
+    browser,
+    kernel: (profileId, records) => appendKernelLines(dataRoot, profileId, records),
+  });
+}
 
 /**
  * The machine side of the host port: plain functions over the data root, one module per concern.
  * Bun and Deno call it directly; for workerd the launcher serves it (server.ts) on a unix socket,
  * and the tests hand the same server to Miniflare as a service binding, so they exercise this code.
  */
-export function nodeHost(dataRoot: string, team: TeamLink | null = null): HostPort {
+export function nodeHost(
+  dataRoot: string,
+  team: TeamLink | null = null,
+  browsers = browserRuns(dataRoot, undefined),
+): HostPort {
   mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
   return {
+    runs: {
+      browser: async () => browsers.browser(),
+      start: (launch) => browsers.start(launch),
+      stop: (runId, force) => browsers.stop(runId, force),
+      list: async () => browsers.runsNow(),
+      screenshot: (runId) => browsers.screenshot(runId),
+    },
     disk: nodeDisk(dataRoot),
     keys: nodeKeys(dataRoot),
     files: nodeFiles(dataRoot),

@@ -11,7 +11,7 @@ import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nodeHost } from '../../host/node/node-host';
+import { browserRuns, nodeHost } from '../../host/node/node-host';
 import { hostServer } from '../../host/node/server';
 import { startProcess } from './process-startup';
 import { startWorkerd, stopChild, waitUntilReady } from './supervise';
@@ -54,9 +54,17 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
   copyFileSync(WORKER_BUNDLE, join(runDir, 'worker.js'));
   copyFileSync(SHA256_WASM, join(runDir, 'sha256.wasm'));
   const hostSocket = join(runDir, 'host.sock');
-  const host = createServer(getRequestListener(hostServer(nodeHost(settings.dataRoot, settings.team))));
+  const browsers = browserRuns(settings.dataRoot, settings.browser);
+  const hostPort = hostServer(nodeHost(settings.dataRoot, settings.team, browsers));
+  // The worker passes a run's DevTools endpoint (`/devtools/<secret>/…`) through to the host that owns the browser.
+  const host = createServer(
+    getRequestListener(async (request) => (await browsers.answerHttp(request)) ?? hostPort(request)),
+  );
+  host.on('upgrade', (request, socket, head) => browsers.upgrade(request, socket, head));
   await new Promise<void>((resolve, reject) => host.once('error', reject).listen(hostSocket, resolve));
   onStop(() => host.close());
+  // Runs after workerd has stopped (steps run last added first): no request can start a browser any more.
+  onStop(() => browsers.stopAll());
   chmodSync(hostSocket, 0o600);
 
   // The public port is taken first: a port in use stops the start before workerd runs. Each client

@@ -20,6 +20,8 @@ export interface LaunchSettings {
   adminToken: string;
   /** The team this machine joined (./team-settings.ts), or null: solo. */
   team: TeamLink | null;
+  /** `LPA_BROWSER`: the browser runs start, or undefined to look for one (src/host/node/browsers/find-browser.ts). */
+  browser: string | undefined;
 }
 
 export { LaunchError };
@@ -70,6 +72,7 @@ export function launchSettings(vars: ProcessVars): LaunchSettings {
     adminTokenFile: admin.file,
     adminToken: admin.token,
     team: teamLink(env, dataRoot),
+    browser: env.LPA_BROWSER,
   };
 }
 

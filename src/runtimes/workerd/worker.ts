@@ -34,6 +34,8 @@ function startService(env: WorkerEnv): { app: App; config: Config } {
       config,
       host: hostClient(env.HOST),
       object: (request, sender, url) => storeStub(env).fetch(arrivingRequest(request, url.href, sender)),
+      // The launcher's host server relays a run's endpoint; workerd passes a WebSocket upgrade through as it is.
+      devtools: (request) => env.HOST.fetch(request.url, request),
     }),
   };
 }

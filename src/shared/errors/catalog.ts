@@ -152,6 +152,22 @@ export const ERROR_CATALOG = {
     message: 'The revision does not match; re-read before retrying.',
     details: z.object({ current_revision: z.int() }),
   },
+  'run.browser_missing': {
+    status: 503,
+    message: 'No browser to start: install Chromium or set LPA_BROWSER.',
+    details: z.object({ problem: z.string() }),
+  },
+  'run.active': {
+    status: 409,
+    message: 'The profile is already running; its live run is in details.',
+    details: z.object({ run_id: z.string(), state: z.string(), started_at: z.int() }),
+  },
+  'run.not_running': { status: 409, message: 'The profile is not running.', details: NONE },
+  'run.start_failed': {
+    status: 502,
+    message: 'The browser did not start; its last output is in details.',
+    details: z.object({ run_id: z.string(), error: z.string() }),
+  },
   'state.conflict': { status: 409, message: 'The request conflicts with the current state.', details: NONE },
   'members.last_owner': {
     status: 409,

@@ -1,0 +1,350 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex, Readable, Writable } from 'node:stream';
+import { join } from 'node:path';
+import { WebSocketServer } from 'ws';
+import type { LogRecord } from '../../../shared/logs/line';
+import type { BrowserFound, HostRuns, LiveRun, RunEnd, RunLaunch, RunStartResult } from '../../runs-schema';
+import { DevtoolsPipe } from './devtools-pipe';
+import { DevtoolsRelay, type RelayTarget } from './devtools-relay';
+import { findBrowser } from './find-browser';
+
+/** How long a clean stop waits for the browser to close itself before it is killed. */
+const CLOSE_WAIT_MS = 10_000;
+/** The output lines of a run kept in memory, for the `error` of a crash. */
+const TAIL_LINES = 20;
+/** Ended runs the host remembers for the store (a day, and at most this many). */
+const ENDED_KEPT = 1_000;
+const ENDED_FOR_MS = 24 * 60 * 60 * 1000;
+
+/** The path of a run's endpoint: `/devtools/<secret>` and after it `browser`, `page/<target id>` or `json/…`. */
+const ENDPOINT_PATH = /^\/devtools\/([A-Za-z0-9_-]{43})(\/.*)?$/;
+
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+export interface BrowserRunsOptions {
+  dataRoot: string;
+  /** `LPA_BROWSER`: a path or a name on PATH; unset, the usual ones are looked for. */
+  browser: string | undefined;
+  /** Where a run's output goes: the `kernel` stream of its profile. */
+  kernel: (profileId: string, records: LogRecord[]) => void;
+}
+
+/** One browser process and its DevTools relay. */
+class BrowserRun {
+  readonly relay = new DevtoolsRelay();
+  readonly tail: string[] = [];
+  stopping: RunEnd['end_reason'] | null = null;
+  live: LiveRun | null = null;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(
+    readonly launch: RunLaunch,
+    readonly secret: string,
+    readonly child: ChildProcess,
+  ) {
+    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+}
+
+/**
+ * The browsers of the data root's profiles, owned by the host (the launcher, or the process under
+ * Bun and Deno): each started with DevTools over a pipe and no TCP port (unless a start asks for
+ * one), its folder `<data root>/browsers/<profile id>`, its output the profile's `kernel` log, its
+ * endpoint served to DevTools clients at `/devtools/<secret>` through the relay. A browser whose
+ * parent dies sees its pipe close and exits, so none outlives the service.
+ */
+export class BrowserRuns {
+  private readonly runs = new Map<string, BrowserRun>();
+  private readonly bySecret = new Map<string, BrowserRun>();
+  private readonly ended = new Map<string, RunEnd>();
+  private readonly sockets = new WebSocketServer({ noServer: true });
+  private found: BrowserFound | null = null;
+
+  constructor(private readonly options: BrowserRunsOptions) {}
+
+  /** The browser a start uses; looked for once. */
+  browser(): BrowserFound {
+    this.found ??= findBrowser(this.options.browser);
+    return this.found;
+  }
+
+  async start(launch: RunLaunch): Promise<RunStartResult> {
+    const browser = this.browser();
+    if (!browser.found) return { ok: false, reason: 'browser_missing', error: browser.problem };
+    const folder = this.folderOf(launch.profile_id);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // Left by the browser's last run: a port that is no longer open must not be read as this run's.
+    rmSync(join(folder, 'DevToolsActivePort'), { force: true });
+    const flags = [
+      '--remote-debugging-pipe',
+      `--user-data-dir=${folder}`,
+      '--no-first-run',
+      '--no-default-browser-check',
+      ...(launch.headless ? ['--headless=new'] : []),
+      // Chromium refuses to run as root with its sandbox on; LPA as root is a container's choice.
+      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+      ...(launch.debug_port ? ['--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1'] : []),
+      ...launch.args,
+      launch.url ?? 'about:blank',
+    ];
+    const child = spawn(browser.path, flags, { stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
+    // The host's servers decide how long its process lives, never a browser: once it exits, the
+    // browser's pipe closes and the browser exits too.
+    child.unref();
+    for (const stream of child.stdio) (stream as (Readable & { unref?: () => void }) | null)?.unref?.();
+    const secret = randomBytes(32).toString('base64url');
+    const run = new BrowserRun(launch, secret, child);
+    this.runs.set(launch.run_id, run);
+    this.bySecret.set(hashOf(secret), run);
+    const pipe = new DevtoolsPipe(
+      child.stdio[3] as Writable,
+      child.stdio[4] as Readable,
+      (text) => run.relay.receive(text),
+      () => run.relay.close(new Error('the browser closed its DevTools pipe')),
+    );
+    run.relay.connect(pipe);
+    this.logOutput(run, child.stdout!, 'info');
+    this.logOutput(run, child.stderr!, 'info');
+    void run.exited.then((exit) => this.recordEnd(run, exit));
+    child.once('error', (error) => run.tail.push(`could not start ${browser.path}: ${error.message}`));
+
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const version = await Promise.race([
+        run.relay.call<{ product: string }>('Browser.getVersion'),
+        run.exited.then(() => {
+          throw new Error('the browser exited before it answered DevTools');
+        }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`the browser did not answer DevTools within ${launch.timeout_ms} ms`)),
+            launch.timeout_ms,
+          );
+        }),
+      ]);
+      const debugPort = launch.debug_port ? await this.debugPortOf(folder, run) : null;
+      run.live = {
+        run_id: launch.run_id,
+        profile_id: launch.profile_id,
+        pid: child.pid!,
+        browser_version: version.product,
+        secret,
+        debug_port: debugPort,
+      };
+      return { ok: true, run: run.live };
+    } catch (error) {
+      run.stopping = 'killed';
+      child.kill('SIGKILL');
+      await run.exited;
+      this.ended.delete(launch.run_id);
+      const output = run.tail.slice(-5).join('\n');
+      return {
+        ok: false,
+        reason: 'failed',
+        error: `${(error as Error).message}${output ? `\n${output}` : ''}`.slice(0, 2000),
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Closes a run's browser (asked to close, so its profile is flushed; killed after a bound, or at once with `force`). */
+  async stop(runId: string, force: boolean): Promise<RunEnd | null> {
+    const run = this.runs.get(runId);
+    if (!run) return this.ended.get(runId) ?? null;
+    run.stopping ??= force ? 'killed' : 'stopped';
+    if (!force) {
+      run.relay.call('Browser.close').catch(() => {});
+      const closed = await Promise.race([
+        run.exited.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), CLOSE_WAIT_MS).unref()),
+      ]);
+      if (!closed) run.stopping = 'killed';
+    }
+    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
+    await run.exited;
+    // recordEnd runs on the same exit, before this continuation.
+    return this.ended.get(runId) ?? null;
+  }
+
+  /** Every run still alive, closed cleanly in parallel: the service is stopping. */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.runs.keys()].map((runId) => this.stop(runId, false)));
+  }
+
+  runsNow(): HostRuns {
+    const now = Date.now();
+    for (const [runId, end] of this.ended) if (now - end.ended_at > ENDED_FOR_MS) this.ended.delete(runId);
+    return {
+      live: [...this.runs.values()].flatMap((run) => (run.live && run.stopping === null ? [run.live] : [])),
+      starting: [...this.runs.values()].flatMap((run) => (run.live === null ? [run.launch.run_id] : [])),
+      ended: [...this.ended.values()],
+    };
+  }
+
+  /** A PNG of the run's first page, base64; null when the run is not alive or has no page. */
+  async screenshot(runId: string): Promise<string | null> {
+    const run = this.runs.get(runId);
+    if (!run?.live) return null;
+    const { targetInfos } = await run.relay.call<{ targetInfos: { targetId: string; type: string }[] }>(
+      'Target.getTargets',
+    );
+    const page = targetInfos.find((target) => target.type === 'page');
+    if (!page) return null;
+    const { sessionId } = await run.relay.call<{ sessionId: string }>('Target.attachToTarget', {
+      targetId: page.targetId,
+      flatten: true,
+    });
+    try {
+      const { data } = await run.relay.call<{ data: string }>('Page.captureScreenshot', { format: 'png' }, sessionId);
+      return data;
+    } finally {
+      run.relay.call('Target.detachFromTarget', { sessionId }).catch(() => {});
+    }
+  }
+
+  /** The run an endpoint path names, and what after the secret it asks for; null for any other path. */
+  private endpoint(path: string): { run: BrowserRun; rest: string } | null {
+    const match = ENDPOINT_PATH.exec(path);
+    if (!match) return null;
+    const run = this.bySecret.get(hashOf(match[1]!));
+    return run?.live && run.stopping === null ? { run, rest: match[2] ?? '' } : null;
+  }
+
+  /**
+   * `GET /devtools/<secret>/json/version` and `/json/list`, as Chromium's own HTTP endpoint answers
+   * them, with WebSocket URLs on the address the client used (its Host, which the service's Host
+   * guard has passed). Null when the path is not a live run's.
+   */
+  async answerHttp(request: Request): Promise<Response | null> {
+    const url = new URL(request.url);
+    const found = this.endpoint(url.pathname);
+    if (!found || request.method !== 'GET') return null;
+    const base = `ws://${request.headers.get('host') ?? url.host}/devtools/${found.run.secret}`;
+    const rest = found.rest.replace(/\/$/, '');
+    if (rest === '/json/version') {
+      const version = await found.run.relay.call<Record<string, string>>('Browser.getVersion');
+      return Response.json({
+        Browser: version.product,
+        'Protocol-Version': version.protocolVersion,
+        'User-Agent': version.userAgent,
+        'V8-Version': version.jsVersion,
+        webSocketDebuggerUrl: `${base}/browser`,
+      });
+    }
+    if (rest === '/json/list' || rest === '/json') {
+      const { targetInfos } = await found.run.relay.call<{
+        targetInfos: { targetId: string; type: string; title: string; url: string }[];
+      }>('Target.getTargets');
+      return Response.json(
+        targetInfos
+          .filter((target) => target.type === 'page')
+          .map((target) => ({
+            description: '',
+            id: target.targetId,
+            title: target.title,
+            type: target.type,
+            url: target.url,
+            webSocketDebuggerUrl: `${base}/page/${target.targetId}`,
+          })),
+      );
+    }
+    return null;
+  }
+
+  /** A WebSocket upgrade of the host's server: a live run's endpoint is relayed, anything else refused. */
+  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const found = this.endpoint(new URL(request.url ?? '/', 'http://host').pathname);
+    const target: RelayTarget | null = !found
+      ? null
+      : found.rest === '/browser'
+        ? { browser: true }
+        : /^\/page\/[A-Za-z0-9]{1,64}$/.test(found.rest)
+          ? { targetId: found.rest.slice('/page/'.length) }
+          : null;
+    if (!found || !target) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    this.sockets.handleUpgrade(request, socket, head, (client) => {
+      found.run.relay.attach(client, target).catch(() => client.close(1011, 'the browser did not take the session'));
+    });
+  }
+
+  private folderOf(profileId: string): string {
+    return join(this.options.dataRoot, 'browsers', profileId);
+  }
+
+  /** The port Chromium chose for `--remote-debugging-port=0`, from the file it writes once it listens. */
+  private async debugPortOf(folder: string, run: BrowserRun): Promise<number> {
+    for (let waited = 0; waited < 10_000; waited += 50) {
+      try {
+        const port = Number(readFileSync(join(folder, 'DevToolsActivePort'), 'utf8').split('\n')[0]);
+        if (Number.isInteger(port) && port > 0) return port;
+      } catch {
+        // not written yet
+      }
+      if (run.child.exitCode !== null) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('the browser opened no debugging port');
+  }
+
+  private logOutput(run: BrowserRun, stream: Readable, level: LogRecord['level']): void {
+    let partial = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      const records = lines
+        .filter((line) => line.trim() !== '')
+        .map((line) => ({
+          ts: Date.now(),
+          level,
+          message: line.slice(0, 4000),
+          fields: { run_id: run.launch.run_id },
+        }));
+      if (records.length === 0) return;
+      run.tail.push(...records.map((record) => record.message));
+      run.tail.splice(0, Math.max(0, run.tail.length - TAIL_LINES));
+      try {
+        this.options.kernel(run.launch.profile_id, records);
+      } catch (error) {
+        console.error('a browser log line could not be written:', (error as Error).message);
+      }
+    });
+  }
+
+  private recordEnd(run: BrowserRun, { code, signal }: { code: number | null; signal: NodeJS.Signals | null }): void {
+    const { run_id: runId } = run.launch;
+    this.runs.delete(runId);
+    this.bySecret.delete(hashOf(run.secret));
+    const asked = run.stopping;
+    const how = signal ? `killed by ${signal}` : `exit code ${code}`;
+    run.relay.close(new Error(`the browser has exited (${how})`));
+    const end: RunEnd = asked
+      ? { run_id: runId, state: 'stopped', end_reason: asked, exit_code: code, error: null, ended_at: Date.now() }
+      : code === 0
+        ? {
+            run_id: runId,
+            state: 'stopped',
+            end_reason: 'browser_closed',
+            exit_code: 0,
+            error: null,
+            ended_at: Date.now(),
+          }
+        : {
+            run_id: runId,
+            state: 'crashed',
+            end_reason: 'exited',
+            exit_code: code,
+            error: [`the browser exited on its own (${how})`, ...run.tail.slice(-10)].join('\n').slice(0, 4000),
+            ended_at: Date.now(),
+          };
+    this.ended.set(runId, end);
+    while (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.keys().next().value!);
+  }
+}

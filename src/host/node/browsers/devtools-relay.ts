@@ -1,0 +1,130 @@
+import type { WebSocket } from 'ws';
+import type { DevtoolsPipe } from './devtools-pipe';
+
+interface DevtoolsMessage {
+  id?: number;
+  sessionId?: string;
+  method?: string;
+  params?: { sessionId?: string };
+  result?: unknown;
+  error?: { code: number; message: string };
+}
+
+/** A DevTools client on a run's endpoint: its own session on the browser, and the sessions it attached from there. */
+interface Client {
+  socket: WebSocket;
+  session: string;
+  owned: Set<string>;
+}
+
+/** What a client connects to: the browser, or one page (a target id), as Chromium's own `/devtools/page/<id>` does. */
+export type RelayTarget = { browser: true } | { targetId: string };
+
+/**
+ * Many DevTools clients over the one pipe of a run: each client gets a session of its own on the
+ * browser (`Target.attachToBrowserTarget`, or `Target.attachToTarget` for a page), its messages sent
+ * on that session and the answers and events of that session (and of the sessions it attached from
+ * it) handed back to it alone, with its own message ids untouched. LPA's own calls (the start's
+ * version check, a clean close, a screenshot) use the root session and sessions it attaches itself.
+ */
+export class DevtoolsRelay {
+  private nextId = 1;
+  private readonly calls = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+  /** Clients by their own session. */
+  private readonly clients = new Map<string, Client>();
+  /** Clients by the sessions they attached from theirs. */
+  private readonly owners = new Map<string, Client>();
+  private pipe: DevtoolsPipe | null = null;
+  private closedWith: Error | null = null;
+
+  connect(pipe: DevtoolsPipe): void {
+    this.pipe = pipe;
+  }
+
+  /** LPA's own call; `sessionId` one of LPA's own sessions. */
+  call<T>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.calls.set(id, { resolve: resolve as (result: unknown) => void, reject });
+      this.pipe!.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
+    });
+  }
+
+  /** A message from the browser: to the client whose session it is on, else to LPA's own calls. */
+  receive(text: string): void {
+    let message: DevtoolsMessage;
+    try {
+      message = JSON.parse(text) as DevtoolsMessage;
+    } catch {
+      return;
+    }
+    const { sessionId } = message;
+    const root = sessionId === undefined ? undefined : this.clients.get(sessionId);
+    const client = root ?? (sessionId === undefined ? undefined : this.owners.get(sessionId));
+    if (!client) {
+      if (message.id === undefined) return;
+      const call = this.calls.get(message.id);
+      if (!call) return;
+      this.calls.delete(message.id);
+      if (message.error) call.reject(new Error(`${message.error.message} (${message.error.code})`));
+      else call.resolve(message.result);
+      return;
+    }
+    const child = message.params?.sessionId;
+    if (message.method === 'Target.attachedToTarget' && child) {
+      client.owned.add(child);
+      this.owners.set(child, client);
+    } else if (message.method === 'Target.detachedFromTarget' && child) {
+      client.owned.delete(child);
+      this.owners.delete(child);
+    }
+    if (root) {
+      // The client asked without a session: it sees its answers without one, as on Chromium's own endpoint.
+      delete message.sessionId;
+      client.socket.send(JSON.stringify(message));
+    } else client.socket.send(text);
+  }
+
+  /** Takes a client's WebSocket: its session made first, its messages relayed until either side closes. */
+  async attach(socket: WebSocket, target: RelayTarget): Promise<void> {
+    const { sessionId } =
+      'browser' in target
+        ? await this.call<{ sessionId: string }>('Target.attachToBrowserTarget')
+        : await this.call<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true });
+    const client: Client = { socket, session: sessionId, owned: new Set() };
+    this.clients.set(sessionId, client);
+    socket.on('message', (data) => {
+      let message: DevtoolsMessage;
+      try {
+        message = JSON.parse(String(data)) as DevtoolsMessage;
+      } catch {
+        socket.close(1003, 'not a DevTools message');
+        return;
+      }
+      if (message.sessionId === undefined) message.sessionId = client.session;
+      else if (!client.owned.has(message.sessionId)) {
+        socket.send(
+          JSON.stringify({ id: message.id, error: { code: -32001, message: 'Session with given id not found.' } }),
+        );
+        return;
+      }
+      this.pipe!.send(JSON.stringify(message));
+    });
+    socket.once('close', () => {
+      this.clients.delete(client.session);
+      for (const owned of client.owned) this.owners.delete(owned);
+      if (!this.closedWith) this.call('Target.detachFromTarget', { sessionId: client.session }).catch(() => {});
+    });
+  }
+
+  /** The browser is gone: every call fails, every client is closed. */
+  close(reason: Error): void {
+    this.closedWith = reason;
+    for (const call of this.calls.values()) call.reject(reason);
+    this.calls.clear();
+    for (const client of this.clients.values()) client.socket.close(1011, 'the browser has exited');
+    this.clients.clear();
+    this.owners.clear();
+  }
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/**
+ * What the host port says of browsers and the runs it holds (src/host/node/browsers): the store
+ * keeps each run's record and its audit; the host owns the processes, their DevTools pipes and the
+ * endpoint secrets, which never reach the store.
+ */
+
+/** The browser a start would use, or why there is none. */
+export const BrowserFound = z.discriminatedUnion('found', [
+  z.object({ found: z.literal(true), path: z.string(), version: z.string(), product: z.string() }),
+  z.object({ found: z.literal(false), problem: z.string() }),
+]);
+export type BrowserFound = z.output<typeof BrowserFound>;
+
+/** A start as the store asks the host for it. */
+export const RunLaunch = z.object({
+  run_id: z.string(),
+  profile_id: z.string(),
+  headless: z.boolean(),
+  url: z.string().nullable(),
+  args: z.array(z.string()),
+  timeout_ms: z.int().min(1),
+  debug_port: z.boolean(),
+});
+export type RunLaunch = z.output<typeof RunLaunch>;
+
+/** A run whose browser answers DevTools: `secret` is its endpoint's path secret, known to the host and to whoever it is handed to. */
+export const LiveRun = z.object({
+  run_id: z.string(),
+  profile_id: z.string(),
+  pid: z.int(),
+  browser_version: z.string(),
+  secret: z.string(),
+  debug_port: z.int().nullable(),
+});
+export type LiveRun = z.output<typeof LiveRun>;
+
+/** How a start ended: running, or why not (`browser_missing`: no browser to start; `failed`: it did not answer DevTools in time, or exited). */
+export const RunStartResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), run: LiveRun }),
+  z.object({ ok: z.literal(false), reason: z.enum(['browser_missing', 'failed']), error: z.string() }),
+]);
+export type RunStartResult = z.output<typeof RunStartResult>;
+
+/**
+ * A run whose browser is gone: `stopped` when LPA (or a DevTools client's `Browser.close`) closed
+ * it, `crashed` when it exited on its own; `error` holds the last lines of its output for a crash.
+ */
+export const RunEnd = z.object({
+  run_id: z.string(),
+  state: z.enum(['stopped', 'crashed']),
+  end_reason: z.enum(['stopped', 'killed', 'browser_closed', 'exited', 'service_stopped']),
+  exit_code: z.int().nullable(),
+  error: z.string().nullable(),
+  ended_at: z.int(),
+});
+export type RunEnd = z.output<typeof RunEnd>;
+
+/** The host's runs: those alive, those still starting (by id), and those that ended (kept a day, for the store to record). */
+export const HostRuns = z.object({ live: z.array(LiveRun), starting: z.array(z.string()), ended: z.array(RunEnd) });
+export type HostRuns = z.output<typeof HostRuns>;

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/**
+ * A run's life: `starting` until the browser answers DevTools, `running`, `stopping` while it is
+ * being closed; then `stopped` (closed by LPA or by a DevTools client), `failed` (it never answered
+ * DevTools) or `crashed` (it exited on its own, or LPA itself stopped without closing it).
+ */
+export const RunState = z.enum(['starting', 'running', 'stopping', 'stopped', 'failed', 'crashed']);
+export type RunState = z.output<typeof RunState>;
+
+/** The states of a run whose browser may be alive. */
+export const LIVE_RUN_STATES = ['starting', 'running', 'stopping'] as const satisfies readonly RunState[];
+
+/** Why a run ended (docs/runs.md#how-a-run-ends). */
+export const RunEndReason = z.enum(['stopped', 'killed', 'browser_closed', 'exited', 'failed', 'service_stopped']);
+
+/** One start of a profile's browser (docs/runs.md). */
+export const Run = z
+  .object({
+    id: z.string(),
+    profile_id: z.string(),
+    state: RunState,
+    headless: z.boolean(),
+    ws_endpoint: z.string().nullable().meta({
+      description:
+        "The browser's DevTools WebSocket on LPA's own port, with the run's secret in its path: for Puppeteer's `browserWSEndpoint` and Playwright's `connectOverCDP`. Shown to tokens with `runtime:control` while the run is alive; null otherwise.",
+    }),
+    http_endpoint: z.string().nullable().meta({
+      description:
+        "The matching HTTP base: `/json/version` and `/json/list` answer as on a browser's own debugging port.",
+    }),
+    debug_port: z.int().nullable().meta({
+      description: 'A raw DevTools port on 127.0.0.1, only when the start asked for one (`debug_port: true`).',
+    }),
+    browser_version: z.string().nullable(),
+    pid: z.int().nullable(),
+    started_at: z.int(),
+    ended_at: z.int().nullable(),
+    end_reason: RunEndReason.nullable(),
+    exit_code: z.int().nullable(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'Run' });
+export type Run = z.output<typeof Run>;
+
+/**
+ * Browser switches a start may not pass: what LPA owns (the profile's folder, DevTools, proxies, the
+ * origins allowed to drive DevTools, headless mode) and any switch that makes the browser run another
+ * program. A switch is `--name` or `--name=value`; Chromium also reads `-name`, so only `--` is taken.
+ */
+const OWNED_SWITCHES = [
+  /^user-data-dir$/,
+  /^remote-debugging-/,
+  /^remote-allow-origins$/,
+  /^proxy-/,
+  /^no-proxy-server$/,
+  /^headless$/,
+  /-launcher$/,
+  /-cmd-prefix$/,
+  /^browser-subprocess-path$/,
+  /^nacl-gdb/,
+  /^gpu-startup-dialog$/,
+  /^renderer-startup-dialog$/,
+];
+const SWITCH = /^--([a-z0-9][a-z0-9-]*)(=.*)?$/s;
+
+export const BrowserArg = z
+  .string()
+  .max(1024)
+  .superRefine((arg, check) => {
+    const name = SWITCH.exec(arg)?.[1];
+    if (name === undefined)
+      check.addIssue({ code: 'custom', message: 'a browser switch is `--name` or `--name=value`' });
+    else if (OWNED_SWITCHES.some((owned) => owned.test(name)))
+      check.addIssue({ code: 'custom', message: `--${name} is LPA's to set (docs/runs.md#start)` });
+  });
+
+/** `POST /api/v1/profiles/{id}/start`: every field optional, and the body too. */
+export const RunStart = z
+  .object({
+    headless: z.boolean().default(false),
+    url: z
+      .url({ protocol: /^https?$|^about$|^file$/ })
+      .max(2048)
+      .optional(),
+    args: z.array(BrowserArg).max(64).default([]),
+    timeout_ms: z.int().min(1_000).max(120_000).default(30_000),
+    debug_port: z
+      .boolean()
+      .default(false)
+      .meta({ description: "Also open a raw DevTools port on 127.0.0.1 (for Selenium's `debuggerAddress`); audited." }),
+  })
+  .strict()
+  .meta({ id: 'RunStart' });
+
+/** `POST /api/v1/profiles/{id}/stop`: `force` kills the browser at once instead of asking it to close. */
+export const RunStop = z
+  .object({ force: z.boolean().default(false) })
+  .strict()
+  .meta({ id: 'RunStop' });
+
+export const RunList = z.object({ items: z.array(Run) }).meta({ id: 'RunList' });
