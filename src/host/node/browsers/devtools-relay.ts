@@ -86,36 +86,54 @@ export class DevtoolsRelay {
     } else client.socket.send(text);
   }
 
-  /** Takes a client's WebSocket: its session made first, its messages relayed until either side closes. */
+  /**
+   * Takes a client's WebSocket: its session made first, its messages relayed until either side
+   * closes. A client may send before its session exists (right after the upgrade), so its messages
+   * are held until then, never dropped.
+   */
   async attach(socket: WebSocket, target: RelayTarget): Promise<void> {
-    const { sessionId } =
-      'browser' in target
-        ? await this.call<{ sessionId: string }>('Target.attachToBrowserTarget')
-        : await this.call<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true });
-    const client: Client = { socket, session: sessionId, owned: new Set() };
-    this.clients.set(sessionId, client);
+    const held: string[] = [];
+    let client: Client | null = null;
     socket.on('message', (data) => {
-      let message: DevtoolsMessage;
-      try {
-        message = JSON.parse(String(data)) as DevtoolsMessage;
-      } catch {
-        socket.close(1003, 'not a DevTools message');
-        return;
-      }
-      if (message.sessionId === undefined) message.sessionId = client.session;
-      else if (!client.owned.has(message.sessionId)) {
-        socket.send(
-          JSON.stringify({ id: message.id, error: { code: -32001, message: 'Session with given id not found.' } }),
-        );
-        return;
-      }
-      this.pipe!.send(JSON.stringify(message));
+      if (client) this.fromClient(client, String(data));
+      else held.push(String(data));
     });
     socket.once('close', () => {
+      if (!client) return;
       this.clients.delete(client.session);
       for (const owned of client.owned) this.owners.delete(owned);
       if (!this.closedWith) this.call('Target.detachFromTarget', { sessionId: client.session }).catch(() => {});
     });
+    const { sessionId } =
+      'browser' in target
+        ? await this.call<{ sessionId: string }>('Target.attachToBrowserTarget')
+        : await this.call<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true });
+    client = { socket, session: sessionId, owned: new Set() };
+    if (socket.readyState !== socket.OPEN) {
+      this.call('Target.detachFromTarget', { sessionId }).catch(() => {});
+      return;
+    }
+    this.clients.set(sessionId, client);
+    for (const text of held.splice(0)) this.fromClient(client, text);
+  }
+
+  /** A client's message, sent on its session (or on one it attached from there). */
+  private fromClient(client: Client, text: string): void {
+    let message: DevtoolsMessage;
+    try {
+      message = JSON.parse(text) as DevtoolsMessage;
+    } catch {
+      client.socket.close(1003, 'not a DevTools message');
+      return;
+    }
+    if (message.sessionId === undefined) message.sessionId = client.session;
+    else if (!client.owned.has(message.sessionId)) {
+      client.socket.send(
+        JSON.stringify({ id: message.id, error: { code: -32001, message: 'Session with given id not found.' } }),
+      );
+      return;
+    }
+    this.pipe!.send(JSON.stringify(message));
   }
 
   /** The browser is gone: every call fails, every client is closed. */

@@ -1,0 +1,210 @@
+import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { Run } from '../../src/shared/schemas/run';
+import { ensureChromium } from './chromium';
+import { type RunningService, rawExchange, startService } from './service';
+
+const browser = ensureChromium();
+
+/** A page of the test's own, on loopback: what the clients open through a run's endpoint. */
+function pageServer(): Promise<{ server: Server; url: string }> {
+  const server = createServer((_, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end('<!doctype html><title>lpa run page</title><p>hello</p>');
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }),
+    ),
+  );
+}
+
+/** The browser processes on this machine that use a folder under `root`. */
+function browsersUnder(root: string): number[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((line) => line.includes(`--user-data-dir=${root}`))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+const pidAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until<T>(what: string, probe: () => Promise<T | null>, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe.skipIf('skip' in browser)("a profile's browser under npm start", { timeout: 120_000 }, () => {
+  let service: RunningService;
+  let page: { server: Server; url: string };
+  const api = async (path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
+    const res = await fetch(`http://127.0.0.1:${service.port}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        authorization: `Bearer ${init.token ?? service.token}`,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await res.text();
+    return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
+  };
+  const newProfile = async () =>
+    (await api('/api/v1/profiles', { method: 'POST', body: { name: `run-${crypto.randomUUID().slice(0, 8)}` } })).json
+      .id as string;
+  const start = async (id: string, body: Record<string, unknown> = {}) =>
+    api(`/api/v1/profiles/${id}/start`, { method: 'POST', body: { headless: true, ...body } });
+
+  beforeAll(async () => {
+    page = await pageServer();
+    service = await startService('workerd', undefined, { LPA_BROWSER: (browser as { path: string }).path });
+  });
+  afterAll(async () => {
+    await service?.stop('SIGTERM');
+    page?.server.close();
+  });
+
+  it('starts one, hands Puppeteer and Playwright an endpoint on its own port, refuses a second start, stops it', async () => {
+    const id = await newProfile();
+    const started = await start(id);
+    expect(started.status).toBe(200);
+    const run = started.json as Run;
+    expect(run).toMatchObject({ profile_id: id, state: 'running', headless: true, debug_port: null });
+    expect(run.ws_endpoint).toMatch(
+      new RegExp(`^ws://127\\.0\\.0\\.1:${service.port}/devtools/[A-Za-z0-9_-]{43}/browser$`),
+    );
+    expect(run.http_endpoint).toBe(run.ws_endpoint!.replace(/^ws:/, 'http:').replace(/\/browser$/, ''));
+
+    const viaPuppeteer = await puppeteer.connect({ browserWSEndpoint: run.ws_endpoint! });
+    const tab = await viaPuppeteer.newPage();
+    await tab.goto(page.url);
+    expect(await tab.title()).toBe('lpa run page');
+    await viaPuppeteer.disconnect();
+
+    for (const endpoint of [run.ws_endpoint!, run.http_endpoint!]) {
+      const viaPlaywright = await chromium.connectOverCDP(endpoint);
+      const context = viaPlaywright.contexts()[0]!;
+      const opened = await context.newPage();
+      await opened.goto(page.url);
+      expect(await opened.title()).toBe('lpa run page');
+      await opened.close();
+      await viaPlaywright.close();
+    }
+
+    const again = await start(id);
+    expect(again.status).toBe(409);
+    expect(again.json.error).toMatchObject({ code: 'run.active', details: { run_id: run.id, state: 'running' } });
+    expect((await api(`/api/v1/profiles/${id}/run`)).json).toMatchObject({ id: run.id, state: 'running' });
+    expect((await api('/api/v1/runs')).json.items.map((live: Run) => live.id)).toContain(run.id);
+
+    const stopped = await api(`/api/v1/profiles/${id}/stop`, { method: 'POST' });
+    expect(stopped.status).toBe(200);
+    expect(stopped.json).toMatchObject({ id: run.id, state: 'stopped', end_reason: 'stopped', ws_endpoint: null });
+    expect(pidAlive(run.pid!)).toBe(false);
+    expect((await fetch(`${run.http_endpoint}/json/version`)).status).toBe(404);
+    expect((await api(`/api/v1/profiles/${id}/stop`, { method: 'POST' })).json.error.code).toBe('run.not_running');
+  });
+
+  it('keeps the endpoint from web pages: a foreign Origin is refused and audited, a rebinding Host is 421', async () => {
+    const id = await newProfile();
+    const run = (await start(id)).json as Run;
+    const refusal = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(run.ws_endpoint!, { headers: { origin: 'http://evil.example' } });
+      socket.once('unexpected-response', (_, res) => resolve(res.statusCode ?? 0));
+      socket.once('open', () => resolve(101));
+    });
+    expect(refusal).toBe(403);
+    // fetch never sends a Host of its own choosing; a raw request does, as a rebinding page's would.
+    const path = new URL(`${run.http_endpoint}/json/version`).pathname;
+    const rebinding = await rawExchange(
+      service.port,
+      `GET ${path} HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+    );
+    expect(rebinding.status).toBe(421);
+    const wrongSecret = run.http_endpoint!.replace(/devtools\/[^/]+/, `devtools/${'A'.repeat(43)}`);
+    expect((await fetch(`${wrongSecret}/json/version`)).status).toBe(404);
+    const audit = await api('/api/v1/audit?category=account&limit=20');
+    expect(JSON.stringify(audit.json)).toContain('/devtools/[redacted]');
+    await api(`/api/v1/profiles/${id}/stop`, { method: 'POST', body: { force: true } });
+  });
+
+  it('records a browser killed from outside as crashed within seconds, and the next start works', async () => {
+    const id = await newProfile();
+    const run = (await start(id)).json as Run;
+    process.kill(run.pid!, 'SIGKILL');
+    const crashed = await until('the crash', async () => {
+      const latest = (await api(`/api/v1/profiles/${id}/run`)).json as Run;
+      return latest.state === 'crashed' ? latest : null;
+    });
+    expect(crashed).toMatchObject({ end_reason: 'exited', ws_endpoint: null });
+    expect(crashed.error).toContain('SIGKILL');
+    const next = await start(id);
+    expect(next.status).toBe(200);
+    expect(next.json.id).not.toBe(run.id);
+    await api(`/api/v1/profiles/${id}/stop`, { method: 'POST' });
+  });
+
+  it("refuses switches LPA owns, and writes the browser's output to the profile's kernel log", async () => {
+    const id = await newProfile();
+    for (const arg of [
+      '--user-data-dir=/tmp/x',
+      '--remote-debugging-port=9222',
+      '--proxy-server=x:1',
+      '-user-data-dir=/x',
+    ]) {
+      const refused = await start(id, { args: [arg] });
+      expect(refused.status, arg).toBe(400);
+    }
+    const run = (await start(id, { args: ['--enable-logging=stderr', '--v=0'] })).json as Run;
+    await api(`/api/v1/profiles/${id}/stop`, { method: 'POST' });
+    const files = (await api('/api/v1/system/logs')).json.items as { stream: string; file: string }[];
+    const kernel = files.find((file) => file.stream === 'kernel' && file.file.includes(id));
+    expect(kernel?.file).toMatch(new RegExp(`^kernel-${id}-\\d{4}-\\d{2}-\\d{2}\\.log$`));
+    const excerpt = await api(`/api/v1/system/logs/kernel/${kernel!.file}`);
+    expect(excerpt.status).toBe(200);
+    expect(excerpt.json.text).toContain(`run_id=${run.id}`);
+    const audit = (await api(`/api/v1/audit?category=startup&limit=50`)).json.items as {
+      action: string;
+      entity_id: string;
+      details: Record<string, unknown>;
+    }[];
+    const mine = audit.filter((entry) => entry.entity_id === id).map((entry) => entry.action);
+    expect(mine).toEqual(expect.arrayContaining(['runs.start', 'runs.stop']));
+    expect(JSON.stringify(audit)).not.toMatch(/devtools\/[A-Za-z0-9_-]{43}/);
+  });
+
+  it('leaves no browser behind when the service is killed, and records its runs as ended at the next start', async () => {
+    const id = await newProfile();
+    const run = (await start(id)).json as Run;
+    const { dataRoot } = service;
+    expect(browsersUnder(dataRoot).length).toBeGreaterThan(0);
+    await service.stop('SIGKILL');
+    await until('the browser to exit', async () => (pidAlive(run.pid!) ? null : true));
+    expect(browsersUnder(dataRoot)).toEqual([]);
+    service = await startService('workerd', dataRoot, { LPA_BROWSER: (browser as { path: string }).path });
+    const latest = await until('the run to be recorded as ended', async () => {
+      const seen = (await api(`/api/v1/profiles/${id}/run`)).json as Run;
+      return seen.state === 'crashed' ? seen : null;
+    });
+    expect(latest).toMatchObject({ id: run.id, end_reason: 'service_stopped' });
+    expect((await start(id)).status).toBe(200);
+  });
+});
