@@ -2,7 +2,8 @@ import { runs } from '../src/contracts/runs';
 import type { HostPort } from '../src/host/port';
 import type { LiveRun } from '../src/host/runs-schema';
 import { ApiError } from '../src/shared/errors/api-error';
-import type { Run } from '../src/shared/schemas/run';
+import { errorBody, toApiError } from '../src/shared/errors/envelope';
+import type { Run, RunBatchResults, RunStart } from '../src/shared/schemas/run';
 import { perStore } from '../src/shared/store-memory';
 import { type AuditContext, SYSTEM_ACTOR } from '../storage/audit/entry';
 import type { StoreClient } from '../storage/client';
@@ -35,17 +36,7 @@ async function syncRuns(host: HostPort, store: StoreClient): Promise<Map<string,
   for (const run of stored) {
     if (live.has(run.id) || starting.has(run.id) || run.state === 'stopping') continue;
     const end = ended.get(run.id);
-    await store.runs.ended(
-      SEEN_BY_SERVICE,
-      run.id,
-      end ?? {
-        state: 'crashed',
-        end_reason: 'service_stopped',
-        exit_code: null,
-        error: 'the service stopped without closing this browser',
-        ended_at: Date.now(),
-      },
-    );
+    await store.runs.ended(SEEN_BY_SERVICE, run.id, end ?? leftBehind());
   }
   return live;
 }
@@ -70,57 +61,140 @@ export function watchRuns(ctx: Pick<RequestContext, 'host' | 'store' | 'memory'>
   watch.timer = setTimeout(tick, 0);
 }
 
-export const runRoutes = implement(runs, {
-  start: async ({ ctx, params, body, audit }) => {
-    await ctx.store.profiles.get(params.id);
-    const found = await ctx.host.runs.browser();
-    if (!found.found) throw new ApiError('run.browser_missing', { problem: found.problem });
-    await syncRuns(ctx.host, ctx.store);
-    const run = await ctx.store.runs.begin({
-      id: crypto.randomUUID(),
-      profile_id: params.id,
-      headless: body.headless,
-      started_at: Date.now(),
-    });
-    const started = await ctx.host.runs.start({
-      run_id: run.id,
-      profile_id: params.id,
-      headless: body.headless,
-      url: body.url ?? null,
-      args: body.args,
-      timeout_ms: body.timeout_ms,
-      debug_port: body.debug_port,
-    });
-    if (!started.ok) {
-      await ctx.store.runs.failed(run.id, started.error);
-      if (started.reason === 'browser_missing') throw new ApiError('run.browser_missing', { problem: started.error });
-      throw new ApiError('run.start_failed', { run_id: run.id, error: started.error });
+/** How many browsers a batch starts or stops at once: a few, so that a batch of 100 does not swamp the machine. */
+const BATCH_AT_ONCE = 3;
+
+type RunContext = Pick<RequestContext, 'host' | 'store' | 'memory' | 'config' | 'clientIp'>;
+
+/** One profile's start, as the single route and each item of a batch run it. */
+async function startOne(ctx: RunContext, audit: AuditContext, id: string, options: RunStart): Promise<Run> {
+  await ctx.store.profiles.get(id);
+  const found = await ctx.host.runs.browser();
+  if (!found.found) throw new ApiError('run.browser_missing', { problem: found.problem });
+  await syncRuns(ctx.host, ctx.store);
+  const run = await ctx.store.runs.begin({
+    id: crypto.randomUUID(),
+    profile_id: id,
+    headless: options.headless,
+    started_at: Date.now(),
+  });
+  const started = await ctx.host.runs.start({
+    run_id: run.id,
+    profile_id: id,
+    headless: options.headless,
+    url: options.url ?? null,
+    args: options.args,
+    timeout_ms: options.timeout_ms,
+    debug_port: options.debug_port,
+  });
+  if (!started.ok) {
+    await ctx.store.runs.failed(run.id, started.error);
+    if (started.reason === 'browser_missing') throw new ApiError('run.browser_missing', { problem: started.error });
+    throw new ApiError('run.start_failed', { run_id: run.id, error: started.error });
+  }
+  const { pid, browser_version, debug_port } = started.run;
+  const running = await ctx.store.runs.running(audit, run.id, { pid, browser_version, debug_port });
+  watchRuns(ctx);
+  return shown(running, started.run, ctx.config.port);
+}
+
+/** One profile's stop; `run.not_running` when it has no live run. */
+async function stopOne(ctx: RunContext, audit: AuditContext, id: string, force: boolean): Promise<Run> {
+  await ctx.store.profiles.get(id);
+  await syncRuns(ctx.host, ctx.store);
+  const run = await ctx.store.runs.latest(id);
+  if (!run || (run.state !== 'running' && run.state !== 'stopping')) throw new ApiError('run.not_running');
+  await ctx.store.runs.stopping(run.id);
+  const end = await ctx.host.runs.stop(run.id, force);
+  return shown(await ctx.store.runs.ended(audit, run.id, end ?? leftBehind()), undefined, ctx.config.port);
+}
+
+/** The end of a run the host has no record of: a service before this one started it and stopped without closing it. */
+const leftBehind = () => ({
+  state: 'crashed' as const,
+  end_reason: 'service_stopped' as const,
+  exit_code: null,
+  error: 'the service stopped without closing this browser',
+  ended_at: Date.now(),
+});
+
+/**
+ * A batch: each profile on its own, a few at a time, in the order given. An item that fails is its
+ * own result (and, like a single route's failure, an audit entry), never the batch's.
+ */
+async function batch(
+  ctx: RunContext,
+  audit: AuditContext,
+  ids: readonly string[],
+  path: (id: string) => string,
+  one: (id: string) => Promise<Run>,
+): Promise<RunBatchResults> {
+  const results: RunBatchResults['results'] = new Array(ids.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const at = next++;
+      const id = ids[at]!;
+      try {
+        results[at] = { id, ok: true, run: await one(id), error: null };
+      } catch (thrown) {
+        const error = toApiError(thrown);
+        if (error.status === 500) console.error(`a batch item (${id}) failed:`, thrown);
+        await ctx.store.system.recordFailure(
+          { audit, request: { method: 'POST', path: path(id), client_ip: ctx.clientIp } },
+          error.code,
+          error.status,
+        );
+        results[at] = { id, ok: false, run: null, error: errorBody(error, audit.request_id ?? '').error };
+      }
     }
-    const { pid, browser_version, debug_port } = started.run;
-    const running = await ctx.store.runs.running(audit!, run.id, { pid, browser_version, debug_port });
-    watchRuns(ctx);
-    return shown(running, started.run, ctx.config.port);
-  },
-  stop: async ({ ctx, params, body, audit }) => {
-    await ctx.store.profiles.get(params.id);
-    await syncRuns(ctx.host, ctx.store);
-    const run = await ctx.store.runs.latest(params.id);
-    if (!run || (run.state !== 'running' && run.state !== 'stopping')) throw new ApiError('run.not_running');
-    await ctx.store.runs.stopping(run.id);
-    const end = await ctx.host.runs.stop(run.id, body.force);
-    const ended = await ctx.store.runs.ended(
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_AT_ONCE, ids.length) }, worker));
+  return { results };
+}
+
+/** A deleted profile's live run, killed and recorded as stopped by whoever deleted it. */
+export async function endRunsOf(ctx: RunContext, audit: AuditContext, profileId: string): Promise<void> {
+  await syncRuns(ctx.host, ctx.store);
+  for (const run of await ctx.store.runs.live()) {
+    if (run.profile_id !== profileId) continue;
+    const end = await ctx.host.runs.stop(run.id, true);
+    await ctx.store.runs.ended({ ...audit, action: 'runs.stop' }, run.id, end ?? leftBehind());
+  }
+}
+
+export const runRoutes = implement(runs, {
+  batchStart: ({ ctx, body, audit }) => {
+    const { ids, ...options } = body;
+    return batch(
+      ctx,
       audit!,
-      run.id,
-      end ?? {
-        state: 'crashed',
-        end_reason: 'service_stopped',
-        exit_code: null,
-        error: 'the service stopped without closing this browser',
-        ended_at: Date.now(),
-      },
+      ids,
+      (id) => `/api/v1/profiles/${id}/start`,
+      (id) => startOne(ctx, audit!, id, options),
     );
-    return shown(ended, undefined, ctx.config.port);
   },
+  batchStop: ({ ctx, body, audit }) =>
+    batch(
+      ctx,
+      audit!,
+      body.ids,
+      (id) => `/api/v1/profiles/${id}/stop`,
+      (id) => stopOne(ctx, audit!, id, body.force),
+    ),
+  stopAll: async ({ ctx, body, audit }) => {
+    await syncRuns(ctx.host, ctx.store);
+    const live = [...new Set((await ctx.store.runs.live()).map((run) => run.profile_id))];
+    return batch(
+      ctx,
+      audit!,
+      live,
+      (id) => `/api/v1/profiles/${id}/stop`,
+      (id) => stopOne(ctx, audit!, id, body.force),
+    );
+  },
+  start: ({ ctx, params, body, audit }) => startOne(ctx, audit!, params.id, body),
+  stop: ({ ctx, params, body, audit }) => stopOne(ctx, audit!, params.id, body.force),
   read: async ({ ctx, params }) => {
     await ctx.store.profiles.get(params.id);
     const live = await syncRuns(ctx.host, ctx.store);

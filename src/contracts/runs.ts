@@ -1,11 +1,47 @@
 import { IdParams } from '../shared/schemas/ids';
-import { Run, RunList, RunStart, RunStop } from '../shared/schemas/run';
+import { Run, RunBatchResults, RunBatchStart, RunBatchStop, RunList, RunStart, RunStop } from '../shared/schemas/run';
 import { defineContract } from './define';
 
 const RUNS_DOC = 'docs/runs.md';
 
 /** A profile's browser (docs/runs.md): started and stopped on this machine, whose host owns the process. */
 export const runs = {
+  // Before `start`: `/profiles/batch/start` would otherwise be the start of a profile called `batch`.
+  batchStart: defineContract({
+    method: 'POST',
+    path: '/api/v1/profiles/batch/start',
+    home: 'local',
+    tag: 'Runs',
+    summary: 'Start up to 100 profiles, a few at a time; each one succeeds or fails alone',
+    scopes: ['runtime:control'],
+    body: RunBatchStart,
+    response: RunBatchResults,
+    audit: 'runs.start',
+  }),
+  batchStop: defineContract({
+    method: 'POST',
+    path: '/api/v1/profiles/batch/stop',
+    home: 'local',
+    tag: 'Runs',
+    summary: 'Stop up to 100 profiles; each one succeeds or fails alone',
+    scopes: ['runtime:control'],
+    body: RunBatchStop,
+    response: RunBatchResults,
+    audit: 'runs.stop',
+  }),
+  stopAll: defineContract({
+    method: 'POST',
+    path: '/api/v1/runs/stop-all',
+    home: 'local',
+    tag: 'Runs',
+    summary: 'Stop every live run',
+    description: 'The body is optional.',
+    scopes: ['runtime:control'],
+    body: RunStop,
+    bodyOptional: true,
+    response: RunBatchResults,
+    audit: 'runs.stop',
+  }),
   start: defineContract({
     method: 'POST',
     path: '/api/v1/profiles/:id/start',

@@ -91,6 +91,8 @@ export const HOST_OPERATIONS = {
     stop: operation(z.tuple([z.string(), z.boolean()]), RunEnd.nullable()),
     /** The runs alive, and those that ended within the last day. */
     list: operation(z.tuple([]), HostRuns),
+    /** `forget(profileId)`: removes a deleted profile's browser folder (its live browser was stopped first). */
+    forget: operation(z.tuple([z.string()]), z.void()),
     /** `screenshot(runId)`: a PNG of the run's first page, base64; null when it has none. */
     screenshot: operation(z.tuple([z.string()]), z.string().nullable()),
   },

@@ -158,6 +158,20 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
       return [{ status: 404, path }, ...refused];
     },
     'GET /api/v1/runs': async () => [{ status: 200, path: '/api/v1/runs' }],
+    'POST /api/v1/profiles/batch/start': async () => [
+      { status: 200, path: '/api/v1/profiles/batch/start', body: { ids: [NO_ID] } },
+      { status: 400, path: '/api/v1/profiles/batch/start', body: { ids: [] } },
+      { status: 400, path: '/api/v1/profiles/batch/start', body: { ids: [NO_ID, NO_ID] } },
+    ],
+    'POST /api/v1/profiles/batch/stop': async () => [
+      { status: 200, path: '/api/v1/profiles/batch/stop', body: { ids: [NO_ID] } },
+      {
+        status: 400,
+        path: '/api/v1/profiles/batch/stop',
+        body: { ids: Array.from({ length: 101 }, (_, n) => `p${n}`) },
+      },
+    ],
+    'POST /api/v1/runs/stop-all': async () => [{ status: 200, path: '/api/v1/runs/stop-all', body: {} }],
     'DELETE /api/v1/profiles/{id}/accounts/{accountId}': async () => {
       const { base, id } = await account();
       return [

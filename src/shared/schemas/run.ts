@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ErrorEnvelope } from '../errors/envelope';
+import { Id, uniqueItems } from './ids';
 
 /**
  * A run's life: `starting` until the browser answers DevTools, `running`, `stopping` while it is
@@ -92,6 +94,7 @@ export const RunStart = z
   })
   .strict()
   .meta({ id: 'RunStart' });
+export type RunStart = z.output<typeof RunStart>;
 
 /** `POST /api/v1/profiles/{id}/stop`: `force` kills the browser at once instead of asking it to close. */
 export const RunStop = z
@@ -100,3 +103,27 @@ export const RunStop = z
   .meta({ id: 'RunStop' });
 
 export const RunList = z.object({ items: z.array(Run) }).meta({ id: 'RunList' });
+
+/** The ids of a batch: 1..100 profiles, none twice. */
+const BatchIds = uniqueItems(z.array(Id).min(1).max(100), 'an id is given twice');
+
+/** `POST /api/v1/profiles/batch/start`: the profiles, and the options every start of the batch takes. */
+export const RunBatchStart = RunStart.extend({ ids: BatchIds }).strict().meta({ id: 'RunBatchStart' });
+
+/** `POST /api/v1/profiles/batch/stop`. */
+export const RunBatchStop = RunStop.extend({ ids: BatchIds }).strict().meta({ id: 'RunBatchStop' });
+
+/** Each profile's outcome of a batch, in the order asked (the spec's errors rule 1: one failure fails only its item). */
+export const RunBatchResults = z
+  .object({
+    results: z.array(
+      z.object({
+        id: z.string(),
+        ok: z.boolean(),
+        run: Run.nullable(),
+        error: ErrorEnvelope.shape.error.nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'RunBatchResults' });
+export type RunBatchResults = z.output<typeof RunBatchResults>;

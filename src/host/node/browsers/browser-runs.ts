@@ -10,6 +10,7 @@ import type { BrowserFound, HostRuns, LiveRun, RunEnd, RunLaunch, RunStartResult
 import { DevtoolsPipe } from './devtools-pipe';
 import { DevtoolsRelay, type RelayTarget } from './devtools-relay';
 import { findBrowser } from './find-browser';
+import { HostRefusal } from '../../port';
 
 /** How long a clean stop waits for the browser to close itself before it is killed. */
 const CLOSE_WAIT_MS = 10_000;
@@ -272,6 +273,14 @@ export class BrowserRuns {
     this.sockets.handleUpgrade(request, socket, head, (client) => {
       found.run.relay.attach(client, target).catch(() => client.close(1011, 'the browser did not take the session'));
     });
+  }
+
+  /** Removes a deleted profile's browser folder; refused while one of its runs is alive. */
+  forget(profileId: string): void {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(profileId)) throw new HostRefusal(`not a profile id: ${profileId.slice(0, 64)}`);
+    if ([...this.runs.values()].some((run) => run.launch.profile_id === profileId))
+      throw new HostRefusal('the profile has a live browser');
+    rmSync(this.folderOf(profileId), { recursive: true, force: true });
   }
 
   private folderOf(profileId: string): string {

@@ -1,0 +1,92 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Run, RunBatchResults } from '../../src/shared/schemas/run';
+import { ensureChromium } from './chromium';
+import { type RunningService, startService } from './service';
+
+const browser = ensureChromium();
+
+const pidAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted profile', { timeout: 120_000 }, () => {
+  let service: RunningService;
+  const api = async (path: string, init: { method?: string; body?: unknown } = {}) => {
+    const res = await fetch(`http://127.0.0.1:${service.port}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        authorization: `Bearer ${service.token}`,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await res.text();
+    return { status: res.status, json: text ? JSON.parse(text) : undefined };
+  };
+  const newProfile = async () =>
+    (await api('/api/v1/profiles', { method: 'POST', body: { name: `batch-${crypto.randomUUID().slice(0, 8)}` } })).json
+      .id as string;
+
+  beforeAll(async () => {
+    service = await startService('workerd', undefined, { LPA_BROWSER: (browser as { path: string }).path });
+  });
+  afterAll(async () => {
+    await service?.stop('SIGTERM');
+  });
+
+  it('starts a batch with one bad id: each item alone, in the order asked; stop-all stops the rest', async () => {
+    const ids = [await newProfile(), 'no-such-profile', await newProfile(), await newProfile()];
+    const started = await api('/api/v1/profiles/batch/start', { method: 'POST', body: { ids, headless: true } });
+    expect(started.status).toBe(200);
+    const { results } = started.json as RunBatchResults;
+    expect(results.map((result) => [result.id, result.ok, result.error?.code ?? null])).toEqual([
+      [ids[0], true, null],
+      [ids[1], false, 'resource.not_found'],
+      [ids[2], true, null],
+      [ids[3], true, null],
+    ]);
+    const runs = results.flatMap((result) => (result.run ? [result.run] : []));
+    expect(runs.every((run) => run.state === 'running' && run.ws_endpoint !== null)).toBe(true);
+
+    const again = await api('/api/v1/profiles/batch/start', {
+      method: 'POST',
+      body: { ids: [ids[0]], headless: true },
+    });
+    expect(again.json.results[0]).toMatchObject({ ok: false, error: { code: 'run.active' } });
+
+    const stopped = await api('/api/v1/profiles/batch/stop', { method: 'POST', body: { ids: [ids[0], ids[1]] } });
+    expect(
+      stopped.json.results.map((result: RunBatchResults['results'][number]) => result.run?.state ?? result.error?.code),
+    ).toEqual(['stopped', 'resource.not_found']);
+
+    const all = await api('/api/v1/runs/stop-all', { method: 'POST' });
+    expect(all.status).toBe(200);
+    expect((all.json as RunBatchResults).results.map((result) => result.id).sort()).toEqual([ids[2], ids[3]].sort());
+    expect((await api('/api/v1/runs')).json.items).toEqual([]);
+    for (const run of runs) expect(pidAlive(run.pid!), run.id).toBe(false);
+
+    const audit = (await api('/api/v1/audit?category=startup&limit=100')).json.items as {
+      action: string;
+      result: string;
+    }[];
+    expect(audit.some((entry) => entry.action === 'runs.start' && entry.result !== 'ok')).toBe(true);
+  });
+
+  it("deletes a running profile's browser with it: the browser killed, its folder gone", async () => {
+    const id = await newProfile();
+    const run = (await api(`/api/v1/profiles/${id}/start`, { method: 'POST', body: { headless: true } })).json as Run;
+    const folder = join(service.dataRoot, 'browsers', id);
+    expect(existsSync(folder)).toBe(true);
+    expect((await api(`/api/v1/profiles/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(pidAlive(run.pid!)).toBe(false);
+    expect(existsSync(folder)).toBe(false);
+    expect((await api('/api/v1/runs')).json.items).toEqual([]);
+  });
+});
