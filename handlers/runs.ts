@@ -10,6 +10,7 @@ import type { StoreClient } from '../storage/client';
 import type { StoredRun } from '../storage/runs/runs';
 import type { RequestContext } from './context';
 import { implement } from './implement';
+import { runQuota } from './membership/provider';
 
 /** How often the store asks the host about its live runs, while it has any: a crash is recorded within this. */
 const WATCH_MS = 2_000;
@@ -64,20 +65,16 @@ export function watchRuns(ctx: Pick<RequestContext, 'host' | 'store' | 'memory'>
 /** How many browsers a batch starts or stops at once: a few, so that a batch of 100 does not swamp the machine. */
 const BATCH_AT_ONCE = 3;
 
-type RunContext = Pick<RequestContext, 'host' | 'store' | 'memory' | 'config' | 'clientIp'>;
-
 /** One profile's start, as the single route and each item of a batch run it. */
-async function startOne(ctx: RunContext, audit: AuditContext, id: string, options: RunStart): Promise<Run> {
+async function startOne(ctx: RequestContext, audit: AuditContext, id: string, options: RunStart): Promise<Run> {
   await ctx.store.profiles.get(id);
   const found = await ctx.host.runs.browser();
   if (!found.found) throw new ApiError('run.browser_missing', { problem: found.problem });
   await syncRuns(ctx.host, ctx.store);
-  const run = await ctx.store.runs.begin({
-    id: crypto.randomUUID(),
-    profile_id: id,
-    headless: options.headless,
-    started_at: Date.now(),
-  });
+  const run = await ctx.store.runs.begin(
+    { id: crypto.randomUUID(), profile_id: id, headless: options.headless, started_at: Date.now() },
+    await runQuota(ctx),
+  );
   const started = await ctx.host.runs.start({
     run_id: run.id,
     profile_id: id,
@@ -99,7 +96,7 @@ async function startOne(ctx: RunContext, audit: AuditContext, id: string, option
 }
 
 /** One profile's stop; `run.not_running` when it has no live run. */
-async function stopOne(ctx: RunContext, audit: AuditContext, id: string, force: boolean): Promise<Run> {
+async function stopOne(ctx: RequestContext, audit: AuditContext, id: string, force: boolean): Promise<Run> {
   await ctx.store.profiles.get(id);
   await syncRuns(ctx.host, ctx.store);
   const run = await ctx.store.runs.latest(id);
@@ -123,7 +120,7 @@ const leftBehind = () => ({
  * own result (and, like a single route's failure, an audit entry), never the batch's.
  */
 async function batch(
-  ctx: RunContext,
+  ctx: RequestContext,
   audit: AuditContext,
   ids: readonly string[],
   path: (id: string) => string,
@@ -154,7 +151,7 @@ async function batch(
 }
 
 /** A deleted profile's live run, killed and recorded as stopped by whoever deleted it. */
-export async function endRunsOf(ctx: RunContext, audit: AuditContext, profileId: string): Promise<void> {
+export async function endRunsOf(ctx: RequestContext, audit: AuditContext, profileId: string): Promise<void> {
   await syncRuns(ctx.host, ctx.store);
   for (const run of await ctx.store.runs.live()) {
     if (run.profile_id !== profileId) continue;

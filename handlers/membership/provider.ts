@@ -1,5 +1,6 @@
 import type { AccountStatus } from '../../storage/membership/schema';
 import type { ProfileQuota } from '../../storage/profiles/profiles';
+import { type RunQuota, startDay } from '../../storage/runs/runs';
 import type { RequestContext } from '../context';
 import { knownServer, refresh, refreshDue, validConfirmation } from './verification';
 
@@ -52,12 +53,20 @@ async function confirmedStatus(ctx: RequestContext): Promise<AccountStatus> {
   };
 }
 
-/** `usage.profiles` is what this store holds, whatever the server last counted. */
+/** What a start must respect: null when nobody is signed in. */
+export async function runQuota(ctx: RequestContext): Promise<RunQuota | null> {
+  const status = await confirmedStatus(ctx);
+  if (!status.authenticated || !status.account) return null;
+  const { runningProfiles, dailyStarts } = status.account.limits;
+  return { runningProfiles, dailyStarts: dailyStarts ?? null };
+}
+
+/** `usage.profiles` and the day's starts are what this store holds, whatever the server last counted. */
 async function withTrueUsage(ctx: RequestContext, status: AccountStatus): Promise<AccountStatus> {
   const usage = status.account?.usage;
   if (!usage) return status;
-  return {
-    ...status,
-    account: { ...status.account!, usage: { ...usage, profiles: await ctx.store.profiles.count() } },
-  };
+  const now = Date.now();
+  const { day, resetAt } = startDay(now);
+  const [profiles, startsToday] = await Promise.all([ctx.store.profiles.count(), ctx.store.runs.startsOn(now)]);
+  return { ...status, account: { ...status.account!, usage: { ...usage, profiles, startsToday, day, resetAt } } };
 }

@@ -55,7 +55,14 @@ export const runs = {
     bodyOptional: true,
     response: Run,
     audit: 'runs.start',
-    errors: ['resource.not_found', 'run.active', 'run.browser_missing', 'run.start_failed'],
+    errors: [
+      'resource.not_found',
+      'run.active',
+      'run.browser_missing',
+      'run.start_failed',
+      'account.running_limit',
+      'account.daily_starts_limit',
+    ],
   }),
   stop: defineContract({
     method: 'POST',

@@ -2,11 +2,24 @@ import { ApiError } from '../../src/shared/errors/api-error';
 import { LIVE_RUN_STATES, type Run, type RunState } from '../../src/shared/schemas/run';
 import type { AuditContext } from '../audit/entry';
 import type { StoreContext } from '../context';
+import { DAY_MS } from '../../src/shared/time';
 
 /** A run as the store keeps it: everything but its endpoints, whose secret only the host holds. */
 export type StoredRun = Omit<Run, 'ws_endpoint' | 'http_endpoint'>;
 
 type RunRow = Omit<StoredRun, 'headless'> & { headless: number };
+
+/** What a signed-in account allows at a start; null when nobody is signed in (local mode: no limits). */
+export interface RunQuota {
+  runningProfiles: number | null;
+  dailyStarts: number | null;
+}
+
+/** The UTC day of `now`, as the account status names it, and when it ends. */
+export function startDay(now: number): { day: string; startsAt: number; resetAt: number } {
+  const startsAt = Math.floor(now / DAY_MS) * DAY_MS;
+  return { day: new Date(startsAt).toISOString().slice(0, 10), startsAt, resetAt: startsAt + DAY_MS };
+}
 
 /** How a run's browser ended, as the host saw it. */
 export type RunEnding = Pick<StoredRun, 'state' | 'end_reason' | 'exit_code' | 'error' | 'ended_at'> & {
@@ -46,15 +59,25 @@ export class Runs {
     return this.ctx.db.all<RunRow>(`SELECT ${COLUMNS} FROM runs WHERE ${LIVE} ORDER BY started_at`).map(toRun);
   }
 
-  /** A new run, `starting`; `run.active` when the profile has a live run. Its audit entry comes with how the start ends. */
-  begin(run: Pick<StoredRun, 'id' | 'profile_id' | 'headless' | 'started_at'>): StoredRun {
+  /** The starts of the UTC day of `now` (a failed start is none): what `dailyStarts` counts. */
+  startsOn(now: number): number {
+    return this.ctx.db.all<{ n: number }>(
+      "SELECT count(*) AS n FROM runs WHERE started_at >= ? AND state != 'failed'",
+      startDay(now).startsAt,
+    )[0]!.n;
+  }
+
+  /**
+   * A new run, `starting`: `run.active` when the profile has a live run, and within the signed-in
+   * account's limits (running at once, starts of the day). Its audit entry comes with how the start ends.
+   */
+  begin(run: Pick<StoredRun, 'id' | 'profile_id' | 'headless' | 'started_at'>, quota: RunQuota | null): StoredRun {
     return this.ctx.db.transaction(() => {
-      const [active] = this.ctx.db.all<RunRow>(
-        `SELECT ${COLUMNS} FROM runs WHERE profile_id = ? AND ${LIVE}`,
-        run.profile_id,
-      );
+      const live = this.live();
+      const active = live.find((other) => other.profile_id === run.profile_id);
       if (active)
         throw new ApiError('run.active', { run_id: active.id, state: active.state, started_at: active.started_at });
+      if (quota) this.assertQuota(quota, live.length, run.started_at);
       this.ctx.db.run(
         'INSERT INTO runs (id, profile_id, state, headless, started_at) VALUES (?, ?, ?, ?, ?)',
         run.id,
@@ -65,6 +88,21 @@ export class Runs {
       );
       return this.get(run.id)!;
     });
+  }
+
+  private assertQuota(quota: RunQuota, running: number, now: number): void {
+    if (quota.runningProfiles !== null && running >= quota.runningProfiles)
+      throw new ApiError('account.running_limit', { max: quota.runningProfiles, running });
+    if (quota.dailyStarts === null) return;
+    const startedToday = this.startsOn(now);
+    if (startedToday < quota.dailyStarts) return;
+    const retryAfter = Math.max(1, Math.ceil((startDay(now).resetAt - now) / 1000));
+    throw new ApiError(
+      'account.daily_starts_limit',
+      { max: quota.dailyStarts, started_today: startedToday, retry_after_s: retryAfter },
+      undefined,
+      { 'retry-after': String(retryAfter) },
+    );
   }
 
   /** The browser answers DevTools: `running`, audited as the start. */

@@ -162,6 +162,16 @@ export const ERROR_CATALOG = {
     message: 'The profile is already running; its live run is in details.',
     details: z.object({ run_id: z.string(), state: z.string(), started_at: z.int() }),
   },
+  'account.running_limit': {
+    status: 429,
+    message: 'The signed-in account may not run more profiles at once; stop one first.',
+    details: z.object({ max: z.int(), running: z.int() }),
+  },
+  'account.daily_starts_limit': {
+    status: 429,
+    message: "The signed-in account has used today's starts (a UTC day); retry after Retry-After seconds.",
+    details: z.object({ max: z.int(), started_today: z.int(), retry_after_s: z.int() }),
+  },
   'run.not_running': { status: 409, message: 'The profile is not running.', details: NONE },
   'run.start_failed': {
     status: 502,
