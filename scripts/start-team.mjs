@@ -34,7 +34,18 @@ import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangle
 import { buildConsole, consoleIsStale } from './build-console.mjs';
 import { LOCAL_ACCESS_ISSUER, serveLocalAccess } from './local-access.mjs';
 import { writeSha256Wasm } from './sha256-wasm.mjs';
-import { PLACEMENT_FILE, readPlacement, teamPlacement } from './team-placement.mjs';
+
+// The script loads TypeScript of the project as it is (the data root's privacy, the team path's
+// declaration), as Node runs TypeScript: by stripping its types, on by default from Node 22.18 (npm
+// scripts run on the pinned Node 22).
+if (!process.features.typescript) {
+  console.error(
+    `npm run start:team needs a Node that strips TypeScript's types (22.18 or newer), not ${process.version}: run npm run start:team.`,
+  );
+  process.exit(2);
+}
+const { keepFilesPrivate } = await import('../src/runtimes/launcher/private-files.ts');
+const { PLACEMENT_FILE, readPlacement, teamPlacement } = await import('./team-placement.mjs');
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.LPA_TEAM_PORT || 8720);
@@ -67,6 +78,9 @@ if (inspectorPort !== null && !(Number.isInteger(inspectorPort) && inspectorPort
   process.exit(2);
 }
 const dataRoot = resolve(process.env.LPA_TEAM_DATA_ROOT || './data-team');
+// Like the local service's: the teams' SQLite files, the R2 bucket, the bundle, the secrets and the
+// placement are the user's alone from their first write, whoever writes them (Miniflare, workerd, Wrangler).
+keepFilesPrivate();
 mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
 
 /**
@@ -111,14 +125,6 @@ function processCount() {
   return kept ?? (asked !== undefined ? Number(asked) : DEFAULT_PROCESSES);
 }
 const processes = processCount();
-// The front imports the team path's declaration, TypeScript (src/shared/team-path.ts), as Node runs
-// TypeScript: by stripping its types, on by default from Node 22.18 (npm scripts run on the pinned Node 22).
-if (processes > 1 && !process.features.typescript) {
-  console.error(
-    `The front of several workerd processes needs a Node that strips TypeScript's types (22.18 or newer), not ${process.version}: run npm run start:team.`,
-  );
-  process.exit(2);
-}
 const { openTeamFront } = processes === 1 ? {} : await import('./team-front.mjs');
 // Written before any process keeps state, so that the data root never holds teams without saying how many processes hold them.
 const placement = processes === 1 ? null : teamPlacement(dataRoot, processes);

@@ -14,6 +14,7 @@ import {
   adminTeamToken,
   createTeam,
   NODE_22,
+  openToOthers,
   ROOT,
   startTeamService,
   teamOk,
@@ -191,6 +192,8 @@ describe('npm run start:team on one workerd process', () => {
       try {
         expect((await createTeam(service, 'single', owner('single'))).status).toBe(201);
         expect(existsSync(join(dataRoot, 'placement.json'))).toBe(false);
+        // The data root it made, and all it wrote there, is its user's alone.
+        expect(openToOthers(dataRoot)).toEqual([]);
         await service.stop();
         // As a data root written before there was a choice: its state and no placement.
         service = await startTeamService(dataRoot);
