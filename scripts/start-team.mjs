@@ -143,6 +143,9 @@ const operator = secret(
   'operator-token',
   () => `lpa_op_${randomBytes(32).toString('base64url')}`,
 );
+// What shows the Worker that a request came through the front, which alone sets CF-Connecting-IP
+// (src/shared/team-front-key.ts): made anew at every start, as nothing else needs to know it.
+const frontKey = processes === 1 ? null : randomBytes(32).toString('base64url');
 const hostnames = process.env.LPA_TEAM_HOSTNAMES || `127.0.0.1:${port},localhost:${port}`;
 const accessNames = ['LPA_ACCESS_JWKS_URL', 'LPA_ACCESS_AUD', 'LPA_ACCESS_ISSUER'];
 // Without Cloudflare Access in front, people sign in through a stand-in on this machine (./local-access.mjs).
@@ -156,6 +159,7 @@ const vars = {
   LPA_OPERATOR_TOKEN: operator.value,
   LPA_TEAM_HOSTNAMES: hostnames,
   ...access,
+  ...(frontKey === null ? {} : { TEAM_FRONT_KEY: frontKey }),
   ...(process.env.LPA_ALLOWED_ORIGINS ? { LPA_ALLOWED_ORIGINS: process.env.LPA_ALLOWED_ORIGINS } : {}),
 };
 
@@ -260,6 +264,7 @@ const front =
           workerds.map(async (mf) => Number((await mf.unsafeGetDirectURL(config.name)).port)),
         ),
         placement,
+        frontKey,
       });
 
 const stop = () =>

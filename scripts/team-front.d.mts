@@ -7,4 +7,6 @@ export function openTeamFront(options: {
     place(teamId: string): number;
     settle(teamId: string, kept: boolean): void;
   };
+  /** The run's key, which the Worker holds as TEAM_FRONT_KEY (src/shared/team-front-key.ts). */
+  frontKey: string;
 }): Promise<{ close(): Promise<void> }>;

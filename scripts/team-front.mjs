@@ -9,10 +9,12 @@
  * so a request goes to the process of the team the Worker serves it for.
  *
  * It sets `CF-Connecting-IP` to the address the client connected from, replacing any the client
- * sent, as Cloudflare's edge does: the Worker keys its throttles and logs on it.
+ * sent, as Cloudflare's edge does: the Worker keys its throttles and logs on it. Beside it goes the
+ * run's front key (src/shared/team-front-key.ts), without which the Worker believes no address.
  */
 import { Agent, createServer, request } from 'node:http';
 // TypeScript, which Node loads by stripping its types (on by default from Node 22.18; ./start-team.mjs checks).
+import { TEAM_FRONT_KEY_HEADER } from '../src/shared/team-front-key.ts';
 import { CREATE_TEAM, splitTeamPath } from '../src/shared/team-path.ts';
 
 /** The operator's creation names its team in the body: this much of it is read to route it. */
@@ -54,15 +56,19 @@ const clientAddress = (socket) => (socket.remoteAddress ?? 'unknown').replace(/^
 
 /**
  * Listens on 127.0.0.1:`port` and forwards every request to one of `upstreams` (the ports of the
- * workerd processes, on 127.0.0.1), bodies streamed both ways; `placement` says which holds a team.
- * Resolves once it listens.
+ * workerd processes, on 127.0.0.1), bodies streamed both ways, with `frontKey`; `placement` says
+ * which holds a team. Resolves once it listens.
  */
-export async function openTeamFront({ port, upstreams, placement }) {
+export async function openTeamFront({ port, upstreams, placement, frontKey }) {
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity, timeout: IDLE_UPSTREAM_MS });
 
   /** Sends the request on, `head` (what was read of its body already) first; `answered` gets the status, or null when none came. */
   const forward = (client, answer, index, head = null, answered = () => {}) => {
-    const headers = { ...client.headers, 'cf-connecting-ip': clientAddress(client.socket) };
+    const headers = {
+      ...client.headers,
+      'cf-connecting-ip': clientAddress(client.socket),
+      [TEAM_FRONT_KEY_HEADER]: frontKey,
+    };
     const upstream = request(
       { host: '127.0.0.1', port: upstreams[index], method: client.method, path: client.url, headers, agent },
       (reply) => {

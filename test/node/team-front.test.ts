@@ -10,11 +10,12 @@ import { openTeamFront } from '../../scripts/team-front.mjs';
 import { freePort, raw, rawExchange } from './service';
 import { NODE_22, ROOT } from './team-service';
 
-/** Two stand-ins for the workerd processes: each answers which it is and the target it was sent. */
+/** Two stand-ins for the workerd processes: each answers which it is, the target it was sent and the headers the front sets. */
 const upstreams: Server[] = [];
 const settled: [string, boolean][] = [];
 let front: { close: () => Promise<void> };
 let port: number;
+const FRONT_KEY = 'the-run-s-front-key';
 
 /** `beta` is placed in the second process; a creation is placed there too. */
 const placement = {
@@ -28,7 +29,12 @@ beforeAll(async () => {
   for (const index of [0, 1]) {
     const server = createServer((request, answer) => {
       request.resume().on('end', () => {
-        const text = JSON.stringify({ process: index, target: request.url });
+        const text = JSON.stringify({
+          process: index,
+          target: request.url,
+          ip: request.headers['cf-connecting-ip'],
+          key: request.headers['x-lpa-front-key'],
+        });
         answer.writeHead(201, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
         answer.end(text);
       });
@@ -38,7 +44,7 @@ beforeAll(async () => {
     ports.push((server.address() as { port: number }).port);
   }
   port = await freePort();
-  front = await openTeamFront({ port, upstreams: ports, placement });
+  front = await openTeamFront({ port, upstreams: ports, placement, frontKey: FRONT_KEY });
 });
 
 afterAll(async () => {
@@ -63,6 +69,14 @@ describe('the front of several workerd processes', () => {
     expect(absolute.json).toMatchObject({ process: 1 });
     // The target goes on as the client wrote it: the Worker reads it itself.
     expect((await raw(port, '/teams/beta/./api/v1/profiles')).json.target).toBe('/teams/beta/./api/v1/profiles');
+  });
+
+  it('sends the address the client connected from and its own key, whatever the client sent as either', async () => {
+    const answer = await raw(port, '/teams/beta/api/v1/profiles', {
+      headers: { 'cf-connecting-ip': '203.0.113.7', 'x-lpa-front-key': 'guessed' },
+      localAddress: '127.0.0.3',
+    });
+    expect(answer.json).toMatchObject({ ip: '127.0.0.3', key: FRONT_KEY });
   });
 
   it('sends everything else to the first process, which answers it as a single one would', async () => {

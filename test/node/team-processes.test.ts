@@ -7,8 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FAILURES } from '../../src/pipeline/throttle';
+import { commandLine, listeningPorts, processTree } from './process-tree';
 import { raw } from './service';
 import {
   adminTeamToken,
@@ -134,6 +136,33 @@ describe('npm run start:team over two workerd processes', () => {
         .find((l) => l.includes(answer.headers['x-request-id'] as string) && l.includes('"stream":"api"'));
     await expect.poll(logged, { timeout: 5_000 }).toBeDefined();
     expect(JSON.parse(logged()!).fields.ip).toBe('127.0.0.2');
+  });
+
+  it("believes CF-Connecting-IP only from the front: a guesser on a process's own port is one client, however it names itself", async () => {
+    const workerds = processTree(service.process.pid!).filter(
+      (pid) => basename(commandLine(pid)[0] ?? '') === 'workerd',
+    );
+    expect(workerds).toHaveLength(2);
+    // Each process's own ports on 127.0.0.1: Miniflare's entry and the socket the front sends to.
+    const ports = listeningPorts(workerds).filter((p) => p !== service.port);
+    expect(ports.length).toBeGreaterThanOrEqual(2);
+    for (const port of ports) {
+      const statuses: number[] = [];
+      for (let i = 1; i <= 30; i++) {
+        const answer = await raw(port, '/v1/teams', {
+          method: 'POST',
+          headers: {
+            host: `127.0.0.1:${service.port}`,
+            authorization: `Bearer lpa_op_guess-${i}`,
+            'cf-connecting-ip': `198.51.100.${i}`,
+          },
+        });
+        statuses.push(answer.status);
+      }
+      // One budget of failures (per process: each simulates its own limiter), spent by the first port tried.
+      expect(statuses.filter((status) => status === 401).length, `port ${port}`).toBeLessThanOrEqual(MAX_FAILURES);
+      expect(statuses, `port ${port}`).toContain(429);
+    }
   });
 
   it('passes on a request head as large as workerd takes on its own', async () => {
