@@ -127,7 +127,7 @@ function processCount() {
 const processes = processCount();
 const { openTeamFront } = processes === 1 ? {} : await import('./team-front.mjs');
 // Written before any process keeps state, so that the data root never holds teams without saying how many processes hold them.
-const placement = processes === 1 ? null : teamPlacement(dataRoot, processes);
+const placement = processes === 1 ? null : await teamPlacement(dataRoot, processes);
 
 /** A secret from the environment, or the one in the data root's file (made there first when absent). */
 function secret(name, file, make) {
