@@ -34,7 +34,18 @@ import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangle
 import { buildConsole, consoleIsStale } from './build-console.mjs';
 import { LOCAL_ACCESS_ISSUER, serveLocalAccess } from './local-access.mjs';
 import { writeSha256Wasm } from './sha256-wasm.mjs';
-import { PLACEMENT_FILE, readPlacement, teamPlacement } from './team-placement.mjs';
+
+// The script loads TypeScript of the project as it is (the data root's privacy, the team path's
+// declaration), as Node runs TypeScript: by stripping its types, on by default from Node 22.18 (npm
+// scripts run on the pinned Node 22).
+if (!process.features.typescript) {
+  console.error(
+    `npm run start:team needs a Node that strips TypeScript's types (22.18 or newer), not ${process.version}: run npm run start:team.`,
+  );
+  process.exit(2);
+}
+const { keepFilesPrivate } = await import('../src/runtimes/launcher/private-files.ts');
+const { PLACEMENT_FILE, readPlacement, teamPlacement } = await import('./team-placement.mjs');
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.LPA_TEAM_PORT || 8720);
@@ -67,6 +78,9 @@ if (inspectorPort !== null && !(Number.isInteger(inspectorPort) && inspectorPort
   process.exit(2);
 }
 const dataRoot = resolve(process.env.LPA_TEAM_DATA_ROOT || './data-team');
+// Like the local service's: the teams' SQLite files, the R2 bucket, the bundle, the secrets and the
+// placement are the user's alone from their first write, whoever writes them (Miniflare, workerd, Wrangler).
+keepFilesPrivate();
 mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
 
 /**
@@ -111,17 +125,9 @@ function processCount() {
   return kept ?? (asked !== undefined ? Number(asked) : DEFAULT_PROCESSES);
 }
 const processes = processCount();
-// The front imports the team path's declaration, TypeScript (src/shared/team-path.ts), as Node runs
-// TypeScript: by stripping its types, on by default from Node 22.18 (npm scripts run on the pinned Node 22).
-if (processes > 1 && !process.features.typescript) {
-  console.error(
-    `The front of several workerd processes needs a Node that strips TypeScript's types (22.18 or newer), not ${process.version}: run npm run start:team.`,
-  );
-  process.exit(2);
-}
 const { openTeamFront } = processes === 1 ? {} : await import('./team-front.mjs');
 // Written before any process keeps state, so that the data root never holds teams without saying how many processes hold them.
-const placement = processes === 1 ? null : teamPlacement(dataRoot, processes);
+const placement = processes === 1 ? null : await teamPlacement(dataRoot, processes);
 
 /** A secret from the environment, or the one in the data root's file (made there first when absent). */
 function secret(name, file, make) {
@@ -137,6 +143,9 @@ const operator = secret(
   'operator-token',
   () => `lpa_op_${randomBytes(32).toString('base64url')}`,
 );
+// What shows the Worker that a request came through the front, which alone sets CF-Connecting-IP
+// (src/shared/team-front-key.ts): made anew at every start, as nothing else needs to know it.
+const frontKey = processes === 1 ? null : randomBytes(32).toString('base64url');
 const hostnames = process.env.LPA_TEAM_HOSTNAMES || `127.0.0.1:${port},localhost:${port}`;
 const accessNames = ['LPA_ACCESS_JWKS_URL', 'LPA_ACCESS_AUD', 'LPA_ACCESS_ISSUER'];
 // Without Cloudflare Access in front, people sign in through a stand-in on this machine (./local-access.mjs).
@@ -150,6 +159,7 @@ const vars = {
   LPA_OPERATOR_TOKEN: operator.value,
   LPA_TEAM_HOSTNAMES: hostnames,
   ...access,
+  ...(frontKey === null ? {} : { TEAM_FRONT_KEY: frontKey }),
   ...(process.env.LPA_ALLOWED_ORIGINS ? { LPA_ALLOWED_ORIGINS: process.env.LPA_ALLOWED_ORIGINS } : {}),
 };
 
@@ -254,6 +264,7 @@ const front =
           workerds.map(async (mf) => Number((await mf.unsafeGetDirectURL(config.name)).port)),
         ),
         placement,
+        frontKey,
       });
 
 const stop = () =>

@@ -4,7 +4,9 @@ export function openTeamFront(options: {
   upstreams: readonly number[];
   placement: {
     home(teamId: string): number | null;
-    place(teamId: string): number;
-    settle(teamId: string, kept: boolean): void;
+    place(teamId: string): number | null;
+    settle(teamId: string, created: boolean): unknown;
   };
+  /** The run's key, which the Worker holds as TEAM_FRONT_KEY (src/shared/team-front-key.ts). */
+  frontKey: string;
 }): Promise<{ close(): Promise<void> }>;

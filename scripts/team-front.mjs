@@ -9,10 +9,12 @@
  * so a request goes to the process of the team the Worker serves it for.
  *
  * It sets `CF-Connecting-IP` to the address the client connected from, replacing any the client
- * sent, as Cloudflare's edge does: the Worker keys its throttles and logs on it.
+ * sent, as Cloudflare's edge does: the Worker keys its throttles and logs on it. Beside it goes the
+ * run's front key (src/shared/team-front-key.ts), without which the Worker believes no address.
  */
 import { Agent, createServer, request } from 'node:http';
 // TypeScript, which Node loads by stripping its types (on by default from Node 22.18; ./start-team.mjs checks).
+import { TEAM_FRONT_KEY_HEADER } from '../src/shared/team-front-key.ts';
 import { CREATE_TEAM, splitTeamPath } from '../src/shared/team-path.ts';
 
 /** The operator's creation names its team in the body: this much of it is read to route it. */
@@ -54,19 +56,29 @@ const clientAddress = (socket) => (socket.remoteAddress ?? 'unknown').replace(/^
 
 /**
  * Listens on 127.0.0.1:`port` and forwards every request to one of `upstreams` (the ports of the
- * workerd processes, on 127.0.0.1), bodies streamed both ways; `placement` says which holds a team.
- * Resolves once it listens.
+ * workerd processes, on 127.0.0.1), bodies streamed both ways, with `frontKey`; `placement` says
+ * which holds a team. Resolves once it listens.
  */
-export async function openTeamFront({ port, upstreams, placement }) {
+export async function openTeamFront({ port, upstreams, placement, frontKey }) {
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity, timeout: IDLE_UPSTREAM_MS });
 
-  /** Sends the request on, `head` (what was read of its body already) first; `answered` gets the status, or null when none came. */
-  const forward = (client, answer, index, head = null, answered = () => {}) => {
-    const headers = { ...client.headers, 'cf-connecting-ip': clientAddress(client.socket) };
+  /**
+   * Sends the request on, `head` (what was read of its body already) first. `answered`, a creation's
+   * only, gets the Worker's status, or null when none came; such a request, once its client has sent
+   * it whole, goes on without the client, so that a team the Worker creates is placed even when its
+   * client went away before the answer.
+   */
+  const forward = (client, answer, index, head = null, answered = null) => {
+    const headers = {
+      ...client.headers,
+      'cf-connecting-ip': clientAddress(client.socket),
+      [TEAM_FRONT_KEY_HEADER]: frontKey,
+    };
     const upstream = request(
       { host: '127.0.0.1', port: upstreams[index], method: client.method, path: client.url, headers, agent },
       (reply) => {
-        answered(reply.statusCode);
+        answered?.(reply.statusCode);
+        if (answer.destroyed) return void reply.resume();
         answer.writeHead(reply.statusCode, reply.statusMessage, reply.rawHeaders);
         reply.pipe(answer);
         reply.on('error', () => answer.destroy());
@@ -74,11 +86,11 @@ export async function openTeamFront({ port, upstreams, placement }) {
     );
     // A process that went away: the client sees its connection end, as it would with the process itself.
     upstream.on('error', () => {
-      answered(null);
+      answered?.(null);
       answer.destroy();
     });
     answer.on('close', () => {
-      if (!answer.writableFinished) upstream.destroy();
+      if (!answer.writableFinished && !(answered && client.complete)) upstream.destroy();
     });
     if (head) upstream.write(head);
     client.pipe(upstream);
@@ -93,12 +105,12 @@ export async function openTeamFront({ port, upstreams, placement }) {
       client.off('data', read).off('end', route).pause();
       const head = Buffer.concat(chunks, length);
       const teamId = createdTeam(head);
-      if (teamId === null) return forward(client, answer, 0, head);
-      const home = placement.home(teamId);
+      const home = teamId === null ? null : placement.home(teamId);
       if (home !== null) return forward(client, answer, home, head);
-      forward(client, answer, placement.place(teamId), head, (status) =>
-        placement.settle(teamId, status === null || status === 201 || status >= 500),
-      );
+      // A team not placed: placed where its creation goes once the Worker says it is there (./team-placement.mjs).
+      const index = teamId === null ? null : placement.place(teamId);
+      if (index === null) return forward(client, answer, 0, head);
+      forward(client, answer, index, head, (status) => placement.settle(teamId, status === 201 || status === 409));
     };
     const read = (chunk) => {
       chunks.push(chunk);

@@ -4,8 +4,7 @@ import { durableSql } from '../../storage/sql/durable-sql';
 import type { StoreStartOptions } from '../../storage/startup';
 import type { Team } from '../contracts/teams';
 import { hostClient, type HostFetcher } from '../host/port';
-import { errorResponse } from '../pipeline/respond';
-import { ApiError } from '../shared/errors/api-error';
+import type { App } from '../pipeline/app';
 import { configFrom, type ConfigVars } from '../shared/config';
 import { accessVerifier } from '../teams/access-jwt';
 import { parseWrapKey } from '../teams/key-wrap';
@@ -14,7 +13,7 @@ import { teamHost } from '../teams/team-host';
 import type { TeamId } from '../teams/team-id';
 import { wrappedKeys } from '../teams/team-keys';
 import { arrivalOf } from '../pipeline/arrival';
-import { StoreObject } from './store-object';
+import { StoreObject, uncreatedTeam, type TeamParts } from './store-object';
 
 /** The local store's bindings (the workerd config of `npm start`; wrangler.toml's `local` in the tests): its settings and the host port. */
 export interface LocalStoreEnv extends ConfigVars {
@@ -39,6 +38,16 @@ const isTeamEnv = (env: StoreObjectEnv): env is TeamStoreEnv => 'TEAM_FILES' in 
 const keepRunning = (work: Promise<unknown>) =>
   void work.catch((error: unknown) => console.error('background work failed:', error));
 
+/** How a team's members sign in, and its budget of failed authentications, as its bindings say. */
+function teamParts(env: TeamStoreEnv, teamId: string): TeamParts {
+  const access = accessSettings(env);
+  return {
+    teamId,
+    verifyAccess: access ? accessVerifier(access) : null,
+    spendFailure: async (key) => (await env.AUTH_LIMIT.limit({ key })).success,
+  };
+}
+
 /** The object's own record of its team, in its key-value storage beside the store's tables. */
 const TEAM_RECORD = 'team';
 
@@ -54,13 +63,15 @@ function alarmWakeUp(storage: DurableObjectStorage): StoreStartOptions['wakeAt']
  * SQLite-backed object that holds a StoreObject (./store-object.ts) and serves the requests the
  * entry's front hands it by its `fetch` (src/pipeline/arrival.ts). Which store it is comes from its
  * bindings: the local one starts at once; a team's is made by the operator's `create` (until then
- * every request is `team.not_found`), its keys made inside it and kept wrapped
+ * it answers every request as a team that knows no one would), its keys made inside it and kept wrapped
  * (src/teams/team-keys.ts), its seal record in the bucket under the team's prefix. The daily run is
  * its alarm.
  */
 export class DurableStoreObject extends DurableObject<StoreObjectEnv> {
   /** The store it holds; undefined for a team not created yet. */
   object: StoreObject | undefined;
+  /** How it answers while its team is not created (./store-object.ts `uncreatedTeam`); made at its first request. */
+  #uncreated: App | undefined;
 
   constructor(ctx: DurableObjectState, env: StoreObjectEnv) {
     super(ctx, env);
@@ -81,31 +92,24 @@ export class DurableStoreObject extends DurableObject<StoreObjectEnv> {
 
   async #startTeam(env: TeamStoreEnv, teamId: TeamId): Promise<StoreObject> {
     const keys = wrappedKeys(this.ctx.storage.kv, parseWrapKey(env.LPA_KEY_WRAP_KEY), teamId);
-    const access = accessSettings(env);
     this.object = await StoreObject.start({
       db: durableSql(this.ctx.storage),
       host: teamHost({ teamId, bucket: env.TEAM_FILES, keys }),
       config: teamConfigFrom(env),
       wakeAt: alarmWakeUp(this.ctx.storage),
-      team: {
-        teamId,
-        verifyAccess: access ? accessVerifier(access) : null,
-        spendFailure: async (key) => (await env.AUTH_LIMIT.limit({ key })).success,
-      },
+      team: teamParts(env, teamId),
     });
     return this.object;
   }
 
-  /** One request the entry's front passed on (src/pipeline/arrival.ts); a team not created is `team.not_found`. */
+  /** One request the entry's front passed on (src/pipeline/arrival.ts); a team not created answers as one that knows no one. */
   override async fetch(request: Request): Promise<Response> {
     const arrival = arrivalOf(request);
-    if (!this.object)
-      return errorResponse(
-        new ApiError('team.not_found', { team_id: (arrival.teamId ?? '').slice(0, 63) }),
-        arrival.requestId,
-        null,
-      );
-    return this.object.serve(request, arrival, keepRunning);
+    if (this.object) return this.object.serve(request, arrival, keepRunning);
+    // Only a team's object is ever without its store (the local one starts in its constructor).
+    const env = this.env as TeamStoreEnv;
+    this.#uncreated ??= uncreatedTeam(teamConfigFrom(env), teamParts(env, arrival.teamId ?? ''));
+    return this.#uncreated.arrived(request, arrival, keepRunning);
   }
 
   /**

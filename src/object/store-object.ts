@@ -4,7 +4,7 @@ import type { JobReport } from '../../storage/jobs/daily-job';
 import type { SqlDb } from '../../storage/sql/sql';
 import { startStore, type StartedStore, type StoreStartOptions } from '../../storage/startup';
 import type { HostPort } from '../host/port';
-import { createApp, type App, type Arrival, type Connection } from '../pipeline/app';
+import { createApp, createRefusals, type App, type Arrival, type Connection } from '../pipeline/app';
 import { localAuthenticator } from '../pipeline/authenticate';
 import { LimiterThrottle, type SpendFailure } from '../pipeline/limiter-throttle';
 import type { Config } from '../shared/config';
@@ -20,6 +20,24 @@ export interface TeamParts {
   verifyAccess: AccessVerifier | null;
   /** Spends one failed authentication of a client (on Cloudflare, the Rate Limiting binding). */
   spendFailure: SpendFailure;
+}
+
+/** A team's throttle: its failures spent from the shared budget of the team and the client. */
+const teamThrottle = (team: TeamParts) =>
+  new LimiterThrottle((client) => team.spendFailure(`${team.teamId}:${client}`));
+
+/**
+ * How the object of a team no operator created answers: as a team that knows no token and no
+ * member, its guards, throttle and authentication the same, so that a caller without valid
+ * credentials cannot tell it from a team that exists (docs/teams.md#routes). Nothing is kept for it
+ * but its throttle's blocks, in memory.
+ */
+export function uncreatedTeam(config: Config, team: TeamParts): App {
+  return createRefusals({
+    config,
+    authenticate: teamAuthenticator(team.verifyAccess, null),
+    throttle: teamThrottle(team),
+  });
 }
 
 /** What a runtime hands a store's object: its database, its host port, its configuration, its wake-up. */
@@ -64,10 +82,11 @@ export class StoreObject {
           logs: parts.host.logs,
           store: served,
           authenticate: teamAuthenticator(team.verifyAccess, store),
-          throttle: new LimiterThrottle((client) => team.spendFailure(`${team.teamId}:${client}`)),
+          throttle: teamThrottle(team),
           acceptsMachines: true,
           // The team chain's head at or after this request's own entries: what a joined machine keeps
-          // as a witness of the team's history (docs/teams.md#audit-across-machines).
+          // as a witness of the team's history (docs/teams.md#audit-across-machines); on the answers to
+          // a request the team let in only, so that a refusal says nothing of the team.
           answered: (response) => response.headers.set(TEAM_HEAD_HEADER, teamHeadValue(store.system.chainTip())),
         })
       : // The local front writes the api log, every line in one buffer (src/runtimes/service.ts).

@@ -85,7 +85,10 @@ export interface ObjectDeps extends CommonDeps {
   store: ServedStore;
   /** A team's service: a team token's request may name the machine it came through (./machine.ts). */
   acceptsMachines?: boolean;
-  /** Sets what the store adds to every answer of its own (a team's chain head, src/object/store-object.ts). */
+  /**
+   * Sets what the store adds to its answers to a request it let in (authenticated, its route's scopes
+   * held), never to a refused one (a team's chain head, src/object/store-object.ts).
+   */
   answered?: (response: Response) => void;
 }
 
@@ -98,10 +101,15 @@ export interface App {
   flushLogs(): Promise<void>;
 }
 
-/** `url`: the request's URL once the Host guard has passed it; `handedOn`: the answer is the object's. */
+/**
+ * `url`: the request's URL once the Host guard has passed it; `handedOn`: the answer is the object's;
+ * `admitted`: the request authenticated and its route's scopes let it in (what a store adds of its
+ * own goes to such a request only).
+ */
 interface Seen {
   url: URL | null;
   handedOn: boolean;
+  admitted: boolean;
 }
 
 export function createFront(routes: readonly FrontRoute[], deps: FrontDeps): App {
@@ -110,6 +118,16 @@ export function createFront(routes: readonly FrontRoute[], deps: FrontDeps): App
 
 export function createApp(routes: readonly Route[], deps: ObjectDeps): App {
   return pipeline(routes, deps, deps);
+}
+
+/**
+ * An app that serves nothing: every request meets the Origin guard, the throttle and `authenticate`
+ * as a store's routes would, and is refused by the first that stops it (`route.not_found` past
+ * them). A team no operator created answers so, as a team that knows none of its callers
+ * (src/object/store-object.ts).
+ */
+export function createRefusals(deps: CommonDeps): App {
+  return pipeline([], deps, null);
 }
 
 /** A route of either kind: its handler is called with the context its kind asks for (`contextOf`). */
@@ -130,7 +148,7 @@ function pipeline(routes: readonly AnyRoute[], deps: CommonDeps, objectDeps: Obj
   const apiLog = logs && new LogBuffer((records) => logs.append('api', records));
   const apiLogGate = new ApiLogGate();
   const storeFacts = objectDeps && committedStoreFacts(objectDeps.store.client);
-  const onward = objectDeps ? null : (deps as FrontDeps).onward;
+  const onward = objectDeps ? null : ((deps as Partial<FrontDeps>).onward ?? null);
 
   const secretsOf = (request: Request): KnownSecrets => ({
     adminTokenSha256: deps.config.adminTokenSha256,
@@ -199,6 +217,7 @@ function pipeline(routes: readonly AnyRoute[], deps: CommonDeps, objectDeps: Obj
       if (!match || !route)
         throw new ApiError('route.not_found', { method: request.method, path: url.pathname.slice(0, 200) });
       authorize(route, ctx.principal);
+      seen.admitted = ctx.principal !== null;
       const params = route.params ? validate(route.params, decodeParams(match.params), 'path') : undefined;
       const query = validate(route.query ?? EMPTY_QUERY, queryObject(url), 'query');
       const raw = !route.body
@@ -287,7 +306,7 @@ function pipeline(routes: readonly AnyRoute[], deps: CommonDeps, objectDeps: Obj
   const serve = async (request: Request, { clientIp, waitUntil }: Connection): Promise<Response> => {
     const startedAt = now();
     const ctx = contextOf(request, crypto.randomUUID(), clientIp, waitUntil);
-    const seen: Seen = { url: null, handedOn: false };
+    const seen: Seen = { url: null, handedOn: false, admitted: false };
     const response = await atEntry(request, ctx, seen);
     if (seen.handedOn) return handedOnAnswer(request, ctx, seen.url, response, startedAt);
     return finish(request, ctx, seen.url ?? parsedUrl(request), response, startedAt);
@@ -297,8 +316,10 @@ function pipeline(routes: readonly AnyRoute[], deps: CommonDeps, objectDeps: Obj
     const startedAt = now();
     const ctx = contextOf(request, arrival.requestId, arrival.clientIp, waitUntil);
     const url = new URL(arrival.url);
-    const response = await route(request, ctx, url, { url, handedOn: false });
-    objectDeps?.answered?.(response);
+    const seen: Seen = { url, handedOn: false, admitted: false };
+    const response = await route(request, ctx, url, seen);
+    // What a store adds of its own is for those it lets in: nothing of it on a refusal.
+    if (seen.admitted) objectDeps?.answered?.(response);
     return finish(request, ctx, url, response, startedAt);
   };
 

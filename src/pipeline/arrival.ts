@@ -11,7 +11,7 @@ const ARRIVAL_HEADER = 'x-lpa-arrival';
 
 /** What the object is told beside the request: its sender, and the team a team's front named. */
 export interface ArrivalFacts extends Sender {
-  /** The team id as the path named it (a team's request only): what `team.not_found` names. */
+  /** The team id as the path named it (a team's request only): whose budget of failures an object of a team not created spends. */
   teamId?: string;
 }
 

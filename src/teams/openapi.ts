@@ -20,16 +20,19 @@ const TEAM_PREFIX = {
   params: z.object({
     team_id: TeamId.meta({
       description:
-        'The team id: 3 to 63 lower-case letters, digits and hyphens. An id no operator created (or not of this form) answers 404 `team.not_found`.',
+        'The team id: 3 to 63 lower-case letters, digits and hyphens. An id not of this form answers 404 `team.not_found`; one of this form ' +
+        'that no operator created answers as a team that knows none of its callers (401 `auth.token_missing` or `auth.token_invalid`, ' +
+        '403 `auth.not_member`, 429 `auth.throttled`), so that a caller without valid credentials cannot tell which teams exist.',
     }),
   }),
 };
 
-/** Said of the team chain's head on a team's answers: every answer the team's object gave (src/object/store-object.ts). */
+/** Said of the team chain's head on a team's answers: every answer the team's object gave a request it let in (src/object/store-object.ts). */
 const TEAM_HEAD = teamHeadHeader(
-  "The team chain's head after the request, `<seq>,<hash>`, on every answer the team's Durable Object gave, refusals included: " +
-    'what a joined machine keeps as a witness of the team history. Absent on the answers of the front ' +
-    '(`request.host_forbidden`, `team.not_found`).',
+  "The team chain's head after the request, `<seq>,<hash>`, on every answer the team's Durable Object gave a request it let in " +
+    "(authenticated as one of the team's, a member or a team token, and holding the route's scopes), errors after that included: " +
+    'what a joined machine keeps as a witness of the team history. Absent on every refusal (401, 403, 429 `auth.throttled`), ' +
+    'so that a refusal says nothing of the team, and on the answers of the front (`request.host_forbidden`, `team.not_found`).',
 );
 
 const MEMBER_SCOPES = ROLES.member.scopes.map((scope) => `\`${scope}\``).join(', ');
@@ -76,8 +79,8 @@ const frontMount = (route: Contract): Mounted => ({
 
 /**
  * A team's route (./routes.ts): under `/teams/{team_id}`, with a team token or a member's Access
- * assertion; the front answers `team.not_found` for a team no operator created, and every other
- * answer is the team object's, with its chain head.
+ * assertion; the front answers `team.not_found` for an id not of a team's form, and every other
+ * answer is the team object's, with its chain head when it let the request in.
  */
 const teamMount = (route: Contract): Mounted => ({
   route,

@@ -15,7 +15,7 @@ import { TeamId } from './team-id';
 
 /** The teams' Durable Objects, as the Worker reaches them (src/runtimes/cloudflare/team-worker.ts). */
 export interface TeamDirectory {
-  /** A request the front passed on (src/pipeline/arrival.ts), served by the team's object (`team.not_found` when never created). */
+  /** A request the front passed on (src/pipeline/arrival.ts), served by the team's object (as a team that knows no one when never created). */
   serve(teamId: TeamId, request: Request): Promise<Response>;
   /** Creates the team with its owner, or answers null when it exists; `requestId` is the owner's audit entry's. */
   create(teamId: TeamId, owner: string, requestId: string): Promise<Team | null>;
@@ -71,6 +71,7 @@ export function teamFront(parts: TeamFrontParts): App {
       const path = splitTeamPath(url.pathname);
       if (!path) throw new ApiError('route.not_found', { method: request.method, path: url.pathname.slice(0, 200) });
       const teamId = TeamId.safeParse(path.teamId);
+      // An id of no team's form: saying so tells nothing of any team (a well-formed one no operator created is its object's to answer).
       if (!teamId.success) throw new ApiError('team.not_found', { team_id: path.teamId.slice(0, 63) });
       // The team's pipeline sees the path its routes are declared with; the team is in which object it is.
       url.pathname = path.rest;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** The direct children of a process (pgrep exits 1 when there are none). */
 function children(pid: number): number[] {
@@ -73,4 +73,31 @@ export function commandLine(pid: number): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * The TCP ports the processes `pids` listen on (Linux /proc): their sockets' inodes, looked up in the
+ * machine's tables of IPv4 and IPv6 sockets in state LISTEN (`0A`).
+ */
+export function listeningPorts(pids: readonly number[]): number[] {
+  const inodes = new Set<string>();
+  for (const pid of pids) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const socket = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (socket) inodes.add(socket[1]!);
+      }
+    } catch {
+      // exited while listed, or a descriptor closed meanwhile
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+    for (const line of readFileSync(table, 'utf8').trim().split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[3] === '0A' && inodes.has(fields[9]!)) ports.add(Number.parseInt(fields[1]!.split(':')[1]!, 16));
+    }
+  }
+  return [...ports];
 }

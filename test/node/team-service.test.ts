@@ -1,8 +1,15 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw } from './service';
-import { adminTeamToken, createTeam, startTeamService, teamOk, type RunningTeamService } from './team-service';
+import {
+  adminTeamToken,
+  createTeam,
+  openToOthers,
+  startTeamService,
+  teamOk,
+  type RunningTeamService,
+} from './team-service';
 
 /** A start bundles the Worker first: far more than the project's 30 s on a loaded machine. */
 const START_MS = 120_000;
@@ -90,6 +97,15 @@ describe('npm run start:team, as run on this machine', () => {
     },
     2 * START_MS,
   );
+
+  it('keeps every file and folder of its data root to its user: state, SQLite, bundle, secrets', () => {
+    const { dataRoot } = service;
+    const tree = readdirSync(dataRoot, { recursive: true }).map(String);
+    // What there is to look at once a team has written: its SQLite files and the bundle.
+    expect(tree.some((path) => path.endsWith('.sqlite'))).toBe(true);
+    expect(tree).toContain('bundle');
+    expect(openToOthers(dataRoot)).toEqual([]);
+  });
 });
 
 function readSecret(service: RunningTeamService, file: string): string {

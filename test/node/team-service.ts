@@ -5,7 +5,7 @@
  * it stops Miniflare's workerd with it. Plus the few calls every user of it makes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -186,5 +186,28 @@ export async function adminTeamToken(
     method: 'POST',
     assertion: await localAssertion(service.dataRoot, owner),
     body: { name, scopes: [], admin: true },
+  });
+}
+
+/**
+ * What under a data root (the root included) is open to other users of the machine: each as
+ * `<mode> <path>`, none when every folder is 0700 and every file 0600 or narrower. Symbolic links
+ * (always 0777) are left out; so is a file removed while the tree is read (an SQLite journal).
+ */
+export function openToOthers(root: string): string[] {
+  const paths = [
+    root,
+    ...readdirSync(root, { recursive: true, withFileTypes: true }).map((e) => join(e.parentPath, e.name)),
+  ];
+  return paths.flatMap((path) => {
+    let mode: number;
+    try {
+      const stat = lstatSync(path);
+      if (stat.isSymbolicLink()) return [];
+      mode = stat.mode;
+    } catch {
+      return [];
+    }
+    return (mode & 0o077) === 0 ? [] : [`${(mode & 0o777).toString(8)} ${path}`];
   });
 }

@@ -59,11 +59,11 @@ describe("GET /v1/openapi.json, the team service's document", () => {
     }
   });
 
-  it('lists 404 team.not_found, answered by the front without a chain head, on every team route', async () => {
+  it('lists 404 team.not_found, answered by the front without a chain head to an id of no team, on every team route', async () => {
     const doc = (await teamCall('/v1/openapi.json')).json;
     const profiles = operationsOf(doc).find((o) => o.path === '/teams/{team_id}/api/v1/profiles' && o.method === 'GET');
     expect(profiles!.op.responses['404']!.description).toContain('`team.not_found`');
-    const res = await teamCall('/teams/nobody-made-this/api/v1/profiles', {
+    const res = await teamCall('/teams/Nobody-Made-This/api/v1/profiles', {
       assertion: await assertionFor('a@b.example'),
     });
     expect(res.status).toBe(404);

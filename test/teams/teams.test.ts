@@ -43,8 +43,13 @@ describe('the team service', () => {
     expect(again.json.error.code).toBe('team.exists');
   });
 
-  it('answers 404 team.not_found for a team nobody created, and 404 route.not_found outside /teams/{id}/api/v1', async () => {
-    const res = await teamCall('/teams/nobody-made-me/api/v1/profiles', {
+  it('answers a team nobody created as one that knows no one, 404 team.not_found for an id of no team, and 404 route.not_found outside /teams/{id}/api/v1', async () => {
+    const stranger = await teamCall('/teams/nobody-made-me/api/v1/profiles', {
+      assertion: await assertionFor('a@b.example'),
+    });
+    expect(stranger.status).toBe(403);
+    expect(stranger.json.error.code).toBe('auth.not_member');
+    const res = await teamCall('/teams/Nobody_Made_Me/api/v1/profiles', {
       assertion: await assertionFor('a@b.example'),
     });
     expect(res.status).toBe(404);

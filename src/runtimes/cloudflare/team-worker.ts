@@ -1,6 +1,7 @@
 import type { Team } from '../../contracts/teams';
 import type { DurableStoreObject, TeamStoreEnv } from '../../object/durable-store-object';
-import { useSha256Hex } from '../../shared/crypto';
+import { timingSafeEqual, useSha256Hex } from '../../shared/crypto';
+import { TEAM_FRONT_KEY_HEADER } from '../../shared/team-front-key';
 import { wasmSha256Hex } from '../../shared/sha256-wasm';
 import { operatorTokenSha256, teamConfigFrom } from '../../teams/team-config';
 import { teamFront } from '../../teams/team-front';
@@ -18,6 +19,11 @@ useSha256Hex(wasmSha256Hex(sha256Wasm), 'hash-wasm');
 /** The bindings of `[env.team]` in wrangler.toml: the teams' objects, the bucket, the rate limiter, the settings and secrets. */
 export interface TeamWorkerEnv extends TeamStoreEnv {
   TEAMS: DurableObjectNamespace<DurableStoreObject>;
+  /**
+   * Set by `npm run start:team` over several processes only, made anew at every start: the key its
+   * front sends with each request (src/shared/team-front-key.ts). Never on Cloudflare.
+   */
+  TEAM_FRONT_KEY?: string;
 }
 
 const teamObject = (env: TeamWorkerEnv, teamId: TeamId) => env.TEAMS.getByName(teamStoreKey(teamId));
@@ -38,13 +44,22 @@ function startFront(env: TeamWorkerEnv): App {
 }
 
 /**
- * The team service's Worker (`wrangler deploy --env team`; `npm run start:team` runs it locally).
- * The client's address is CF-Connecting-IP, which Cloudflare's edge sets and no client can.
+ * The client's address: CF-Connecting-IP, which Cloudflare's edge sets and no client can. Locally,
+ * the front of several processes stands in for the edge; a request without its key came to a
+ * process's own port around it, where a client can name any address, so all such requests are one
+ * client, `unknown`, for the throttle and the logs.
  */
+function clientAddress(request: Request, env: TeamWorkerEnv): string {
+  const throughEdge =
+    env.TEAM_FRONT_KEY === undefined ||
+    timingSafeEqual(request.headers.get(TEAM_FRONT_KEY_HEADER) ?? '', env.TEAM_FRONT_KEY);
+  return (throughEdge && request.headers.get('cf-connecting-ip')) || 'unknown';
+}
+
+/** The team service's Worker (`wrangler deploy --env team`; `npm run start:team` runs it locally). */
 export default {
   async fetch(request, env, ctx) {
     front ??= startFront(env);
-    const clientIp = request.headers.get('cf-connecting-ip') ?? 'unknown';
-    return front(request, { clientIp, waitUntil: (promise) => ctx.waitUntil(promise) });
+    return front(request, { clientIp: clientAddress(request, env), waitUntil: (promise) => ctx.waitUntil(promise) });
   },
 } satisfies ExportedHandler<TeamWorkerEnv>;

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { announceStart, announceStop } from './announce';
+import { keepFilesPrivate } from './private-files';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { LaunchError, launchSettings, type LaunchSettings } from './settings';
 
@@ -24,8 +25,7 @@ export interface ProcessStart {
  */
 export function startProcess(serve: (start: ProcessStart) => Promise<string>): void {
   const startedAt = performance.now();
-  // Everything the service creates under the data root is private to this user.
-  process.umask(0o077);
+  keepFilesPrivate();
   let settings: LaunchSettings;
   try {
     settings = launchSettings(process.env);

@@ -95,7 +95,7 @@ export const ERROR_CATALOG = {
   },
   'team.not_found': {
     status: 404,
-    message: 'No team has this id.',
+    message: 'No team has this id: it is not of the form of one (3 to 63 of a-z, 0-9 and -).',
     details: z.object({ team_id: z.string().max(63) }),
   },
   'team.unreachable': {
