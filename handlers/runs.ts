@@ -199,6 +199,15 @@ export const runRoutes = implement(runs, {
     if (!run) throw new ApiError('resource.not_found', { resource: 'run', id: params.id });
     return shown(run, live.get(run.id), ctx.config.port);
   },
+  screenshot: async ({ ctx, params }) => {
+    await ctx.store.profiles.get(params.id);
+    const live = await syncRuns(ctx.host, ctx.store);
+    const run = await ctx.store.runs.latest(params.id);
+    if (!run || !live.has(run.id)) throw new ApiError('run.not_running');
+    const png = await ctx.host.runs.screenshot(run.id);
+    if (png === null) throw new ApiError('resource.not_found', { resource: 'page', id: params.id });
+    return { run_id: run.id, png_base64: png, taken_at: Date.now() };
+  },
   list: async ({ ctx }) => {
     const live = await syncRuns(ctx.host, ctx.store);
     return { items: (await ctx.store.runs.live()).map((run) => shown(run, live.get(run.id), ctx.config.port)) };

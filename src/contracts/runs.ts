@@ -1,5 +1,14 @@
 import { IdParams } from '../shared/schemas/ids';
-import { Run, RunBatchResults, RunBatchStart, RunBatchStop, RunList, RunStart, RunStop } from '../shared/schemas/run';
+import {
+  Run,
+  RunBatchResults,
+  RunBatchStart,
+  RunBatchStop,
+  RunList,
+  RunScreenshot,
+  RunStart,
+  RunStop,
+} from '../shared/schemas/run';
 import { defineContract } from './define';
 
 const RUNS_DOC = 'docs/runs.md';
@@ -90,6 +99,17 @@ export const runs = {
     params: IdParams,
     response: Run,
     errors: ['resource.not_found'],
+  }),
+  screenshot: defineContract({
+    method: 'GET',
+    path: '/api/v1/profiles/:id/screenshot',
+    home: 'local',
+    tag: 'Runs',
+    summary: "A PNG of a running profile's first page, base64",
+    scopes: ['runtime:control'],
+    params: IdParams,
+    response: RunScreenshot,
+    errors: ['resource.not_found', 'run.not_running'],
   }),
   list: defineContract({
     method: 'GET',

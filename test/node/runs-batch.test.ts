@@ -41,7 +41,7 @@ describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted pr
     await service?.stop('SIGTERM');
   });
 
-  it('starts a batch with one bad id: each item alone, in the order asked; stop-all stops the rest', async () => {
+  it('starts a batch with one bad id: each item alone, in the order asked; a PNG of one; stop-all stops the rest', async () => {
     const ids = [await newProfile(), 'no-such-profile', await newProfile(), await newProfile()];
     const started = await api('/api/v1/profiles/batch/start', { method: 'POST', body: { ids, headless: true } });
     expect(started.status).toBe(200);
@@ -53,6 +53,11 @@ describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted pr
       [ids[3], true, null],
     ]);
     const runs = results.flatMap((result) => (result.run ? [result.run] : []));
+    const shot = await api(`/api/v1/profiles/${ids[0]}/screenshot`);
+    expect(shot.json.run_id).toBe(runs[0]!.id);
+    expect(Buffer.from(shot.json.png_base64, 'base64').subarray(0, 8)).toEqual(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    );
     expect(runs.every((run) => run.state === 'running' && run.ws_endpoint !== null)).toBe(true);
 
     const again = await api('/api/v1/profiles/batch/start', {

@@ -158,6 +158,18 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
       return [{ status: 404, path }, ...refused];
     },
     'GET /api/v1/runs': async () => [{ status: 200, path: '/api/v1/runs' }],
+    'GET /api/v1/profiles/{id}/screenshot': async () => {
+      const refused = [{ status: 404, path: `/api/v1/profiles/${NO_ID}/screenshot` }];
+      if (teamMode) return refused;
+      const idle = (await createProfile(t, { name: unique('contract-shot') })).id;
+      const running = (await createProfile(t, { name: unique('contract-shot') })).id;
+      await expectStatus(t(`/api/v1/profiles/${running}/start`, { method: 'POST', body: { headless: true } }), 200);
+      return [
+        { status: 200, path: `/api/v1/profiles/${running}/screenshot` },
+        { status: 409, path: `/api/v1/profiles/${idle}/screenshot` },
+        ...refused,
+      ];
+    },
     'POST /api/v1/profiles/batch/start': async () => [
       { status: 200, path: '/api/v1/profiles/batch/start', body: { ids: [NO_ID] } },
       { status: 400, path: '/api/v1/profiles/batch/start', body: { ids: [] } },

@@ -104,6 +104,11 @@ export const RunStop = z
 
 export const RunList = z.object({ items: z.array(Run) }).meta({ id: 'RunList' });
 
+/** A picture of a running profile's first page: what the console shows as its thumbnail. */
+export const RunScreenshot = z
+  .object({ run_id: z.string(), png_base64: z.base64(), taken_at: z.int() })
+  .meta({ id: 'RunScreenshot' });
+
 /** The ids of a batch: 1..100 profiles, none twice. */
 const BatchIds = uniqueItems(z.array(Id).min(1).max(100), 'an id is given twice');
 
