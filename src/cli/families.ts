@@ -31,6 +31,11 @@ export const FAMILIES: Family[] = [
     load: async () => (await import('./commands/profiles')).profilesCommand,
   },
   {
+    name: 'runs',
+    description: "the profiles' running browsers (start one with `lpa profiles start <id>`)",
+    load: async () => (await import('./commands/runs')).runsCommand,
+  },
+  {
     name: 'profile-accounts',
     aliases: ['accounts'],
     description: "a profile's platform accounts, their passwords and 2FA codes (also `lpa accounts`, its former name)",

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run, RunBatchResults } from '../../src/shared/schemas/run';
 import { ensureChromium } from './chromium';
+import { lpaRunner } from './cli-run';
 import { type RunningService, startService } from './service';
 
 const browser = ensureChromium();
@@ -33,6 +34,8 @@ describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted pr
   const newProfile = async () =>
     (await api('/api/v1/profiles', { method: 'POST', body: { name: `batch-${crypto.randomUUID().slice(0, 8)}` } })).json
       .id as string;
+
+  const lpa = lpaRunner(() => service);
 
   beforeAll(async () => {
     service = await startService('workerd', undefined, { LPA_BROWSER: (browser as { path: string }).path });
@@ -93,5 +96,17 @@ describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted pr
     expect(pidAlive(run.pid!)).toBe(false);
     expect(existsSync(folder)).toBe(false);
     expect((await api('/api/v1/runs')).json.items).toEqual([]);
+  });
+
+  it('is driven from the CLI: lpa profiles start prints the endpoint, lpa runs lists it, lpa profiles stop stops it', async () => {
+    const id = await newProfile();
+    const started = await lpa(['profiles', 'start', id, '--headless']);
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout.trim()).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/devtools\/[A-Za-z0-9_-]{43}\/browser$/);
+    const listed = JSON.parse((await lpa(['runs', '--json'])).stdout) as { items: Run[] };
+    expect(listed.items.map((run) => run.profile_id)).toEqual([id]);
+    const stopped = JSON.parse((await lpa(['profiles', 'stop', id, '--json'])).stdout) as Run;
+    expect(stopped).toMatchObject({ profile_id: id, state: 'stopped' });
+    expect((await lpa(['profiles', 'stop', id])).code).not.toBe(0);
   });
 });

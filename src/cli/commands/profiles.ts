@@ -4,6 +4,7 @@ import { profiles as profileRoutes } from '../../contracts/profiles';
 import { action, intBetween, repeated, withJson, type JsonOption } from '../args';
 import { keyValues, show, table } from '../output';
 import { progress } from '../progress';
+import { profileRunCommands } from './runs';
 
 interface FieldOptions {
   name?: string;
@@ -99,4 +100,5 @@ export function profilesCommand(profiles: Command): void {
       show({ ok: true }, options.json, () => `deleted ${id}`);
     }),
   );
+  profileRunCommands(profiles);
 }
