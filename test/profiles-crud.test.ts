@@ -21,6 +21,7 @@ describe('profile create', () => {
       notes: 'Some notes',
       created_at: expect.any(Number),
       updated_at: res.json.created_at,
+      running: false,
     });
     const second = await createProfile({ name: 'crud-second' });
     expect(second).toEqual({
@@ -33,6 +34,7 @@ describe('profile create', () => {
       notes: null,
       created_at: expect.any(Number),
       updated_at: second.created_at,
+      running: false,
     });
     const [entry] = (await auditRows('profiles.create')).filter((r) => r.entity_id === res.json.id);
     expect(entry).toMatchObject({ entity_type: 'profile', entity_no: res.json.no, result: 'ok', category: 'profile' });

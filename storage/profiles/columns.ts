@@ -24,19 +24,28 @@ const asIs = (value: unknown) => value as SqlValue;
  * A field is stored as is in the column of its name, except these. So a new text or number field
  * needs only its schema entry and the migration that adds its column.
  */
-const STORED_AS: Partial<Record<keyof ProfileFields, Stored>> = {
+const STORED_AS: Partial<Record<keyof Profile, Stored>> = {
   // `group` is an SQL keyword.
   group: { column: 'grp', write: asIs, read: asIs },
   tags: { column: 'tags', write: (tags) => JSON.stringify(tags), read: (text) => JSON.parse(text as string) },
   pinned: { column: 'pinned', write: (pinned) => (pinned ? 1 : 0), read: (flag) => flag === 1 },
+  // Not stored: PROFILE_ROWS computes it from the runs.
+  running: { column: 'running', write: asIs, read: (flag) => flag === 1 },
 };
+
+/** Whether a profile has a live run (storage/runs), as a column of the row. */
+export const RUNNING =
+  "EXISTS (SELECT 1 FROM runs r WHERE r.profile_id = profiles.id AND r.state IN ('starting', 'running', 'stopping'))";
+
+/** The rows of profiles with every column the record reads: `SELECT ${PROFILE_ROWS} WHERE …`. */
+export const PROFILE_ROWS = `*, ${RUNNING} AS running FROM profiles`;
 
 /** Text fields with a lower-cased copy in `<field>_lc`, for the name sort and for `q`. */
 const CASE_FOLDED = ['name', 'notes'] as const;
 
 const FIELDS = Object.keys(ProfileFields.shape) as (keyof ProfileFields)[];
 const storedAs = (field: string): Stored =>
-  STORED_AS[field as keyof ProfileFields] ?? { column: field, write: asIs, read: asIs };
+  STORED_AS[field as keyof Profile] ?? { column: field, write: asIs, read: asIs };
 
 /** The columns that hold a profile's fields, in the order of `fieldValues`. */
 export const FIELD_COLUMNS = [

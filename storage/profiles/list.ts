@@ -1,5 +1,5 @@
 import type { SqlDb, SqlValue } from '../sql/sql';
-import type { ProfileRow, SortColumns } from './columns';
+import { PROFILE_ROWS, RUNNING, type ProfileRow, type SortColumns } from './columns';
 import type { CursorSigner, Keyset } from './cursor';
 import type { ProfileQuery, ProfileSort } from './schema';
 
@@ -23,6 +23,7 @@ export function listProfileRows(db: SqlDb, signer: CursorSigner, query: ProfileQ
     group: query.group ?? null,
     tag: query.tag ?? null,
     pinned: query.pinned ?? null,
+    running: query.running ?? null,
     q: query.q ?? null,
   };
 
@@ -42,7 +43,7 @@ export function listProfileRows(db: SqlDb, signer: CursorSigner, query: ProfileQ
   const order = `${query.pinned_first ? 'pinned DESC, ' : ''}${column === 'no' ? '' : `${column} ${dir}, `}no ${dir}`;
   const offset = query.page === undefined ? 0 : (query.page - 1) * query.limit;
   const rows = db.all<ProfileRow>(
-    `SELECT * FROM profiles ${whereSql(where)} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    `SELECT ${PROFILE_ROWS} ${whereSql(where)} ORDER BY ${order} LIMIT ? OFFSET ?`,
     ...params,
     query.limit + 1,
     offset,
@@ -78,6 +79,7 @@ function filters(query: ProfileQuery): { clauses: string[]; params: SqlValue[] }
     clauses.push('pinned = ?');
     params.push(query.pinned ? 1 : 0);
   }
+  if (query.running !== undefined) clauses.push(query.running ? RUNNING : `NOT ${RUNNING}`);
   if (query.q !== undefined) {
     const needle = query.q.toLowerCase();
     clauses.push('(instr(name_lc, ?) > 0 OR instr(notes_lc, ?) > 0)');

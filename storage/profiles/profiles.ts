@@ -3,7 +3,7 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { AuditContext, AuditSubject } from '../audit/entry';
 import type { StoreContext } from '../context';
 import { CursorSigner } from './cursor';
-import { FIELD_COLUMNS, fieldValues, toProfile, type ProfileRow } from './columns';
+import { FIELD_COLUMNS, fieldValues, PROFILE_ROWS, toProfile, type ProfileRow } from './columns';
 import { listProfileRows } from './list';
 import type { Profile, ProfileFields, ProfileInput, ProfilePage, ProfilePatch, ProfileQuery } from './schema';
 import { first } from '../sql/sql';
@@ -106,12 +106,12 @@ export class Profiles {
   /** Profiles in the order they were made, `limit` of them after the first `offset`. */
   slice(offset: number, limit: number): Profile[] {
     return this.ctx.db
-      .all<ProfileRow>('SELECT * FROM profiles ORDER BY no LIMIT ? OFFSET ?', limit, offset)
+      .all<ProfileRow>(`SELECT ${PROFILE_ROWS} ORDER BY no LIMIT ? OFFSET ?`, limit, offset)
       .map(toProfile);
   }
 
   find(id: string): Profile | null {
-    const row = first<ProfileRow>(this.ctx.db, 'SELECT * FROM profiles WHERE id = ?', id);
+    const row = first<ProfileRow>(this.ctx.db, `SELECT ${PROFILE_ROWS} WHERE id = ?`, id);
     return row ? toProfile(row) : null;
   }
 

@@ -42,7 +42,16 @@ export const ProfilePatch = ProfileFields.partial().strict().meta({ id: 'Profile
 export type ProfilePatch = z.output<typeof ProfilePatch>;
 
 export const Profile = z
-  .object({ id: z.string(), no: z.int(), ...ProfileFields.shape, created_at: z.int(), updated_at: z.int() })
+  .object({
+    id: z.string(),
+    no: z.int(),
+    ...ProfileFields.shape,
+    created_at: z.int(),
+    updated_at: z.int(),
+    running: z
+      .boolean()
+      .meta({ description: "Whether the profile's browser runs on this machine now (docs/runs.md)." }),
+  })
   .meta({ id: 'Profile' });
 export type Profile = z.output<typeof Profile>;
 
@@ -64,6 +73,9 @@ export const ProfileQuery = z
     group: ProfileFields.shape.group.unwrap().optional(),
     tag: Tag.optional(),
     pinned: queryBool().optional(),
+    running: queryBool()
+      .optional()
+      .meta({ description: 'Only profiles whose browser runs (true) or does not (false).' }),
     q: z.string().min(1).max(PROFILE_BOUNDS.q).optional(),
   })
   .strict()

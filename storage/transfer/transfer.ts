@@ -76,12 +76,15 @@ export class Transfer {
     const { profiles, profileAccounts: accounts, globals, shares } = families;
     this.kinds = {
       profiles: {
+        // `no` is each store's own; `running` is this machine's browser, which does not travel.
         slice: (offset, limit) =>
-          profiles.slice(offset, limit).map(({ no: _no, ...profile }) => ({ kind: 'profiles', ...profile })),
+          profiles
+            .slice(offset, limit)
+            .map(({ no: _no, running: _running, ...profile }) => ({ kind: 'profiles', ...profile })),
         find: (item) => {
           const found = profiles.find(item.id);
           if (!found) return null;
-          const { no: _no, ...profile } = found;
+          const { no: _no, running: _running, ...profile } = found;
           return { kind: 'profiles', ...profile };
         },
         insert: ({ kind: _kind, id, created_at, updated_at, ...fields }) =>

@@ -56,6 +56,11 @@ describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted pr
       [ids[3], true, null],
     ]);
     const runs = results.flatMap((result) => (result.run ? [result.run] : []));
+    const running = (await api('/api/v1/profiles?running=true&limit=1000')).json.items.map((p: { id: string }) => p.id);
+    expect(running.sort()).toEqual([ids[0], ids[2], ids[3]].sort());
+    expect((await api(`/api/v1/profiles/${ids[0]}`)).json.running).toBe(true);
+    const idle = (await api('/api/v1/profiles?running=false&limit=1000')).json.items.map((p: { id: string }) => p.id);
+    expect(idle.filter((id: string) => ids.includes(id))).toEqual([]);
     const shot = await api(`/api/v1/profiles/${ids[0]}/screenshot`);
     expect(shot.json.run_id).toBe(runs[0]!.id);
     expect(Buffer.from(shot.json.png_base64, 'base64').subarray(0, 8)).toEqual(
