@@ -22,13 +22,19 @@ export const systemRoutes = implement(system, {
     db_version: (await ctx.storeFacts()).db_version,
   }),
   status: async ({ ctx }) => {
-    const [info, free, logProblems, fileProblems] = await Promise.all([
+    const [info, free, logProblems, fileProblems, browser] = await Promise.all([
       ctx.store.system.info(),
       ctx.host.disk.free().catch(() => null),
       ctx.host.logs.problems().catch((error: unknown) => [`log folders could not be checked: ${String(error)}`]),
       ctx.host.files
         .problems()
         .catch((error: unknown) => [`the automation folder could not be checked: ${String(error)}`]),
+      ctx.host.runs
+        .browser()
+        .catch((error: unknown) => ({
+          found: false as const,
+          problem: `the browser could not be looked for: ${String(error)}`,
+        })),
     ]);
     const warnings: string[] = [];
     if (info.vault.state !== 'unlocked')
@@ -36,6 +42,8 @@ export const systemRoutes = implement(system, {
     if (free === null) warnings.push('free disk space of the data root could not be measured');
     else if (free < LOW_DISK_BYTES) warnings.push(`less than 1 GiB free on the data root (${free} bytes)`);
     warnings.push(...logProblems, ...fileProblems);
+    // Without a browser no profile can run (a start is 503 run.browser_missing); everything else works.
+    if (!browser.found) warnings.push(browser.problem);
     const url = `http://127.0.0.1:${ctx.config.port}`;
     return {
       mode: warnings.length === 0 ? 'normal' : 'degraded',
@@ -48,6 +56,7 @@ export const systemRoutes = implement(system, {
       db_version: info.db_version,
       vault: info.vault,
       api: { url, port: ctx.config.port },
+      browser: browser.found ? { path: browser.path, version: browser.version } : null,
     };
   },
 });

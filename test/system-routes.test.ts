@@ -1,7 +1,10 @@
 import { abortAllDurableObjects } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { hostClient } from '../src/host/port';
 import { call } from './support/api';
 import { TEST_PORT } from './support/constants';
+import { serviceWith } from './support/service';
 import { sql } from './support/store';
 
 describe('system routes', () => {
@@ -31,8 +34,26 @@ describe('system routes', () => {
       db_version: expect.any(Number),
       vault: { state: 'unlocked', reason: null },
       api: { url: `http://127.0.0.1:${TEST_PORT}`, port: TEST_PORT },
+      browser: { path: expect.any(String), version: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/) },
     });
     expect(res.json.disk_free_bytes).toBeGreaterThan(0);
+  });
+
+  it('GET /api/v1/system/status warns when no browser is found, and a start is 503 run.browser_missing', async () => {
+    const host = hostClient(env.HOST);
+    const problem = 'LPA_BROWSER names /nowhere/chrome, which is not an executable';
+    const service = serviceWith({
+      host: { ...host, runs: { ...host.runs, browser: async () => ({ found: false, problem }) } },
+    });
+    const status = (await call('/api/v1/system/status', { fetcher: service })).json;
+    expect(status).toMatchObject({ mode: 'degraded', browser: null });
+    expect(status.warnings).toContain(problem);
+    const profile = (await call('/api/v1/profiles', { method: 'POST', body: { name: 'no-browser' }, fetcher: service }))
+      .json.id;
+    const start = await call(`/api/v1/profiles/${profile}/start`, { method: 'POST', body: {}, fetcher: service });
+    expect(start.status).toBe(503);
+    expect(start.json.error).toMatchObject({ code: 'run.browser_missing', details: { problem } });
+    expect((await call(`/api/v1/profiles/${profile}/run`, { fetcher: service })).status).toBe(404);
   });
 
   it('GET /api/v1/account/status is local mode without a membership server', async () => {

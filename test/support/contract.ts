@@ -1,6 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { contractCases } from './contract-cases';
 
 /**
@@ -186,6 +186,11 @@ export function contractSuite(title: string, doc: Doc, t: Transport, mode: Suite
   const cases = contractCases(t, mode);
 
   describe(title, () => {
+    // The runs' cases start real browsers: none outlives the suite (a team's machine starts none).
+    afterAll(async () => {
+      if (!mode.teamMode) await t('/api/v1/runs/stop-all', { method: 'POST', body: { force: true } });
+    });
+
     it('has a way to call every documented operation, and documents every operation called', () => {
       expect([...documented.keys()].sort()).toEqual(Object.keys(cases).sort());
     });
