@@ -41,6 +41,14 @@ export function treeRss(root: number): { bytes: number; processes: { command: st
   }
   const tree = [root];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
-  const processes = tree.map((pid) => ({ command: command(pid), bytes: rssBytes(pid) }));
+  return processesRss(tree);
+}
+
+/** Resident memory of these processes (one that has exited counts 0), in total and per process. */
+export function processesRss(pids: readonly number[]): {
+  bytes: number;
+  processes: { command: string; bytes: number }[];
+} {
+  const processes = pids.map((pid) => ({ command: command(pid), bytes: rssBytes(pid) }));
   return { bytes: processes.reduce((sum, p) => sum + p.bytes, 0), processes };
 }

@@ -31,6 +31,11 @@ export function printTable(rows: Row[]): void {
   printGrid(COLUMNS, rows.map(cells));
 }
 
+/** The same table in Markdown, for RESULTS.md. */
+export function markdownRows(rows: Row[]): string[] {
+  return markdownTable(COLUMNS, rows.map(cells));
+}
+
 /** Any table on the terminal, each column as wide as its widest cell (Markdown's bold marks dropped). */
 export function printGrid(columns: readonly string[], rows: string[][]): void {
   const all = [columns.slice(), ...rows.map((r) => r.map((c) => c.replace(/\*\*/g, '')))];
@@ -67,7 +72,6 @@ export function machine(generator = 'the load generator (autocannon, in the benc
 /** Rewrites the generated part of RESULTS.md; the hand-written analysis after the mark is kept. */
 export function writeResults(file: string, mode: string, rows: Row[], notes: string[]): void {
   const kept = existsSync(file) ? readFileSync(file, 'utf8').split(ANALYSIS_MARK)[1] : undefined;
-  const table = markdownTable(COLUMNS, rows.map(cells));
   const text = [
     '# Benchmark results',
     '',
@@ -75,7 +79,7 @@ export function writeResults(file: string, mode: string, rows: Row[], notes: str
     '',
     machine(),
     '',
-    ...table,
+    ...markdownRows(rows),
     '',
     ...notes.map((n) => `- ${n}`),
     '',

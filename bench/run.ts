@@ -3,6 +3,7 @@
  * reference measured in the same run on this machine, printed and written to bench/RESULTS.md.
  * `npm run bench -- --teams [--quick] [--seconds S] [--cells NxM,…]`: the team service instead (./teams.ts).
  * `npm run bench -- --team-edge [--quick] [--seconds S]`: a machine joined to a team against the team itself (./team-edge.ts).
+ * `npm run bench -- --runs [--quick]`: profiles' browsers started through LPA against the same browser started directly (./runs.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { straceAvailable } from './fsyncs';
 import { treeRss } from './memory';
 import { bunScript, nodeHello, sqliteCommits, workerdHello, type Server } from './references';
 import { printTable, writeResults, type Row } from './report';
+import { benchRuns } from './runs';
 import { EXPORT_ACTIONS, SEED_ENTITY } from './seed-plan';
 import { benchTeamEdge } from './team-edge';
 import { benchTeams, parseCells } from './teams';
@@ -24,6 +26,7 @@ const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf
 if (only !== null && only !== 'verify') throw new Error(`--only knows one section: verify (not ${only})`);
 const teams = process.argv.includes('--teams');
 const teamEdge = process.argv.includes('--team-edge');
+const runs = process.argv.includes('--runs');
 /** `--seconds S` (with --teams or --team-edge): each run's length, to try it out quickly. */
 const seconds = process.argv.includes('--seconds') ? Number(process.argv[process.argv.indexOf('--seconds') + 1]) : null;
 if (seconds !== null && !(seconds > 0 && (teams || teamEdge)))
@@ -532,7 +535,14 @@ async function cleanup(): Promise<void> {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 }
 
-(teams ? benchTeams({ quick, seconds, cells }) : teamEdge ? benchTeamEdge({ quick, seconds }) : main())
+(teams
+  ? benchTeams({ quick, seconds, cells })
+  : teamEdge
+    ? benchTeamEdge({ quick, seconds })
+    : runs
+      ? benchRuns({ quick })
+      : main()
+)
   .catch((error: unknown) => {
     console.error(error);
     process.exitCode = 1;

@@ -29,12 +29,10 @@ export const systemRoutes = implement(system, {
       ctx.host.files
         .problems()
         .catch((error: unknown) => [`the automation folder could not be checked: ${String(error)}`]),
-      ctx.host.runs
-        .browser()
-        .catch((error: unknown) => ({
-          found: false as const,
-          problem: `the browser could not be looked for: ${String(error)}`,
-        })),
+      ctx.host.runs.browser().catch((error: unknown) => ({
+        found: false as const,
+        problem: `the browser could not be looked for: ${String(error)}`,
+      })),
     ]);
     const warnings: string[] = [];
     if (info.vault.state !== 'unlocked')

@@ -32,13 +32,10 @@ export const CoreStatus = z
     db_version: StoreInfo.shape.db_version,
     vault: StoreInfo.shape.vault,
     api: z.object({ url: z.string(), port: z.int() }),
-    browser: z
-      .object({ path: z.string(), version: z.string() })
-      .nullable()
-      .meta({
-        description:
-          "The browser a profile's run starts (docs/runs.md#the-browser); null, with a warning, when none was found.",
-      }),
+    browser: z.object({ path: z.string(), version: z.string() }).nullable().meta({
+      description:
+        "The browser a profile's run starts (docs/runs.md#the-browser); null, with a warning, when none was found.",
+    }),
   })
   .meta({ id: 'CoreStatus' });
 export type CoreStatus = z.output<typeof CoreStatus>;

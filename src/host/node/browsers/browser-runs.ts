@@ -33,6 +33,26 @@ export interface BrowserRunsOptions {
   kernel: (profileId: string, records: LogRecord[]) => void;
 }
 
+/**
+ * The command line of a run's browser on `folder`: DevTools over the pipe (and a port, when the start
+ * asks for one), then what the start asked for. Exported for `npm run bench -- --runs`, whose
+ * reference launches the same browser with the same switches.
+ */
+export function browserFlags(folder: string, launch: Pick<RunLaunch, 'headless' | 'debug_port' | 'args' | 'url'>) {
+  return [
+    '--remote-debugging-pipe',
+    `--user-data-dir=${folder}`,
+    '--no-first-run',
+    '--no-default-browser-check',
+    ...(launch.headless ? ['--headless=new'] : []),
+    // Chromium refuses to run as root with its sandbox on; LPA as root is a container's choice.
+    ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+    ...(launch.debug_port ? ['--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1'] : []),
+    ...launch.args,
+    launch.url ?? 'about:blank',
+  ];
+}
+
 /** One browser process and its DevTools relay. */
 class BrowserRun {
   readonly relay = new DevtoolsRelay();
@@ -79,19 +99,9 @@ export class BrowserRuns {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     // Left by the browser's last run: a port that is no longer open must not be read as this run's.
     rmSync(join(folder, 'DevToolsActivePort'), { force: true });
-    const flags = [
-      '--remote-debugging-pipe',
-      `--user-data-dir=${folder}`,
-      '--no-first-run',
-      '--no-default-browser-check',
-      ...(launch.headless ? ['--headless=new'] : []),
-      // Chromium refuses to run as root with its sandbox on; LPA as root is a container's choice.
-      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-      ...(launch.debug_port ? ['--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1'] : []),
-      ...launch.args,
-      launch.url ?? 'about:blank',
-    ];
-    const child = spawn(browser.path, flags, { stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(browser.path, browserFlags(folder, launch), {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+    });
     // The host's servers decide how long its process lives, never a browser: once it exits, the
     // browser's pipe closes and the browser exits too.
     child.unref();

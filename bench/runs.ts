@@ -1,0 +1,361 @@
+/**
+ * `npm run bench -- --runs [--quick]`: a profile's browser as `npm start` runs it, against the same
+ * browser started directly with the same switches, in one run: the time from the start request to a
+ * usable Puppeteer connection, a DevTools round trip through LPA's endpoint and on the browser's own
+ * port, LPA's own memory with ten profiles running, and `GET /status` while ten start at once.
+ * Printed and written to its section of bench/RESULTS.md (docs/benchmarks.md#runs).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser, type CDPSession, type ConnectOptions } from 'puppeteer-core';
+import { browserFlags } from '../src/host/node/browsers/browser-runs';
+import type { Run } from '../src/shared/schemas/run';
+import { ensureChromium } from '../test/node/chromium';
+import { processTree } from '../test/node/process-tree';
+import { startService, type RunningService } from '../test/node/service';
+import { ok } from './api';
+import { cpuSince, treeCpu } from './cpu';
+import { percentiles, sample, sampleWhile } from './load';
+import { processesRss } from './memory';
+import { machine, markdownRows, printTable, writeSection, type Row } from './report';
+
+const TARGETS = { startRatio: 1.2, roundTripRatio: 1.3, memoryMb: 30, statusP99Ms: 50 };
+/** Profiles started at once for the memory and `/status` figures. */
+const AT_ONCE = 10;
+/** Round trips of one client taken in a row before the other client's turn. */
+const BLOCK = 50;
+/** How long a browser has to listen, or to exit once asked to close, before the bench gives up on it. */
+const BROWSER_WAIT_MS = 30_000;
+
+const log = (message: string) => console.error(`[bench --runs] ${message}`);
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+const times = (v: number) => `${v.toFixed(2)}×`;
+const wait = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+/** Puppeteer as a client of either endpoint connects: the page left as the browser made it (no viewport set). */
+const connect = (endpoint: Pick<ConnectOptions, 'browserWSEndpoint' | 'browserURL'>) =>
+  puppeteer.connect({ ...endpoint, defaultViewport: null });
+
+/** Browsers the bench started itself, killed at the end if any is still alive. */
+const launched = new Set<ChildProcess>();
+
+/**
+ * The reference: the browser LPA would start, on a folder of the bench's, with LPA's own switches
+ * except that DevTools listens on a TCP port of its choosing instead of the pipe. Resolves with the
+ * endpoint Chromium prints once it listens (as `puppeteer.launch` reads it).
+ */
+async function launchDirect(path: string, folder: string): Promise<{ child: ChildProcess; endpoint: string }> {
+  const flags = browserFlags(folder, { headless: true, debug_port: false, args: [], url: null }).map((flag) =>
+    flag === '--remote-debugging-pipe' ? '--remote-debugging-port=0' : flag,
+  );
+  const child = spawn(path, flags, { stdio: ['ignore', 'ignore', 'pipe'] });
+  launched.add(child);
+  child.once('exit', () => launched.delete(child));
+  let output = '';
+  let listening = false;
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`the browser did not listen within ${BROWSER_WAIT_MS} ms:\n${output.slice(-2000)}`)),
+      BROWSER_WAIT_MS,
+    );
+    child.stderr!.setEncoding('utf8');
+    // Read to the end all the same: a browser whose stderr is not drained blocks on it.
+    child.stderr!.on('data', (chunk: string) => {
+      if (listening) return;
+      output += chunk;
+      const found = /^DevTools listening on (ws:\/\/\S+)$/m.exec(output);
+      if (!found) return;
+      listening = true;
+      clearTimeout(timer);
+      resolve(found[1]!);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(
+        new Error(`the browser exited (${signal ?? `exit code ${code}`}) before it listened:\n${output.slice(-2000)}`),
+      );
+    });
+  });
+  return { child, endpoint };
+}
+
+/** Closes a directly launched browser as LPA's stop does: `Browser.close`, so it flushes its folder; killed after a bound. */
+async function closeDirect(browser: Browser, child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await browser.close();
+  const timer = setTimeout(() => child.kill('SIGKILL'), BROWSER_WAIT_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Milliseconds to the endpoint being known (the start's answer; Chromium's "listening" line) and to the connection. */
+interface StartTimes {
+  endpoint: number;
+  connected: number;
+}
+
+async function newProfile(service: RunningService, name: string): Promise<string> {
+  return (await ok<{ id: string }>(service, '/api/v1/profiles', { method: 'POST', body: { name } })).id;
+}
+
+const startRun = (service: RunningService, profileId: string, body: Record<string, unknown> = {}) =>
+  ok<Run>(service, `/api/v1/profiles/${profileId}/start`, { method: 'POST', body: { headless: true, ...body } });
+
+const stopRun = (service: RunningService, profileId: string) =>
+  ok(service, `/api/v1/profiles/${profileId}/stop`, { method: 'POST' });
+
+async function startThroughLpa(service: RunningService, profileId: string): Promise<StartTimes> {
+  const began = performance.now();
+  const run = await startRun(service, profileId);
+  const answered = performance.now();
+  const browser = await connect({ browserWSEndpoint: run.ws_endpoint! });
+  const connected = performance.now();
+  await browser.disconnect();
+  await stopRun(service, profileId);
+  return { endpoint: answered - began, connected: connected - began };
+}
+
+async function startDirect(path: string, folder: string): Promise<StartTimes> {
+  const began = performance.now();
+  const { child, endpoint } = await launchDirect(path, folder);
+  const listening = performance.now();
+  const browser = await connect({ browserWSEndpoint: endpoint });
+  const connected = performance.now();
+  await closeDirect(browser, child);
+  return { endpoint: listening - began, connected: connected - began };
+}
+
+/** `Runtime.evaluate` of `1+1` on the first page, through a CDP session of the client's own. */
+async function evaluator(browser: Browser): Promise<() => Promise<number>> {
+  const [page] = await browser.pages();
+  if (!page) throw new Error('the browser has no page to evaluate in');
+  const session: CDPSession = await page.createCDPSession();
+  return async () => {
+    const began = performance.now();
+    const { result } = await session.send('Runtime.evaluate', { expression: '1+1' });
+    const took = performance.now() - began;
+    if (result.value !== 2) throw new Error(`1+1 evaluated to ${JSON.stringify(result)}`);
+    return took;
+  };
+}
+
+/**
+ * `count` sequential round trips of each client, in blocks of BLOCK taken in turn (which client goes
+ * first alternates), so that whatever else the machine does falls on both alike.
+ */
+async function roundTrips(clients: (() => Promise<number>)[], count: number): Promise<number[][]> {
+  for (const trip of clients) for (let i = 0; i < 20; i++) await trip();
+  const taken = clients.map((): number[] => []);
+  for (let block = 0; block * BLOCK < count; block++) {
+    const order = block % 2 === 0 ? clients.keys() : [...clients.keys()].reverse();
+    for (const c of order) for (let i = 0; i < BLOCK; i++) taken[c]!.push(await clients[c]!());
+  }
+  return taken;
+}
+
+/** What every section works with: the service, its own processes, the browser, and where figures go. */
+interface Bench {
+  service: RunningService;
+  /** The launcher's Node and workerd, listed before any browser was their child: the browsers' memory is not LPA's. */
+  own: number[];
+  browser: string;
+  root: string;
+  row: (section: string, figure: string, value: string, extra?: Partial<Row>) => void;
+  notes: string[];
+}
+
+/**
+ * One profile started through LPA and one folder launched directly, in turn (which goes first
+ * alternates), each stopped before the next start. Answers the first start of each (a new folder).
+ */
+async function startFigures({ service, browser, root, row, notes }: Bench, rounds: number): Promise<StartTimes> {
+  log(`start to a Puppeteer connection: ${rounds} rounds, LPA and direct in turn`);
+  const profile = await newProfile(service, 'bench start');
+  const folder = join(root, 'direct');
+  const throughLpa = () => startThroughLpa(service, profile);
+  const direct = () => startDirect(browser, folder);
+  // The first start of each makes its folder and warms the service: not measured.
+  const first = { lpa: await throughLpa(), direct: await direct() };
+  const measured = { lpa: [] as StartTimes[], direct: [] as StartTimes[] };
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) measured.lpa.push(await throughLpa());
+    measured.direct.push(await direct());
+    if (round % 2 === 1) measured.lpa.push(await throughLpa());
+  }
+  const p50 = (side: keyof typeof measured, part: keyof StartTimes) =>
+    percentiles(measured[side].map((t) => t[part])).p50;
+  const ratio = p50('lpa', 'connected') / p50('direct', 'connected');
+  row('Start', `start request → Puppeteer connected, p50 of ${rounds}`, ms(p50('lpa', 'connected')), {
+    reference: `direct launch → connected ${ms(p50('direct', 'connected'))}`,
+    ratio: times(ratio),
+    target: `≤ ${TARGETS.startRatio.toFixed(2)}×`,
+    met: ratio <= TARGETS.startRatio,
+  });
+  row(
+    'Start',
+    'of which: the start answered (LPA) / Chromium printed its endpoint (direct), p50',
+    ms(p50('lpa', 'endpoint')),
+    {
+      reference: ms(p50('direct', 'endpoint')),
+      ratio: times(p50('lpa', 'endpoint') / p50('direct', 'endpoint')),
+    },
+  );
+  const each = (all: StartTimes[]) => all.map((t) => t.connected.toFixed(0)).join(', ');
+  notes.push(
+    `First starts (new folders, not measured): LPA ${ms(first.lpa.connected)}, direct ${ms(first.direct.connected)}. Every measured start: LPA ${each(measured.lpa)} ms; direct ${each(measured.direct)} ms.`,
+  );
+  return first.lpa;
+}
+
+/**
+ * One run with `debug_port: true`, so that the same browser and page are reached by the same client
+ * two ways: through LPA's endpoint and on the browser's own port.
+ */
+async function roundTripFigures({ service, own, row, notes }: Bench, count: number): Promise<void> {
+  log(`round trips: ${count} through LPA's endpoint and on the browser's own port, in turn`);
+  const profile = await newProfile(service, 'bench round trips');
+  const run = await startRun(service, profile, { debug_port: true });
+  notes.push(`Browser: ${run.browser_version}.`);
+  const throughLpa = await connect({ browserWSEndpoint: run.ws_endpoint! });
+  const onPort = await connect({ browserURL: `http://127.0.0.1:${run.debug_port}` });
+  const evaluators = [await evaluator(throughLpa), await evaluator(onPort)];
+  // Only LPA's trips cross the service, so its CPU over both clients' trips is theirs.
+  const cpu = treeCpu(service.process.pid!);
+  const [viaLpa, viaPort] = (await roundTrips(evaluators, count)).map(percentiles) as [
+    ReturnType<typeof percentiles>,
+    ReturnType<typeof percentiles>,
+  ];
+  const ownNames = new Set(processesRss(own).processes.map((p) => p.command));
+  notes.push(
+    `The service's CPU per round trip through LPA's endpoint: ${[...cpuSince(service.process.pid!, cpu).byName]
+      .filter(([name]) => ownNames.has(name))
+      .map(([name, seconds]) => `${name} ${((seconds * 1000) / viaLpa.n).toFixed(2)} ms`)
+      .join(', ')}.`,
+  );
+  await Promise.all([throughLpa.disconnect(), onPort.disconnect()]);
+  await stopRun(service, profile);
+  for (const at of ['p50', 'p99'] as const) {
+    const ratio = viaLpa[at] / viaPort[at];
+    row('Round trip', `Runtime.evaluate 1+1 through LPA's endpoint, ${at} of ${viaLpa.n}`, ms(viaLpa[at]), {
+      reference: `the browser's own port ${ms(viaPort[at])}`,
+      ratio: times(ratio),
+      target: `≤ ${TARGETS.roundTripRatio.toFixed(2)}×`,
+      met: ratio <= TARGETS.roundTripRatio,
+    });
+  }
+}
+
+/**
+ * AT_ONCE new profiles started at once, `GET /status` sampled one at a time meanwhile, against the
+ * same while as many browsers are launched directly (the CPUs' share of it), then LPA's own memory
+ * with them running.
+ */
+async function atOnceFigures({ service, own, browser, root, row }: Bench, firstStart: StartTimes): Promise<void> {
+  log(`${AT_ONCE} profiles started at once`);
+  const ids: string[] = [];
+  for (let i = 0; i < AT_ONCE; i++) ids.push(await newProfile(service, `bench at once ${i}`));
+  const status = async () => void (await ok(service, '/status'));
+  const idle = await sample(status, 200, 5);
+  const fresh = processesRss(own).bytes;
+
+  const launchedAt = performance.now();
+  const launching = Promise.all(
+    Array.from({ length: AT_ONCE }, async (_, i) => {
+      const { child, endpoint } = await launchDirect(browser, join(root, `direct-${i}`));
+      return { child, browser: await connect({ browserWSEndpoint: endpoint }) };
+    }),
+  );
+  const beside = await sampleWhile(launching, status);
+  const allLaunched = performance.now() - launchedAt;
+  await Promise.all((await launching).map((direct) => closeDirect(direct.browser, direct.child)));
+
+  const before = processesRss(own);
+  const startedAt = performance.now();
+  const starting = Promise.all(ids.map((id) => startRun(service, id)));
+  const busy = await sampleWhile(starting, status);
+  await starting;
+  const allStarted = performance.now() - startedAt;
+  row('At once', `GET /status while ${AT_ONCE} profiles start, p99 of ${busy.n} (one at a time)`, ms(busy.p99), {
+    reference: `p50 ${ms(busy.p50)}; while ${AT_ONCE} direct launches start: p99 ${ms(beside.p99)} (p50 ${ms(beside.p50)}, ${beside.n}); nothing starting: p99 ${ms(idle.p99)} (p50 ${ms(idle.p50)})`,
+    target: `≤ ${TARGETS.statusP99Ms} ms`,
+    met: busy.p99 <= TARGETS.statusP99Ms,
+  });
+  row('At once', `${AT_ONCE} starts at once, the last answered after`, ms(allStarted), {
+    reference: `${AT_ONCE} direct launches at once, the last connected after ${ms(allLaunched)}; LPA's first start of one profile alone answered in ${ms(firstStart.endpoint)}`,
+  });
+
+  // The launcher reads the browsers' output and workerd records the runs after the answers: a second later, that has settled.
+  await wait(1_000);
+  const running = processesRss(own);
+  const growth = running.bytes - before.bytes;
+  row(
+    'At once',
+    `LPA's own memory with ${AT_ONCE} headless profiles running, growth (${running.processes.map((p) => `${p.command} ${mb(p.bytes)}`).join(' + ')})`,
+    mb(growth),
+    {
+      reference: `${mb(before.bytes)} before the starts (${mb(fresh)} before any of this section's browsers)`,
+      target: `≤ ${TARGETS.memoryMb} MB`,
+      met: growth <= TARGETS.memoryMb * 2 ** 20,
+    },
+  );
+  const clients = await Promise.all(
+    (await ok<{ items: Run[] }>(service, '/api/v1/runs')).items.map((live) =>
+      connect({ browserWSEndpoint: live.ws_endpoint! }),
+    ),
+  );
+  await wait(1_000);
+  row(
+    'At once',
+    `the same with a Puppeteer client connected to each (${clients.length})`,
+    mb(processesRss(own).bytes - before.bytes),
+    { reference: `${mb(before.bytes)} before the starts` },
+  );
+  await Promise.all(clients.map((client) => client.disconnect()));
+  await Promise.all(ids.map((id) => stopRun(service, id)));
+}
+
+export async function benchRuns({ quick }: { quick: boolean }): Promise<void> {
+  const plan = quick ? { startRounds: 3, roundTrips: 200 } : { startRounds: 7, roundTrips: 500 };
+  const chromium = ensureChromium();
+  if ('skip' in chromium) throw new Error(chromium.skip);
+  const root = mkdtempSync(join(tmpdir(), 'lpa-bench-runs-'));
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  let service: RunningService | null = null;
+  try {
+    log('starting npm start');
+    service = await startService('workerd', join(root, 'service'), { LPA_BROWSER: chromium.path });
+    const bench: Bench = {
+      service,
+      own: processTree(service.process.pid!),
+      browser: chromium.path,
+      root,
+      row: (section, figure, value, extra = {}) =>
+        rows.push({ section, figure, value, reference: '', ratio: '', target: '', met: null, ...extra }),
+      notes,
+    };
+    const firstStart = await startFigures(bench, plan.startRounds);
+    await roundTripFigures(bench, plan.roundTrips);
+    await atOnceFigures(bench, firstStart);
+  } finally {
+    // Stopping the service closes its browsers; the bench's own are killed.
+    await service?.stop();
+    for (const child of launched) child.kill('SIGKILL');
+    rmSync(root, { recursive: true, force: true });
+  }
+
+  printTable(rows);
+  for (const note of notes) console.log(`- ${note}`);
+  writeSection(new URL('RESULTS.md', import.meta.url).pathname, 'runs', [
+    `Written by \`npm run bench -- --runs${quick ? ' --quick' : ''}\`: headless profiles of \`npm start\` (\`LPA_BROWSER=${chromium.path}\`) against the same browser launched directly with LPA's switches, \`--remote-debugging-port=0\` instead of the pipe (docs/benchmarks.md#runs); the client is puppeteer-core in the bench process.`,
+    '',
+    machine('the client (puppeteer-core and fetch, in the bench process)'),
+    '',
+    ...markdownRows(rows),
+    '',
+    ...notes.map((note) => `- ${note}`),
+  ]);
+}
