@@ -5,6 +5,7 @@ import type { ProcessStart } from './launcher/process-startup';
 import { configVars } from './launcher/settings';
 import { errorResponse } from '../pipeline/respond';
 import { localFront } from './service';
+import { closeRuns } from './close-runs';
 import { StoreObject } from '../object/store-object';
 import type { SqlDb } from '../../storage/sql/sql';
 
@@ -45,7 +46,10 @@ export async function inProcessService(
   });
   // The buffered api log lines are written before the process exits (the entry's server stops first).
   onStop(() => Promise.all([front.flushLogs(), object.flushLogs()]));
-  return (request, clientIp) => front(request, { clientIp, waitUntil });
+  const serve: InProcessService = (request, clientIp) => front(request, { clientIp, waitUntil });
+  // Before the lines are flushed (steps run last added first), so that the close's own line is written.
+  onStop(() => closeRuns(browsers, settings, (request) => serve(request, '127.0.0.1')));
+  return serve;
 }
 
 /**

@@ -114,4 +114,18 @@ describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted pr
     expect(stopped).toMatchObject({ profile_id: id, state: 'stopped' });
     expect((await lpa(['profiles', 'stop', id])).code).not.toBe(0);
   });
+
+  it('closes its browsers cleanly when it is stopped, and its store records them as stopped', async () => {
+    const id = await newProfile();
+    const run = (await api(`/api/v1/profiles/${id}/start`, { method: 'POST', body: { headless: true } })).json as Run;
+    const { dataRoot } = service;
+    expect(await service.stop('SIGTERM')).toBe(0);
+    expect(pidAlive(run.pid!)).toBe(false);
+    service = await startService('workerd', dataRoot, { LPA_BROWSER: (browser as { path: string }).path });
+    expect((await api(`/api/v1/profiles/${id}/run`)).json).toMatchObject({
+      id: run.id,
+      state: 'stopped',
+      end_reason: 'stopped',
+    });
+  });
 });

@@ -21,6 +21,7 @@ import { FLUSH_SOCKET } from '../workerd/flush-logs';
 import { openFrontDoor } from '../front/front-door';
 import { connectionCap } from '../front/connection-cap';
 import { freeLoopbackPort } from './free-port';
+import { closeRuns } from '../close-runs';
 
 const READY_TIMEOUT_MS = 15_000;
 /** The worker bundle built with this launcher, and the module it imports: all live in dist/. */
@@ -98,5 +99,7 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
     READY_TIMEOUT_MS,
     workerd,
   );
+  // Runs first (added last): workerd still serves the request that closes the runs.
+  onStop(() => closeRuns(browsers, settings, (request) => fetch(request)));
   return 'workerd';
 });
