@@ -16,19 +16,4 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.status = ERROR_CATALOG[code].status;
   }
-
-  /** Plain data, for crossing a Durable Object RPC boundary where class identity is lost. */
-  toWire(): WireError {
-    return { code: this.code, details: this.details, message: this.message };
-  }
-
-  static fromWire(wire: WireError): ApiError {
-    return new ApiError(wire.code, wire.details, wire.message);
-  }
-}
-
-export interface WireError {
-  code: ErrorCode;
-  details: ErrorDetails;
-  message: string;
 }
