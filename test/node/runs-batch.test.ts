@@ -4,18 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run, RunBatchResults } from '../../src/shared/schemas/run';
 import { ensureChromium } from './chromium';
 import { lpaRunner } from './cli-run';
+import { isAlive } from './process-tree';
 import { type RunningService, startService } from './service';
 
 const browser = ensureChromium();
-
-const pidAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted profile', { timeout: 120_000 }, () => {
   let service: RunningService;
@@ -83,7 +75,7 @@ describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted pr
     expect(all.status).toBe(200);
     expect((all.json as RunBatchResults).results.map((result) => result.id).sort()).toEqual([ids[2], ids[3]].sort());
     expect((await api('/api/v1/runs')).json.items).toEqual([]);
-    for (const run of runs) expect(pidAlive(run.pid!), run.id).toBe(false);
+    for (const run of runs) expect(isAlive(run.pid!), run.id).toBe(false);
 
     const audit = (await api('/api/v1/audit?category=startup&limit=100')).json.items as {
       action: string;
@@ -98,7 +90,7 @@ describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted pr
     const folder = join(service.dataRoot, 'browsers', id);
     expect(existsSync(folder)).toBe(true);
     expect((await api(`/api/v1/profiles/${id}`, { method: 'DELETE' })).status).toBe(204);
-    expect(pidAlive(run.pid!)).toBe(false);
+    expect(isAlive(run.pid!)).toBe(false);
     expect(existsSync(folder)).toBe(false);
     expect((await api('/api/v1/runs')).json.items).toEqual([]);
   });
@@ -120,7 +112,7 @@ describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted pr
     const run = (await api(`/api/v1/profiles/${id}/start`, { method: 'POST', body: { headless: true } })).json as Run;
     const { dataRoot } = service;
     expect(await service.stop('SIGTERM')).toBe(0);
-    expect(pidAlive(run.pid!)).toBe(false);
+    expect(isAlive(run.pid!)).toBe(false);
     service = await startService('workerd', dataRoot, { LPA_BROWSER: (browser as { path: string }).path });
     expect((await api(`/api/v1/profiles/${id}/run`)).json).toMatchObject({
       id: run.id,

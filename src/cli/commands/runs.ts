@@ -16,7 +16,7 @@ const resultTable = ({ results }: RunBatchResults) =>
     ['id', 'ok', 'state', 'error'],
   );
 
-/** `lpa profiles start|stop|run|screenshot`: a profile's browser (docs/runs.md). */
+/** `lpa profiles start|stop|run`: a profile's browser (docs/runs.md). */
 export function profileRunCommands(profiles: Command): void {
   withJson(
     profiles
