@@ -40,6 +40,9 @@ const IMPLEMENTED: { [F in keyof Omit<Families, 'reachability'>]: Route[] } = {
   openapi: openapiRoutes,
 };
 
+/** What the local store's object starts with: the watch of runs a stopped service left behind (./runs.ts). */
+export { watchRuns } from './runs';
+
 /** Every route the local store's object serves, in the order of src/contracts/index.ts. */
 export const STORE_ROUTES: readonly Route[] = Object.values(IMPLEMENTED).flat();
 

@@ -21,6 +21,16 @@ function freshService(): { url: string; service: TestService } {
   return { url, service: signedInService(url) };
 }
 const statusOf = (service: TestService) => call(STATUS, { fetcher: service });
+/** What the store counts of an account's usage, whatever the server said: its profiles, and the starts of the UTC day (none here). */
+async function storeUsage() {
+  const day = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+  return {
+    profiles: await profileCount(),
+    startsToday: 0,
+    day: new Date(day).toISOString().slice(0, 10),
+    resetAt: day + 86_400_000,
+  };
+}
 const createVia = (service: TestService, name: string) =>
   call('/api/v1/profiles', { method: 'POST', body: { name }, fetcher: service });
 /** Time passes (the clock the service reads; timers are real). */
@@ -53,7 +63,7 @@ describe('account status', () => {
     expect(await statusRequests()).toBe(asked);
   });
 
-  it('online: the server-confirmed status, with usage.profiles the true count, saved until verifiedUntil', async () => {
+  it("online: the server-confirmed status, with usage's profiles and starts of the day the store's own counts, saved until verifiedUntil", async () => {
     const { url, service } = freshService();
     const answer = confirmed();
     await steer({ answer: { status: 200, body: answer } });
@@ -63,7 +73,7 @@ describe('account status', () => {
     expect(res.json).toEqual({
       ...answer,
       offline: false,
-      account: { ...answer.account, usage: { ...answer.account.usage, profiles: await profileCount() } },
+      account: { ...answer.account, usage: { ...answer.account.usage, ...(await storeUsage()) } },
     });
     expect(await statusRequests()).toBe(asked + 1);
     const [cached] = await rawRows('account_status_cache');
@@ -117,7 +127,7 @@ describe('account status', () => {
       ...answer,
       offline: true,
       validForMs: answer.verifiedUntil - Date.now(),
-      account: { ...answer.account, usage: { ...answer.account.usage, profiles: await profileCount() } },
+      account: { ...answer.account, usage: { ...answer.account.usage, ...(await storeUsage()) } },
     });
     expect((await statusOf(service)).json).toEqual(await expected());
     // A restarted service starts from the store's copy.

@@ -1,5 +1,4 @@
-import { STORE_ROUTES } from '../../handlers';
-import { watchRuns } from '../../handlers/runs';
+import { STORE_ROUTES, watchRuns } from '../../handlers';
 import type { JobReport } from '../../storage/jobs/daily-job';
 import type { SqlDb } from '../../storage/sql/sql';
 import { startStore, type StartedStore, type StoreStartOptions } from '../../storage/startup';

@@ -37,7 +37,13 @@ describe('migration 9, the witness per team link', () => {
       11,
     );
 
-    expect(migrate(db, MIGRATIONS, 2)).toEqual({ applied: [{ id: 9, name: 'witness-per-team' }], version: 9 });
+    expect(migrate(db, MIGRATIONS, 2)).toEqual({
+      applied: [
+        { id: 9, name: 'witness-per-team' },
+        { id: 10, name: 'runs' },
+      ],
+      version: 10,
+    });
     expect(db.all('SELECT team, seq, hash, seen_at FROM team_heads ORDER BY seq')).toEqual([
       { team: '', seq: 3, hash: 'a'.repeat(64), seen_at: 10 },
       { team: '', seq: 5, hash: 'b'.repeat(64), seen_at: 11 },
