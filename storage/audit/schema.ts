@@ -1,5 +1,13 @@
 import { z } from 'zod';
 import { Base64Out } from '../../src/shared/schemas/base64';
+import { UUID } from '../../src/shared/schemas/ids';
+
+/** A chain hash: lower-case hex SHA-256. */
+export const ChainHash = z.string().regex(/^[0-9a-f]{64}$/);
+/** A signing key's id: lower-case hex SHA-256 of its 32 raw public key bytes. */
+const KeyId = z.string().regex(/^[0-9a-f]{64}$/);
+/** A store's id, made with the store (`crypto.randomUUID()`). */
+const StoreId = z.string().regex(UUID);
 
 /** The outcomes an entry records; also the values of the `result` filter. */
 export const AuditResult = z.enum(['ok', 'denied', 'error']);
@@ -64,7 +72,7 @@ export type AuditPage = z.output<typeof AuditPage>;
  * them with (docs/teams.md#audit-across-machines). `next_after_seq` continues; null on the last page.
  */
 export const AuditHashes = z
-  .object({ items: z.array(z.object({ seq: z.int(), hash: z.string() })), next_after_seq: z.int().nullable() })
+  .object({ items: z.array(z.object({ seq: z.int(), hash: ChainHash })), next_after_seq: z.int().nullable() })
   .meta({ id: 'AuditHashes' });
 export type AuditHashes = z.output<typeof AuditHashes>;
 
@@ -96,15 +104,15 @@ export type AuditVerification = z.output<typeof AuditVerification>;
 /** The signed head of the chain (`GET /api/v1/audit/checkpoint`), a witness can keep to prove later that nothing before it changed. */
 export const AuditCheckpoint = z
   .object({
-    store_id: z.string(),
+    store_id: StoreId,
     /** The newest entry's seq (0 when the log is empty). */
     seq: z.int(),
     /** The chain hash at `seq`. */
-    hash: z.string(),
+    hash: ChainHash,
     /** When the checkpoint was signed (epoch ms). */
     ts: z.int(),
     /** Hex SHA-256 of the raw 32-byte public key that verifies `signature`. */
-    key_id: z.string(),
+    key_id: KeyId,
     /** Base64 Ed25519 signature over the UTF-8 canonical JSON of {hash, seq, store_id, ts}. */
     signature: z.string(),
   })
@@ -139,10 +147,12 @@ export type ExportHead = z.output<typeof ExportHead>;
 /** The key that verifies anchors and checkpoints (`GET /api/v1/audit/public-key`). */
 export const AuditPublicKey = z
   .object({
-    key_id: z.string(),
+    key_id: KeyId,
     algorithm: z.literal('Ed25519'),
-    /** SPKI PEM, as `openssl pkey -pubout` writes it. */
-    public_key_pem: z.string(),
+    /** SPKI PEM, as `openssl pkey -pubout` writes it: nothing before or after it. */
+    public_key_pem: z
+      .string()
+      .regex(/^-----BEGIN PUBLIC KEY-----\n[A-Za-z0-9+/=\n]{1,200}\n-----END PUBLIC KEY-----\n$/),
   })
   .meta({ id: 'AuditPublicKey' });
 export type AuditPublicKey = z.output<typeof AuditPublicKey>;
