@@ -3,7 +3,7 @@ import { Base64Out } from '../../src/shared/schemas/base64';
 import { UUID } from '../../src/shared/schemas/ids';
 
 /** A chain hash: lower-case hex SHA-256. */
-export const ChainHash = z.string().regex(/^[0-9a-f]{64}$/);
+const ChainHash = z.string().regex(/^[0-9a-f]{64}$/);
 /** A signing key's id: lower-case hex SHA-256 of its 32 raw public key bytes. */
 const KeyId = z.string().regex(/^[0-9a-f]{64}$/);
 /** A store's id, made with the store (`crypto.randomUUID()`). */
@@ -37,26 +37,32 @@ export const AuditEntry = z
 export type AuditEntry = z.output<typeof AuditEntry>;
 
 /** The anchor of a sealed day, on the export line of the day's last entry (whose seq and hash it seals). */
-export const AnchorProof = z.object({
-  day: z.string(),
-  store_id: z.string(),
-  /** Base64 Ed25519 over canonical({day, hash, seq, store_id}); null on anchors written before signing began. */
-  signature: z.string().nullable(),
-});
+export const AnchorProof = z
+  .object({
+    day: z.string(),
+    store_id: z.string(),
+    /** Base64 Ed25519 over canonical({day, hash, seq, store_id}); null on anchors written before signing began. */
+    signature: z.string().nullable(),
+  })
+  .strict();
 export type AnchorProof = z.output<typeof AnchorProof>;
 
-/** An entry with everything its hash covers and its chain links, as the store reads it and the JSONL export writes it. */
+/**
+ * An entry with everything its hash covers and its chain links, as the store reads it and the JSONL
+ * export writes it: a line of the export holds exactly these keys, in this order
+ * (docs/audit-format.md#the-form-of-a-line).
+ */
 export const AuditRecord = AuditEntry.extend({
   /** The action's filter category; hashed from canonical form 2 on. */
   category: z.string(),
   /** The canonical form the entry was hashed in: 1 (written before signed anchors) or 2. */
   v: z.int(),
-  hash: z.string(),
+  hash: ChainHash,
   /** The hash this entry was chained to (the previous entry's, the checkpoint's or genesis); null if that row is gone. */
-  prev_hash: z.string().nullable(),
+  prev_hash: ChainHash.nullable(),
   /** Present on the last entry of a sealed day. */
   anchor: AnchorProof.optional(),
-});
+}).strict();
 export type AuditRecord = z.output<typeof AuditRecord>;
 
 /** One page of records from the store. */
@@ -126,23 +132,28 @@ export type AuditCheckpoint = z.output<typeof AuditCheckpoint>;
  * seq, store_id, ts}); the store does not sign (null, with `refused` saying why) over a history it can
  * tell was rewritten, or without its keys.
  */
-export const ExportHead = z.object({
-  /** The seq of the file's first entry; null for a file without entries. */
-  first_seq: z.int().nullable(),
-  /** The seq of the file's last entry and its chain hash; null for a file without entries. */
-  seq: z.int().nullable(),
-  hash: z.string().nullable(),
-  /** When the store signed it (epoch ms). */
-  ts: z.int(),
-  store_id: z.string(),
-  /** The signing key's id; null when the store has no signing key. */
-  key_id: z.string().nullable(),
-  /** The first seq written under the signing key (storage/audit/key-start.ts): no form 1 line and no unsigned anchor from it on. */
-  key_start_seq: z.int(),
-  signature: z.string().nullable(),
-  refused: z.string().nullable(),
-});
+export const ExportHead = z
+  .object({
+    /** The seq of the file's first entry; null for a file without entries. */
+    first_seq: z.int().nullable(),
+    /** The seq of the file's last entry and its chain hash; null for a file without entries. */
+    seq: z.int().nullable(),
+    hash: z.string().nullable(),
+    /** When the store signed it (epoch ms). */
+    ts: z.int(),
+    store_id: z.string(),
+    /** The signing key's id; null when the store has no signing key. */
+    key_id: z.string().nullable(),
+    /** The first seq written under the signing key (storage/audit/key-start.ts): no form 1 line and no unsigned anchor from it on. */
+    key_start_seq: z.int(),
+    signature: z.string().nullable(),
+    refused: z.string().nullable(),
+  })
+  .strict();
 export type ExportHead = z.output<typeof ExportHead>;
+
+/** The last line of a JSONL export: the head, and nothing else. */
+export const ExportHeadLine = z.object({ head: ExportHead }).strict();
 
 /** The key that verifies anchors and checkpoints (`GET /api/v1/audit/public-key`). */
 export const AuditPublicKey = z
