@@ -400,3 +400,217 @@ describe('with the signing key itself, only a checkpoint a witness kept holds', 
     expect(independentVerify(forged, pem, saved)).toEqual({ seq: saved.seq });
   });
 });
+
+describe('issue 34, finding 2: with the key only the bytes it signed are accepted, by both verifiers', () => {
+  /** The head the store signs over the entries up to `lastSeq` now: a real head of an older, shorter export. */
+  const headUpTo = async (lastSeq: number) => {
+    const [mac, signing] = [await host().keys.read('audit', false), await host().keys.read('audit-signing', false)];
+    const seals = await host().seals.read();
+    return inStore(({ storage }) => {
+      const db = durableSql(storage);
+      return exportHead(db, new AuditProofs(db, { mac, signing, seals }), {}, lastSeq, F3 + 11 * HOUR);
+    });
+  };
+
+  /** Fifty files forged from a real export as a reader of the file can forge them: no key, any text. */
+  async function forgeries(real: string): Promise<[string, string][]> {
+    const lines = real.trimEnd().split('\n');
+    const [entries, headLine] = [lines.slice(0, -1), lines.at(-1)!];
+    const rows = () => entries.map((line) => JSON.parse(line) as Record<string, any>);
+    const file = (all: string[]) => `${all.join('\n')}\n`;
+    const withLine = (index: number, text: string) => file(entries.with(index, text).concat(headLine));
+    const withRow = (index: number, change: (row: Record<string, any>) => void) => {
+      const row = rows()[index]!;
+      change(row);
+      return withLine(index, JSON.stringify(row));
+    };
+    /** Every hash from `index` on recomputed, as anyone can: what the head and the anchors signed no longer matches. */
+    const rehashed = (index: number, change: (row: Record<string, any>) => void) => {
+      const all = rows();
+      change(all[index]!);
+      let prev = all[index]!.prev_hash as string;
+      for (const row of all.slice(index)) {
+        const { hash: _h, prev_hash: _p, anchor: _a, ...entry } = row;
+        row.prev_hash = prev;
+        row.hash = prev = chainHash(prev, entry as never);
+      }
+      return all;
+    };
+    /** A line's text with `key` written once more before the real one (a reader that takes the first sees `first`). */
+    const twiceFirst = (line: string, key: string, first: unknown) =>
+      `{${JSON.stringify(key)}:${JSON.stringify(first)},${line.slice(1)}`;
+    /** The same inside an object of the line that starts with `opening`. */
+    const twiceFirstIn = (line: string, opening: string, key: string) =>
+      line.replace(opening, `${opening}${JSON.stringify(key)}:"not the store's",`);
+    const anchored = rows().findIndex((row) => row.anchor !== undefined);
+    const detailed = rows().findIndex((row) => row.details !== null);
+    const [middle, lastEntry] = [4, entries.length - 1];
+    const head = JSON.parse(headLine).head as ExportHead;
+    const oldHead = JSON.stringify({ head: await headUpTo(rows()[lastEntry - 2]!.seq) });
+    const sample = entries[middle]!;
+    expect([anchored, detailed].every((index) => index >= 0 && index < lastEntry)).toBe(true);
+
+    return [
+      // Edits, no hash recomputed.
+      ['an actor_label edited', withRow(1, (row) => void (row.actor_label = 'someone else'))],
+      ['an action edited', withRow(middle, (row) => void (row.action = 'tokens.revoke'))],
+      ['a details value edited', withRow(detailed, (row) => void (row.details = { ...row.details, edited: true }))],
+      ['a ts moved by 1 ms', withRow(middle, (row) => void (row.ts += 1))],
+      ['a result turned to denied', withRow(middle, (row) => void (row.result = 'denied'))],
+      [
+        'a hash with one digit changed',
+        withRow(middle, (row) => void (row.hash = `${row.hash[0] === 'a' ? 'b' : 'a'}${row.hash.slice(1)}`)),
+      ],
+      // Edits with the chain recomputed from there.
+      [
+        'an entry edited and every hash after it recomputed',
+        file([...rehashed(1, (row) => void (row.actor_label = 'x')).map((row) => JSON.stringify(row)), headLine]),
+      ],
+      [
+        'the same with the head hash moved to the new end (its signature no longer covers it)',
+        file([
+          ...rehashed(1, (row) => void (row.actor_label = 'x')).map((row) => JSON.stringify(row)),
+          JSON.stringify({ head: { ...head, hash: rehashed(1, (row) => void (row.actor_label = 'x')).at(-1)!.hash } }),
+        ]),
+      ],
+      ['an anchor moved to another day', withRow(anchored, (row) => void (row.anchor.day = '2035-06-30'))],
+      // Deletions.
+      ['a middle line deleted', file([...entries.toSpliced(middle, 1), headLine])],
+      ['the first line deleted', file([...entries.slice(1), headLine])],
+      ['the last entry deleted', file([...entries.slice(0, -1), headLine])],
+      ['the line carrying an anchor deleted', file([...entries.toSpliced(anchored, 1), headLine])],
+      ['the head deleted', file(entries)],
+      ['every entry deleted, the head kept', file([headLine])],
+      // Splices.
+      ['two lines swapped', file([...entries.toSpliced(middle, 2, entries[middle + 1]!, entries[middle]!), headLine])],
+      ['a line written twice', file([...entries.toSpliced(middle, 0, sample), headLine])],
+      ['the last entry written twice', file([...entries, entries.at(-1)!, headLine])],
+      ['the head in the middle', file([...entries.toSpliced(middle, 0, headLine)])],
+      ['the entries in reverse', file([...entries.toReversed(), headLine])],
+      [
+        'an anchor spliced onto a line that ends no day',
+        withRow(middle, (row) => void (row.anchor = rows()[anchored]!.anchor)),
+      ],
+      // Old heads.
+      ['every line under the head of an older, shorter export', file([...entries, oldHead])],
+      ['the lines of the older export and one more under its head', file([...entries.slice(0, -1), oldHead])],
+      ['the lines of the older export under the newer head', file([...entries.slice(0, -2), headLine])],
+      ['a head whose ts was moved', file([...entries, JSON.stringify({ head: { ...head, ts: head.ts + 1 } })])],
+      // A key twice: the value a first-key reader takes is not the store's.
+      [
+        "the issue's own: action and actor_label written first as other values",
+        withLine(middle, twiceFirst(twiceFirst(sample, 'actor_label', 'owner'), 'action', 'tokens.revoke')),
+      ],
+      ['seq written twice with its own value', withLine(middle, twiceFirst(sample, 'seq', JSON.parse(sample).seq))],
+      ['a hash written first as another', withLine(middle, twiceFirst(sample, 'hash', 'f'.repeat(64)))],
+      ['a prev_hash written first as another', withLine(middle, twiceFirst(sample, 'prev_hash', '0'.repeat(64)))],
+      [
+        'a key twice inside details',
+        withLine(detailed, twiceFirstIn(entries[detailed]!, '"details":{', Object.keys(rows()[detailed]!.details)[0]!)),
+      ],
+      ['a key twice inside an anchor', withLine(anchored, twiceFirstIn(entries[anchored]!, '"anchor":{', 'day'))],
+      [
+        'a key twice inside the head',
+        file([...entries, headLine.replace('{"head":{', `{"head":{"seq":${head.seq! - 1},`)]),
+      ],
+      [
+        'the head written twice in its line',
+        file([...entries, `{"head":${oldHead.slice('{"head":'.length, -1)},${headLine.slice(1)}`]),
+      ],
+      // A key the store does not write.
+      ['"approved_by":"owner" after the last key', withLine(middle, `${sample.slice(0, -1)},"approved_by":"owner"}`)],
+      ['a key before the first', withLine(middle, `{"approved_by":"owner",${sample.slice(1)}`)],
+      ['a key inside details', withRow(detailed, (row) => void (row.details.approved_by = 'owner'))],
+      ['a key inside an anchor', withRow(anchored, (row) => void (row.anchor.approved_by = 'owner'))],
+      ['a key inside the head', file([...entries, JSON.stringify({ head: { ...head, approved_by: 'owner' } })])],
+      ['a key beside the head in its line', file([...entries, `${headLine.slice(0, -1)},"approved_by":"owner"}`])],
+      // The same values spelt otherwise.
+      ['a space after a colon', withLine(middle, sample.replace('"seq":', '"seq": '))],
+      ['a space at the end of a line', withLine(middle, `${sample} `)],
+      [
+        "an action's first letter written as a \\u escape",
+        withLine(
+          middle,
+          sample.replace(
+            /"action":"(.)/,
+            (_, c: string) => `"action":"\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+          ),
+        ),
+      ],
+      ['a key name written with a \\u escape', withLine(middle, sample.replace('"seq":', '"\\u0073eq":'))],
+      ['seq written as 5.0', withLine(middle, sample.replace(/"seq":(\d+)/, '"seq":$1.0'))],
+      [
+        'ts written with an exponent',
+        withLine(
+          middle,
+          sample.replace(/"ts":(\d+)/, (_, ts: string) => `"ts":${Number(ts) / 1000}e3`),
+        ),
+      ],
+      [
+        'keys in another order',
+        withLine(middle, JSON.stringify((({ hash, ...rest }) => ({ hash, ...rest }))(JSON.parse(sample)))),
+      ],
+      ['a line ending in CRLF', withLine(middle, `${sample}\r`)],
+      ['a byte-order mark before the first line', `\uFEFF${real}`],
+      ['an empty line between two entries', file([...entries.toSpliced(middle, 0, ''), headLine])],
+      ['a space inside the head line', file([...entries, headLine.replace('{"head":', '{"head": ')])],
+    ];
+  }
+
+  it('refuses each of 50 forged files, and accepts the real export and an older genuine one', async () => {
+    const [real, pem] = [await jsonlExport(), (await publicKey()).public_key_pem];
+    const forged = await forgeries(real);
+    expect(forged).toHaveLength(50);
+    expect(new Set(forged.map(([, text]) => text)).size).toBe(50);
+    const acceptedBy = (check: (text: string) => boolean) =>
+      forged.filter(([, text]) => check(text)).map(([name]) => name);
+    expect({
+      store: acceptedBy((text) => verifyJsonlExport(text, { publicKeyPem: pem }).ok),
+      independent: acceptedBy((text) => independentVerify(text, pem) === null),
+    }).toEqual({ store: [], independent: [] });
+
+    const lines = real.trimEnd().split('\n');
+    const older = `${[...lines.slice(0, -3), JSON.stringify({ head: await headUpTo(JSON.parse(lines.at(-4)!).seq) })].join('\n')}\n`;
+    for (const genuine of [real, older]) {
+      expect(verifyJsonlExport(genuine, { publicKeyPem: pem })).toMatchObject({ ok: true, signed_head: true });
+      expect(independentVerify(genuine, pem)).toBeNull();
+    }
+  });
+
+  it("names the line of the issue's forgeries, and the head line with a key added is no signed head", async () => {
+    const [real, pem] = [await jsonlExport(), (await publicKey()).public_key_pem];
+    const lines = real.trimEnd().split('\n');
+    const sample = lines[4]!;
+    const { seq } = JSON.parse(sample);
+    const at = (line: string, index = 4) => `${lines.with(index, line).join('\n')}\n`;
+    expect(verifyJsonlExport(at(`${sample.slice(0, -1)},"approved_by":"owner"}`), { publicKeyPem: pem })).toMatchObject(
+      {
+        ok: false,
+        first_bad_line: 5,
+        first_bad_seq: seq,
+        reason: 'the line is not one the store writes (Unrecognized key: "approved_by")',
+      },
+    );
+    expect(verifyJsonlExport(at(`{"action":"tokens.revoke",${sample.slice(1)}`), { publicKeyPem: pem })).toMatchObject({
+      ok: false,
+      first_bad_line: 5,
+      first_bad_seq: seq,
+      reason: expect.stringMatching(/^the line is not written as the store writes it/),
+    });
+    const headLine = lines.at(-1)!;
+    expect(
+      verifyJsonlExport(at(`${headLine.slice(0, -2)},"approved_by":"owner"}}`, lines.length - 1), {
+        publicKeyPem: pem,
+      }),
+    ).toMatchObject({ ok: false, signed_head: false, first_bad_line: lines.length });
+    // Without the key the file is read as before: the added field is not hashed, the chain holds.
+    expect(verifyJsonlExport(at(`${sample.slice(0, -1)},"approved_by":"owner"}`))).toMatchObject({ ok: true });
+    // Bytes that are not UTF-8 are refused before anything is read.
+    const bytes = new TextEncoder().encode(real);
+    bytes[10] = 0xff;
+    expect(verifyJsonlExport(bytes, { publicKeyPem: pem })).toMatchObject({
+      ok: false,
+      reason: 'the file is not UTF-8',
+    });
+  });
+});

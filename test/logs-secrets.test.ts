@@ -306,6 +306,11 @@ describe('an excerpt is sanitized as it is served', () => {
         'GET /cb?next=%2Flogin%3Fuser%3Dbob%26password%3D[redacted]&q=password%253D[redacted]&x=1',
       ],
       ['GET /x?auth=Bearer%20KnownBearer9', 'GET /x?auth=Bearer%20[redacted]'],
+      // Issue 34: any scheme, a scheme twice, sshpass.
+      ['Authorization: Token KnownSchemeToken1', 'Authorization: [redacted]'],
+      ['authorization: bearer bearer KnownTwiceBearer2 status=401', 'authorization: [redacted] status=401'],
+      ['sshpass -p KnownSshPass3 ssh -p 22 admin@10.0.0.2', 'sshpass -p [redacted] ssh -p 22 admin@10.0.0.2'],
+      ['SSHPASS=KnownSshPass4 sshpass -e ssh admin@10.0.0.2', 'SSHPASS=[redacted] sshpass -e ssh admin@10.0.0.2'],
     ];
     const written = lines.map(([raw]) => `${raw}\n`).join('');
     await plant(`logs/kernel/${file}`, written);

@@ -169,6 +169,12 @@ describe('a member name', () => {
     `ada@${'a'.repeat(250)}.com`,
     'short.access',
     'token@x.access.',
+    // Characters that lower-case to ASCII (KELVIN SIGN, dotted capital I), and one that folds to it (long s).
+    '\u212Aelvin@acme.example',
+    'kelvin@acme.\u212Axample',
+    '\u0130da@example.com',
+    '\u017Fam@example.com',
+    'abcdef01\u212A.access',
   ])('refuses %j', (input) => {
     expect(MemberEmail.safeParse(input).success).toBe(false);
   });

@@ -107,6 +107,7 @@ describe('log excerpts never show a credential in the forms tools print', () => 
     ['mysql -p', (s) => `mysql -uroot -p${s} db`],
     ['password=', (s) => `password=${s}`],
     ['a URL password', (s) => `https://user:${s}@host.example/path`],
+    ['the variable sshpass -e reads', (s) => `SSHPASS=${s} sshpass -e ssh admin@10.0.0.2`],
   ];
   const words = fc.array(fc.stringMatching(/^[a-z0-9.:/]{0,10}$/), { maxLength: 6 }).map((w) => w.join(' '));
   it.each(forms)('%s, wherever it stands in a line', (_, form) => {
@@ -116,5 +117,62 @@ describe('log excerpts never show a credential in the forms tools print', () => 
       }),
       { numRuns: runs },
     );
+  });
+
+  /**
+   * An auth scheme, in any case: the ones in use (IANA's registry, `Token`, `AWS4-HMAC-SHA256`, `SSWS`…)
+   * are letters, digits, `-`, `_`, `.` and `~`, as a token68 credential is too.
+   */
+  const scheme = fc.oneof(
+    fc.constantFrom('Bearer', 'bearer', 'BEARER', 'Basic', 'Token', 'token', 'Digest', 'Negotiate', 'AWS4-HMAC-SHA256'),
+    fc.stringMatching(/^[A-Za-z][A-Za-z0-9._~-]{0,15}$/),
+  );
+  const header = fc.constantFrom(
+    'Authorization: ',
+    'authorization: ',
+    'AUTHORIZATION:',
+    'Proxy-Authorization: ',
+    'authorization = ',
+    'Authorisation: ',
+    '-H "Authorization: ',
+  );
+
+  it('an Authorization header of any scheme, the scheme repeated or not, wherever it stands in a line', () => {
+    fc.assert(
+      fc.property(
+        secret,
+        header,
+        fc.array(scheme, { minLength: 1, maxLength: 3 }),
+        words,
+        words,
+        (s, name, schemes, before, after) => {
+          expect(sanitizeText(`${before} ${name}${schemes.join(' ')} ${s} ${after}`)).not.toContain(s);
+        },
+      ),
+      { numRuns: runs },
+    );
+  });
+
+  it('the password of sshpass -p, after any of its other options', () => {
+    const options = fc.array(fc.constantFrom('-e', '-v', '-P assword:', '-f ~/.pw', '-d 3'), { maxLength: 2 });
+    const quoted = fc.constantFrom(
+      (s: string) => s,
+      (s: string) => `'${s}'`,
+      (s: string) => `"${s}"`,
+    );
+    fc.assert(
+      fc.property(secret, options, quoted, fc.constantFrom(' ', '  ', ''), words, (s, before, quote, space, after) => {
+        const line = `sshpass ${[...before, `-p${space}${quote(s)}`].join(' ')} ssh -p 22 admin@10.0.0.2 ${after}`;
+        expect(sanitizeText(line)).not.toContain(s);
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('keeps the fields after an Authorization header and the port of ssh -p', () => {
+    expect(sanitizeText('authorization=Token Known1 status=401 ip=127.0.0.1')).toBe(
+      'authorization=[redacted] status=401 ip=127.0.0.1',
+    );
+    expect(sanitizeText('ssh -p 2222 admin@10.0.0.2')).toBe('ssh -p 2222 admin@10.0.0.2');
   });
 });

@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { hostClient, type HostPort } from '../src/host/port';
-import type { TeamAnswer, TeamRequest } from '../src/host/team-link-request';
+import { ErrorCodeForm, type TeamAnswer, type TeamRequest } from '../src/host/team-link-request';
+import { ERROR_CATALOG } from '../src/shared/errors/catalog';
 import { call, tokenWith } from './support/api';
 import { sql } from './support/store';
 import { serviceWith, type ServiceOptions } from './support/service';
@@ -106,6 +107,25 @@ describe('a machine joined to a team', () => {
     );
     expect(entry).toMatchObject({ result: 'error', error_code: 'state.revision_conflict' });
     expect(JSON.parse(entry!.details)).toMatchObject({ team: { status: 409, head: HEAD } });
+  });
+
+  it("records a team's error code only in the form of one: a code with control characters, or too long, is team.error", async () => {
+    for (const code of ['team.x\u001b[31m<b>', `team.${'x'.repeat(60)}`, 'Team.Upper', '']) {
+      const { service } = joined(() => json(409, { error: { code, message: 'no', details: {} }, request_id: 'x' }));
+      const res = await call('/api/v1/automation/globals/fwd_code', {
+        method: 'PUT',
+        body: { value: 'v', expected_revision: 1 },
+        fetcher: service,
+      });
+      expect(res.status).toBe(409);
+      const [entry] = await sql<{ error_code: string }>(
+        `SELECT error_code FROM audit_log WHERE request_id = ?`,
+        res.headers.get('x-request-id')!,
+      );
+      expect(entry, code).toEqual({ error_code: 'team.error' });
+    }
+    // The form holds every code this version knows: a team of the same version is never misread.
+    for (const code of Object.keys(ERROR_CATALOG)) expect(ErrorCodeForm.safeParse(code).success, code).toBe(true);
   });
 
   it('answers 503 team.unreachable with Retry-After when the team does not answer; local routes keep working', async () => {

@@ -3,6 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { ApiCallError, ApiClient } from './client';
 import { describeError } from './errors';
 import { exitCodeFor } from './exit-codes';
+import { printable } from './output';
 
 /** A whole number within bounds, or a clear refusal naming them. */
 export function intBetween(min: number, max: number) {
@@ -34,7 +35,7 @@ export function localAction<A extends unknown[]>(fn: (...args: A) => Promise<voi
       if (!(error instanceof ApiCallError)) throw error;
       // Commander passes the command last; its options (and its parents') say whether --json was asked.
       const json = (args.at(-1) as Command | undefined)?.optsWithGlobals?.().json === true;
-      process.stderr.write(json ? `${JSON.stringify(error.envelope)}\n` : describeError(error));
+      process.stderr.write(json ? `${printable(JSON.stringify(error.envelope))}\n` : describeError(error));
       process.exitCode = exitCodeFor(error);
     }
   };

@@ -1,3 +1,4 @@
+import { escapeUnsafe } from '../shared/unicode';
 import type { ApiCallError } from './client';
 
 type Issue = { in?: string; path?: (string | number)[]; message?: string };
@@ -16,5 +17,6 @@ export function describeError(error: ApiCallError): string {
         );
     } else lines.push(`  ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   }
-  return `${lines.join('\n')}\n`;
+  // Each line holds the service's text on one line: none of its control characters, line feeds included.
+  return `${lines.map((line) => escapeUnsafe(line)).join('\n')}\n`;
 }

@@ -1,6 +1,17 @@
+import { escapeUnsafe } from '../shared/unicode';
+
+/**
+ * What the CLI prints of the service's text: every control character in it, and every line or
+ * paragraph separator and bidirectional control, as `\uXXXX`, so that no answer (nor a team's,
+ * which a joined machine passes on) can recolour, move the cursor or rewrite what the terminal
+ * shows. Only the line feeds of a multi-line text (a log excerpt, a PEM key) are kept; a table cell
+ * or a value of one line keeps none. Inside JSON strings the escapes mean the same characters.
+ */
+export const printable = (text: string) => escapeUnsafe(text, '\n');
+
 /** Prints data as JSON for scripts, or through a human formatter by default. */
 export function show<T>(data: T, json: boolean | undefined, human: (data: T) => string): void {
-  process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${human(data)}\n`);
+  process.stdout.write(`${printable(json ? JSON.stringify(data, null, 2) : human(data))}\n`);
 }
 
 /**
@@ -17,7 +28,7 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
   if (rows.length === 0) return '(none)';
   const cell = (row: Record<string, unknown>, column: string) => {
     const v = forPeople(column, row[column]);
-    return v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v);
+    return escapeUnsafe(v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v));
   };
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r, c).length)));
   const line = (values: string[]) =>
@@ -32,9 +43,9 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
 
 export function keyValues(record: Record<string, unknown>): string {
   return Object.entries(record)
-    .map(
-      ([k, v]) =>
-        `${k}: ${v !== null && typeof v === 'object' ? JSON.stringify(v, forPeople) : String(forPeople(k, v))}`,
-    )
+    .map((entry) => escapeUnsafe(keyValue(...entry)))
     .join('\n');
 }
+
+const keyValue = (k: string, v: unknown) =>
+  `${k}: ${v !== null && typeof v === 'object' ? JSON.stringify(v, forPeople) : String(forPeople(k, v))}`;

@@ -247,9 +247,9 @@ function pipeline(routes: readonly AnyRoute[], deps: CommonDeps, objectDeps: Obj
   async function atEntry(request: Request, ctx: FrontContext, seen: Seen): Promise<Response> {
     let origin: string | null = null;
     try {
-      assertAllowedHost(request, deps.config.allowedHosts);
-      // A request target that is no path (`OPTIONS *`, `GET *`) makes no URL under workerd: no route has it.
       const url = (seen.url = parsedUrl(request));
+      assertAllowedHost(request, url, deps.config.allowedHosts);
+      // A request target that is no path (`OPTIONS *`, `GET *`) makes no URL under workerd: no route has it.
       if (url === null)
         throw new ApiError('route.not_found', { method: request.method, path: requestTarget(request.url) });
       try {

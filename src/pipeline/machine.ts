@@ -1,7 +1,7 @@
 import type { FrontContext } from '../../handlers/context';
+import { UUID } from '../shared/schemas/ids';
 
 const MACHINE_ID = /^[A-Za-z0-9-]{8,64}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * On a team's service, a request that a joined machine forwards (src/pipeline/forward-to-team.ts) names the

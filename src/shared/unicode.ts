@@ -6,6 +6,19 @@ export function isWellFormed(text: string): boolean {
 }
 
 /**
+ * Characters never shown as they are, in a log line or on a terminal: control characters (C0, DEL
+ * and C1, U+0085 among them), the Unicode line and paragraph separators (U+2028, U+2029) and the
+ * bidirectional controls (which make a line read otherwise than it is). A regular expression
+ * character class's contents, for the `u` flag.
+ */
+export const UNSAFE_CHARACTERS = String.raw`\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}`;
+const UNSAFE = new RegExp(`[${UNSAFE_CHARACTERS}]`, 'gu');
+
+/** The text with every unsafe character but those `kept` (the line feeds of a multi-line text) written as `\uXXXX`. */
+export const escapeUnsafe = (text: string, kept = ''): string =>
+  text.replace(UNSAFE, (c) => (kept.includes(c) ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+
+/**
  * One encoder and one strict decoder for the isolate: neither keeps state between whole-text calls,
  * and under workerd each one made is a native object that lives until the next full collection.
  */

@@ -52,14 +52,13 @@ export function accessVerifier({ jwksUrl, audience, issuer }: AccessSettings): A
     } catch {
       throw new ApiError('auth.token_invalid');
     }
-    const member = MemberEmail.safeParse(named(payload));
-    if (!member.success) throw new ApiError('auth.token_invalid');
+    // A person by the `email` claim; else a service token (whose `email` is absent or empty) by its `common_name`.
+    const { email, common_name: commonName } = payload;
+    const person = typeof email === 'string' && email !== '';
+    const member = MemberEmail.safeParse(person ? email : commonName);
+    // Each in its own form: an email names a person (it has an `@`), a common_name only a service
+    // token (`<client id>.access`), so that neither signs in as the other.
+    if (!member.success || member.data.includes('@') !== person) throw new ApiError('auth.token_invalid');
     return { member: member.data };
   };
-}
-
-/** The `email` claim of a person, else the `common_name` of a service token (whose `email` is absent or empty). */
-function named(payload: JWTPayload): unknown {
-  const { email, common_name: commonName } = payload;
-  return typeof email === 'string' && email !== '' ? email : commonName;
 }

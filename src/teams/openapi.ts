@@ -53,8 +53,9 @@ const SECURITY_SCHEMES: Record<string, JsonSchema> = {
     description:
       'The JWT Cloudflare Access adds to a request it lets through, read when no bearer token is sent and only where the service has ' +
       '`LPA_ACCESS_JWKS_URL`, `LPA_ACCESS_AUD` and `LPA_ACCESS_ISSUER`: RS256 only, signed by a key of that JWKS, `exp` required, ' +
-      '`nbf`, `aud` and `iss` checked with 5 s of clock tolerance; anything else is `auth.token_invalid`. Its `email` (a person) or ' +
-      "`common_name` (an Access service token) must name a member of the team, else 403 `auth.not_member`. The member's role decides: " +
+      '`nbf`, `aud` and `iss` checked with 5 s of clock tolerance; anything else is `auth.token_invalid`. Its `email` (a person, an address) or ' +
+      '`common_name` (an Access service token, `<client id>.access`), in ASCII and compared without regard to ASCII case, ' +
+      "must name a member of the team, else 403 `auth.not_member`. The member's role decides: " +
       `an owner or admin is an admin session, a member holds ${MEMBER_SCOPES}.`,
   },
   operatorToken: {

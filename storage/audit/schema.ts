@@ -1,5 +1,13 @@
 import { z } from 'zod';
 import { Base64Out } from '../../src/shared/schemas/base64';
+import { UUID } from '../../src/shared/schemas/ids';
+
+/** A chain hash: lower-case hex SHA-256. */
+const ChainHash = z.string().regex(/^[0-9a-f]{64}$/);
+/** A signing key's id: lower-case hex SHA-256 of its 32 raw public key bytes. */
+const KeyId = z.string().regex(/^[0-9a-f]{64}$/);
+/** A store's id, made with the store (`crypto.randomUUID()`). */
+const StoreId = z.string().regex(UUID);
 
 /** The outcomes an entry records; also the values of the `result` filter. */
 export const AuditResult = z.enum(['ok', 'denied', 'error']);
@@ -29,26 +37,32 @@ export const AuditEntry = z
 export type AuditEntry = z.output<typeof AuditEntry>;
 
 /** The anchor of a sealed day, on the export line of the day's last entry (whose seq and hash it seals). */
-export const AnchorProof = z.object({
-  day: z.string(),
-  store_id: z.string(),
-  /** Base64 Ed25519 over canonical({day, hash, seq, store_id}); null on anchors written before signing began. */
-  signature: z.string().nullable(),
-});
+export const AnchorProof = z
+  .object({
+    day: z.string(),
+    store_id: z.string(),
+    /** Base64 Ed25519 over canonical({day, hash, seq, store_id}); null on anchors written before signing began. */
+    signature: z.string().nullable(),
+  })
+  .strict();
 export type AnchorProof = z.output<typeof AnchorProof>;
 
-/** An entry with everything its hash covers and its chain links, as the store reads it and the JSONL export writes it. */
+/**
+ * An entry with everything its hash covers and its chain links, as the store reads it and the JSONL
+ * export writes it: a line of the export holds exactly these keys, in this order
+ * (docs/audit-format.md#the-form-of-a-line).
+ */
 export const AuditRecord = AuditEntry.extend({
   /** The action's filter category; hashed from canonical form 2 on. */
   category: z.string(),
   /** The canonical form the entry was hashed in: 1 (written before signed anchors) or 2. */
   v: z.int(),
-  hash: z.string(),
+  hash: ChainHash,
   /** The hash this entry was chained to (the previous entry's, the checkpoint's or genesis); null if that row is gone. */
-  prev_hash: z.string().nullable(),
+  prev_hash: ChainHash.nullable(),
   /** Present on the last entry of a sealed day. */
   anchor: AnchorProof.optional(),
-});
+}).strict();
 export type AuditRecord = z.output<typeof AuditRecord>;
 
 /** One page of records from the store. */
@@ -64,7 +78,7 @@ export type AuditPage = z.output<typeof AuditPage>;
  * them with (docs/teams.md#audit-across-machines). `next_after_seq` continues; null on the last page.
  */
 export const AuditHashes = z
-  .object({ items: z.array(z.object({ seq: z.int(), hash: z.string() })), next_after_seq: z.int().nullable() })
+  .object({ items: z.array(z.object({ seq: z.int(), hash: ChainHash })), next_after_seq: z.int().nullable() })
   .meta({ id: 'AuditHashes' });
 export type AuditHashes = z.output<typeof AuditHashes>;
 
@@ -96,15 +110,15 @@ export type AuditVerification = z.output<typeof AuditVerification>;
 /** The signed head of the chain (`GET /api/v1/audit/checkpoint`), a witness can keep to prove later that nothing before it changed. */
 export const AuditCheckpoint = z
   .object({
-    store_id: z.string(),
+    store_id: StoreId,
     /** The newest entry's seq (0 when the log is empty). */
     seq: z.int(),
     /** The chain hash at `seq`. */
-    hash: z.string(),
+    hash: ChainHash,
     /** When the checkpoint was signed (epoch ms). */
     ts: z.int(),
     /** Hex SHA-256 of the raw 32-byte public key that verifies `signature`. */
-    key_id: z.string(),
+    key_id: KeyId,
     /** Base64 Ed25519 signature over the UTF-8 canonical JSON of {hash, seq, store_id, ts}. */
     signature: z.string(),
   })
@@ -118,31 +132,38 @@ export type AuditCheckpoint = z.output<typeof AuditCheckpoint>;
  * seq, store_id, ts}); the store does not sign (null, with `refused` saying why) over a history it can
  * tell was rewritten, or without its keys.
  */
-export const ExportHead = z.object({
-  /** The seq of the file's first entry; null for a file without entries. */
-  first_seq: z.int().nullable(),
-  /** The seq of the file's last entry and its chain hash; null for a file without entries. */
-  seq: z.int().nullable(),
-  hash: z.string().nullable(),
-  /** When the store signed it (epoch ms). */
-  ts: z.int(),
-  store_id: z.string(),
-  /** The signing key's id; null when the store has no signing key. */
-  key_id: z.string().nullable(),
-  /** The first seq written under the signing key (storage/audit/key-start.ts): no form 1 line and no unsigned anchor from it on. */
-  key_start_seq: z.int(),
-  signature: z.string().nullable(),
-  refused: z.string().nullable(),
-});
+export const ExportHead = z
+  .object({
+    /** The seq of the file's first entry; null for a file without entries. */
+    first_seq: z.int().nullable(),
+    /** The seq of the file's last entry and its chain hash; null for a file without entries. */
+    seq: z.int().nullable(),
+    hash: z.string().nullable(),
+    /** When the store signed it (epoch ms). */
+    ts: z.int(),
+    store_id: z.string(),
+    /** The signing key's id; null when the store has no signing key. */
+    key_id: z.string().nullable(),
+    /** The first seq written under the signing key (storage/audit/key-start.ts): no form 1 line and no unsigned anchor from it on. */
+    key_start_seq: z.int(),
+    signature: z.string().nullable(),
+    refused: z.string().nullable(),
+  })
+  .strict();
 export type ExportHead = z.output<typeof ExportHead>;
+
+/** The last line of a JSONL export: the head, and nothing else. */
+export const ExportHeadLine = z.object({ head: ExportHead }).strict();
 
 /** The key that verifies anchors and checkpoints (`GET /api/v1/audit/public-key`). */
 export const AuditPublicKey = z
   .object({
-    key_id: z.string(),
+    key_id: KeyId,
     algorithm: z.literal('Ed25519'),
-    /** SPKI PEM, as `openssl pkey -pubout` writes it. */
-    public_key_pem: z.string(),
+    /** SPKI PEM, as `openssl pkey -pubout` writes it: nothing before or after it. */
+    public_key_pem: z
+      .string()
+      .regex(/^-----BEGIN PUBLIC KEY-----\n[A-Za-z0-9+/=\n]{1,200}\n-----END PUBLIC KEY-----\n$/),
   })
   .meta({ id: 'AuditPublicKey' });
 export type AuditPublicKey = z.output<typeof AuditPublicKey>;

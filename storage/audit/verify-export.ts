@@ -1,9 +1,17 @@
+import type { z } from 'zod';
 import { categoryOf } from './actions';
 import { anchorSigned } from './anchors';
 import { chainHash, GENESIS_HASH, type StoredEntry } from './chain';
 import { dayIndex, dayName } from './days';
 import { headSigned } from './export-head';
-import { ExportHead, type AnchorProof, type AuditCheckpoint, type ExportVerification } from './schema';
+import {
+  AuditRecord,
+  ExportHead,
+  ExportHeadLine,
+  type AnchorProof,
+  type AuditCheckpoint,
+  type ExportVerification,
+} from './schema';
 import { keyId, publicKeyFromPem, signatureValid } from './signing';
 
 interface Line {
@@ -15,25 +23,17 @@ interface Line {
   entry: StoredEntry;
 }
 
+/** A line read, and with the key, why it is not the store's own text of it (a misformed line is still checked on). */
+type Read = (Line | { head: ExportHead }) & { misformed?: string };
+
 /** A line that is an object but not an entry: the head that ends an export (`{"head": …}`). */
-function parseHead(value: Record<string, unknown>): ExportHead | string {
+function parseHead(value: Record<string, unknown>): { head: ExportHead } | string {
   const head = ExportHead.safeParse(value.head);
-  return head.success ? head.data : 'the head line is not a head';
+  return head.success ? { head: head.data } : 'the head line is not a head';
 }
 
-function parseLine(text: string): Line | { head: ExportHead } | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return 'not JSON';
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'not a JSON object';
-  if ('head' in value) {
-    const head = parseHead(value as Record<string, unknown>);
-    return typeof head === 'string' ? head : { head };
-  }
-  const { hash, prev_hash, anchor, ...entry } = value as Record<string, unknown>;
+function parseEntry(value: Record<string, unknown>): Line | string {
+  const { hash, prev_hash, anchor, ...entry } = value;
   if (!Number.isSafeInteger(entry.seq)) return 'seq is not an integer';
   if (!Number.isSafeInteger(entry.ts)) return 'ts is not an integer';
   if (typeof hash !== 'string') return 'hash is missing';
@@ -50,6 +50,41 @@ function parseLine(text: string): Line | { head: ExportHead } | string {
   };
 }
 
+/**
+ * Why a line is not byte for byte the text the store writes for what it reads as
+ * (docs/audit-format.md#the-form-of-a-line), or null. Read by its strict schema (exactly the keys
+ * the store writes, each of its type) and written again as the store writes it, it must give the
+ * same text: so no key twice (a reader that takes the first would see a value the store never
+ * wrote), no key the store does not write, no white space and no other spelling of a number or a
+ * string, the keys in the store's order. What the key accepts is then read the same by every reader.
+ */
+function misformed(text: string, value: object): string | null {
+  const line = ('head' in value ? ExportHeadLine : AuditRecord).safeParse(value);
+  if (!line.success) {
+    const [{ path, message }] = line.error.issues as [z.core.$ZodIssue];
+    return `the line is not one the store writes (${path.length ? `${path.join('.')}: ` : ''}${message})`;
+  }
+  return JSON.stringify(line.data) === text
+    ? null
+    : 'the line is not written as the store writes it (a key twice or out of order, white space, or a value spelt otherwise)';
+}
+
+/** One line of the file; `exact` (with the key) holds it to the store's own text. */
+function parseLine(text: string, exact: boolean): Read | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'not JSON';
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'not a JSON object';
+  const read =
+    'head' in value ? parseHead(value as Record<string, unknown>) : parseEntry(value as Record<string, unknown>);
+  const why = exact ? misformed(text, value) : null;
+  if (typeof read === 'string') return why ?? read;
+  return why === null ? read : { ...read, misformed: why };
+}
+
 /** What the offline check is given besides the file: the public key (SPKI PEM) and a checkpoint saved earlier. */
 export interface ExportProofs {
   publicKeyPem?: string | null;
@@ -62,12 +97,19 @@ export const checkpointSigned = (c: AuditCheckpoint) => ({ hash: c.hash, seq: c.
 type Fail = (lineNo: number | null, seq: number | null, reason: string) => void;
 
 /**
+ * An export's bytes as text: UTF-8 or nothing (bytes that are not would read otherwise to another
+ * reader), a byte-order mark kept, so that it is refused as any byte the store did not write.
+ */
+const EXPORT_TEXT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
  * Verifies a JSONL audit export offline, as docs/audit-format.md and docs/audit-threat-model.md
  * describe and with the store's own code: every line's hash over its prev_hash and its canonical entry (form 1 or 2, by
  * its `v`); consecutive seqs link; seqs ascend; seq 1 links to genesis; a form 1 line's category is
  * its action's, and no form 1 line follows a form 2 one.
  *
- * With the public key it accepts only what the key signed: the file must end with the head the store
+ * With the public key it accepts only what the key signed: every line must be the store's own text of
+ * what it reads as (docs/audit-format.md#the-form-of-a-line), and the file must end with the head the store
  * signed over its first and last entry (so nothing was added, cut or made up), with no seq missing in
  * between (so no link goes unchecked); from the head's key start on no line may be form 1 and every
  * day that ends inside the file must end on a line carrying that day's anchor with a valid signature
@@ -76,7 +118,7 @@ type Fail = (lineNo: number | null, seq: number | null, reason: string) => void;
  * holds its seq with its hash, or starts right after it, linked to its hash; a file that ends before
  * it has lost its tail.
  */
-export function verifyJsonlExport(text: string, proofs: ExportProofs = {}): ExportVerification {
+export function verifyJsonlExport(file: string | Uint8Array, proofs: ExportProofs = {}): ExportVerification {
   const publicKey = proofs.publicKeyPem ? publicKeyFromPem(proofs.publicKeyPem) : null;
   const result: ExportVerification = {
     ok: true,
@@ -97,14 +139,21 @@ export function verifyJsonlExport(text: string, proofs: ExportProofs = {}): Expo
     Object.assign(result, { first_bad_seq: seq, first_bad_line: lineNo, reason });
   };
   if (proofs.publicKeyPem && !publicKey) fail(null, null, 'the public key is not an Ed25519 public key in SPKI PEM');
+  let text = '';
+  try {
+    text = typeof file === 'string' ? file : EXPORT_TEXT.decode(file);
+  } catch {
+    fail(null, null, 'the file is not UTF-8');
+  }
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  const parsed = lines.map((raw) => parseLine(raw.replace(/\r$/, '')));
+  // Without the key a CRLF file still checks; with it a line is the store's text, which ends at `\n`.
+  const parsed = lines.map((raw) => (publicKey ? parseLine(raw, true) : parseLine(raw.replace(/\r$/, ''), false)));
   const last = parsed.at(-1);
-  const head = last !== undefined && typeof last === 'object' && 'head' in last ? last.head : null;
+  const head = last !== undefined && typeof last === 'object' && 'head' in last ? last : null;
   if (head) parsed.pop();
   // Without a head (or before the key was given) nothing says where the key starts: nothing unsigned passes.
-  const keyStart = head?.key_start_seq ?? 1;
+  const keyStart = head?.head.key_start_seq ?? 1;
   const unsealed = new Set<number>();
   let previous: Line | null = null;
   let sawForm2 = false;
@@ -115,6 +164,7 @@ export function verifyJsonlExport(text: string, proofs: ExportProofs = {}): Expo
       fail(lineNo, null, typeof line === 'string' ? line : 'a head line before the last line');
       continue;
     }
+    if (line.misformed) fail(lineNo, line.seq, line.misformed);
     result.checked += 1;
     result.first_seq ??= line.seq;
     result.last_seq = line.seq;
@@ -166,7 +216,7 @@ export function verifyJsonlExport(text: string, proofs: ExportProofs = {}): Expo
     previous = line;
   }
   if (unsealed.size > 0) result.missing_anchor = dayName(Math.min(...unsealed));
-  if (publicKey) checkHead(head, publicKey, previous, result, fail);
+  if (publicKey) checkHead(head, lines.length, publicKey, previous, result, fail);
   if (proofs.checkpoint) checkCheckpoint(proofs.checkpoint, publicKey, bySeq, result, fail);
   result.ok = result.reason === null && result.missing_anchor === null;
   return result;
@@ -174,13 +224,14 @@ export function verifyJsonlExport(text: string, proofs: ExportProofs = {}): Expo
 
 /** Whether the file ends with the head the key signed over its first and last entry. */
 function checkHead(
-  head: ExportHead | null,
+  line: { head: ExportHead; misformed?: string } | null,
+  lineNo: number,
   publicKey: Uint8Array,
   last: Line | null,
   result: ExportVerification,
   fail: Fail,
 ): void {
-  if (head === null) {
+  if (line === null) {
     fail(
       null,
       null,
@@ -188,6 +239,12 @@ function checkHead(
     );
     return;
   }
+  // A head line with more in it than the store wrote is not the store's head, whatever its signature covers.
+  if (line.misformed) {
+    fail(lineNo, null, line.misformed);
+    return;
+  }
+  const { head } = line;
   if (head.signature === null) {
     fail(null, null, `the store did not sign the head: ${head.refused ?? 'no reason given'}`);
     return;

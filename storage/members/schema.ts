@@ -9,12 +9,14 @@ const SERVICE_TOKEN = '[a-z0-9]{8,64}\\.access';
 
 /**
  * Who a member is: a person's email, or the client id of an Access service token (a machine that
- * comes through Access). Lower-cased before it is checked, so that one person is one member
- * whatever case their address is typed in.
+ * comes through Access). Lower-cased, so that one person is one member whatever case their address
+ * is typed in, but only once it is known to be ASCII: other characters lower-case into ASCII too
+ * (KELVIN SIGN into `k`), and would sign in as a member Access never named.
  */
 export const MemberEmail = z
   .string()
   .max(254)
+  .regex(/^[\x21-\x7e]*$/, 'A member is written in ASCII')
   .toLowerCase()
   .regex(
     new RegExp(`^(?:${EMAIL}|${SERVICE_TOKEN})$`),

@@ -135,6 +135,9 @@ describe('a Cloudflare Access assertion', () => {
     ['neither email nor common_name', () => assertion({ email: undefined })],
     ['an email that names no member', () => assertion({ email: 'not an email' })],
     ['a common_name that names no member', () => assertion({ email: undefined, common_name: 'x' })],
+    ['an email with a KELVIN SIGN, which lower-cases to k', () => assertion({ email: '\u212Aelvin@acme.example' })],
+    ['a common_name in the form of an email', () => assertion({ email: '', common_name: 'ada@example.com' })],
+    ["an email in the form of a service token's name", () => assertion({ email: 'abcdef0123456789.access' })],
     [
       'a tampered payload',
       async () => {

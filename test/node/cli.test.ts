@@ -377,6 +377,29 @@ describe('lpa audit', () => {
     const noKey = await lpa(['audit', 'verify-file', file, '--checkpoint', checkpoint]);
     expect(noKey.code).toBe(2);
 
+    // Issue 34: with the key only the bytes it signed pass: no field added, no key written twice, no byte that is not UTF-8.
+    const sample = lines[3]!;
+    const forged: [string, string][] = [
+      ['a field added', `${sample.slice(0, -1)},"approved_by":"owner"}`],
+      ['a key twice, the first another', `{"action":"tokens.revoke","actor_label":"owner",${sample.slice(1)}`],
+    ];
+    for (const [what, line] of forged) {
+      const path = join(work, 'forged.jsonl');
+      writeFileSync(path, `${lines.with(3, line).join('\n')}\n${JSON.stringify({ head })}\n`);
+      const run = await lpa(['audit', 'verify-file', path, '--public-key', key, '--json']);
+      expect([run.code, JSON.parse(run.stdout)], what).toMatchObject([
+        1,
+        { ok: false, first_bad_line: 4, first_bad_seq: JSON.parse(sample).seq, signed_head: true },
+      ]);
+    }
+    const notUtf8 = join(work, 'not-utf8.jsonl');
+    writeFileSync(notUtf8, Buffer.concat([readFileSync(file), Buffer.from([0xff])]));
+    const undecodable = await lpa(['audit', 'verify-file', notUtf8, '--public-key', key, '--json']);
+    expect([undecodable.code, JSON.parse(undecodable.stdout)]).toMatchObject([
+      1,
+      { ok: false, reason: 'the file is not UTF-8' },
+    ]);
+
     const altered = join(work, 'altered.jsonl');
     const second = JSON.parse(lines[1]!);
     writeFileSync(

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AuditSigner } from '../../storage/audit/signing';
@@ -65,7 +65,7 @@ export class FakeTeam {
   chain(teamId: string): FakeChain {
     let chain = this.teams.get(teamId);
     if (!chain)
-      this.teams.set(teamId, (chain = { storeId: `store-${teamId}`, signer: newSigner(), hashes: [randomHash()] }));
+      this.teams.set(teamId, (chain = { storeId: randomUUID(), signer: newSigner(), hashes: [randomHash()] }));
     return chain;
   }
 

@@ -41,6 +41,23 @@ describe.each(RUNTIMES)('the service on %s', (runtime) => {
   it('serves the API behind the Host guard', async () => {
     expect((await raw(svc.current.port, '/status')).json).toEqual({ status: 'ok', version: expect.any(String) });
     expect((await raw(svc.current.port, '/status', { headers: { host: 'localhost.evil.example' } })).status).toBe(421);
+    // An absolute-form target names its own authority, whatever Host says (RFC 9112 §3.2.2): it is
+    // held to the same names (under workerd by the front door). Bun drops the authority for Host's
+    // before LPA sees the request, and has no front door to read it (docs/requests.md#the-steps).
+    const absolute = (authority: string) => raw(svc.current.port, `http://${authority}/status`);
+    for (const authority of ['evil.example', `localhost.evil.example:${svc.current.port}`, '127.0.0.1']) {
+      const refused = await absolute(authority);
+      if (runtime === 'bun') expect(refused.status).toBe(200);
+      else
+        expect(refused.json).toEqual({
+          error: { code: 'request.host_forbidden', message: expect.any(String), details: { host: authority } },
+          request_id: refused.headers['x-request-id'],
+        });
+    }
+    expect((await absolute(`127.0.0.1:${svc.current.port}`)).json).toEqual({
+      status: 'ok',
+      version: expect.any(String),
+    });
     const status = await raw(svc.current.port, '/api/v1/system/status', { headers: svc.auth() });
     expect(status.json.api).toEqual({ url: `http://127.0.0.1:${svc.current.port}`, port: svc.current.port });
     expect(status.json.data_root).toBe(svc.current.dataRoot);

@@ -4,6 +4,7 @@
  * witness finding is made for real and `lpa team verify` reports it; a machine that leaves one team
  * for another; and a team that hangs, stalls its body or answers garbage.
  */
+import { randomUUID } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -104,7 +105,7 @@ describe('lpa team verify, each finding made by the team', () => {
       expect(link).toMatchObject({ joined: true, url: team.url('alpha') });
       expect(link.witness.checkpoint).toMatchObject({
         key_id: alpha().signer.keyId,
-        checkpoint: { seq: 4, store_id: 'store-alpha' },
+        checkpoint: { seq: 4, store_id: alpha().storeId },
       });
     },
     START_MS,
@@ -161,10 +162,10 @@ describe('lpa team verify, each finding made by the team', () => {
       const { signer, storeId, hashes } = alpha();
       const cases: [string, () => void][] = [
         ['a new signing key', () => void (alpha().signer = newSigner())],
-        ['another store id', () => void (alpha().storeId = 'store-restored-elsewhere')],
+        ['another store id', () => void (alpha().storeId = randomUUID())],
         [
           'another team at the same URL',
-          () => void team.teams.set('alpha', { storeId: 'store-other', signer: newSigner(), hashes: [randomHash()] }),
+          () => void team.teams.set('alpha', { storeId: randomUUID(), signer: newSigner(), hashes: [randomHash()] }),
         ],
       ];
       for (const [what, change] of cases) {
@@ -229,8 +230,56 @@ describe('lpa team verify, each finding made by the team', () => {
       const link = await witnessed(4);
       expect(link.witness.checkpoint).toMatchObject({
         key_id: alpha().signer.keyId,
-        checkpoint: { store_id: 'store-alpha', seq: 4 },
+        checkpoint: { store_id: alpha().storeId, seq: 4 },
       });
+    },
+    START_MS,
+  );
+});
+
+describe('what a team sends back is kept only in its documented form', () => {
+  const alpha = () => team.chain('alpha');
+
+  it(
+    'a checkpoint or key that is not in its form, though signed, is refused and nothing of it kept: a hash or store id of 7,000 characters, a PEM with more around it',
+    async () => {
+      const before = (await witnessed(4)).witness;
+      const long = 'ab'.repeat(3500);
+      const cases: [string, () => () => void][] = [
+        [
+          'a hash of 7,000 characters at the head',
+          () => {
+            alpha().hashes.push(long);
+            return () => void alpha().hashes.pop();
+          },
+        ],
+        [
+          'a store id of 7,000 characters',
+          () => {
+            const storeId = alpha().storeId;
+            alpha().storeId = long;
+            return () => void (alpha().storeId = storeId);
+          },
+        ],
+        [
+          'a PEM with 7,000 more characters after it',
+          () => {
+            alpha().tamperKey = (key) => void (key.public_key_pem = `${key.public_key_pem}${long}`);
+            return () => void (alpha().tamperKey = undefined);
+          },
+        ],
+      ];
+      for (const [what, change] of cases) {
+        const undo = change();
+        const run = await lpa(['team', 'verify', '--json']);
+        undo();
+        expect(run.code, what).not.toBe(0);
+        expect(JSON.parse(run.stderr).error, what).toMatchObject({
+          code: 'team.refused',
+          details: { status: 200, code: 'team.bad_answer' },
+        });
+        expect((await witnessed(4)).witness, what).toEqual(before);
+      }
     },
     START_MS,
   );
@@ -292,7 +341,7 @@ describe('a machine that leaves its team and joins another', () => {
       });
       expect((await witnessed(3)).witness.checkpoint).toMatchObject({
         key_id: beta.signer.keyId,
-        checkpoint: { store_id: 'store-beta', seq: 3 },
+        checkpoint: { store_id: beta.storeId, seq: 3 },
       });
 
       await joinAndRestart('alpha');
@@ -449,6 +498,53 @@ describe('a team that does not answer', () => {
           )
           .get()!;
         expect(unanswered.n).toBe(1);
+      } finally {
+        db.close();
+      }
+      machine = await startService('workerd', dataRoot);
+    },
+    START_MS,
+  );
+});
+
+describe("a hostile team's answer to a forwarded write", () => {
+  it(
+    'leaves in the local chain only what is in its form: no 7,000-character request id, no error code with control characters, and passes on no header out of form',
+    async () => {
+      team.behaviour = (request, response) => {
+        request.resume();
+        request.once('end', () => {
+          response.writeHead(409, {
+            'content-type': 'application/json',
+            'x-request-id': 'r'.repeat(7000),
+            'retry-after': 'soon\u009b',
+            'content-disposition': `attachment; filename="\u009b[31m.jsonl"`,
+          });
+          response.end(
+            JSON.stringify({
+              error: { code: 'team.x\u001b[31m<b>', message: 'no', details: {} },
+              request_id: 'r'.repeat(7000),
+            }),
+          );
+        });
+      };
+      const answer = await put('hostile_answer');
+      team.behaviour = undefined;
+      expect(answer.status).toBe(409);
+      expect(answer.headers['retry-after']).toBeUndefined();
+      expect(answer.headers['content-disposition']).toBeUndefined();
+      // The machine's own chain, as its store file holds it (the audit routes of a joined machine are the team's).
+      const dataRoot = machine.dataRoot;
+      await machine.stop();
+      const folder = join(dataRoot, 'store');
+      const file = readdirSync(folder, { recursive: true, encoding: 'utf8' }).find((name) => name.endsWith('.sqlite'));
+      const db = new DatabaseSync(join(folder, file!), { readOnly: true });
+      try {
+        const entry = db
+          .prepare('SELECT result, error_code, details FROM audit_log WHERE request_id = ?')
+          .get(answer.headers['x-request-id'] as string)!;
+        expect(entry).toMatchObject({ result: 'error', error_code: 'team.error' });
+        expect(JSON.parse(entry.details as string).team).toEqual({ status: 409, request_id: null, head: null });
       } finally {
         db.close();
       }

@@ -2,4 +2,10 @@ export function independentVerify(
   jsonl: string,
   pem: string,
   checkpoint?: Record<string, unknown> & { seq: number; hash: string; signature: string },
-): { seq: number } | { day: string } | { checkpoint: string } | { head: 'missing' | 'signature' | 'range' } | null;
+):
+  | { seq: number }
+  | { day: string }
+  | { line: number }
+  | { checkpoint: string }
+  | { head: 'missing' | 'signature' | 'range' }
+  | null;

@@ -118,6 +118,28 @@ describe('the team service', () => {
     expect(res.status).toBe(200);
   });
 
+  it('compares identities as Access issued them: no Unicode case mapping, a service token only as <client id>.access', async () => {
+    const { owner } = await createTeam('identities');
+    const boss = await assertionFor(owner);
+    for (const member of ['kelvin@identities.example', 'abcdef0123456789.access']) {
+      const put = await teamCall(`/teams/identities/api/v1/members/${member}`, {
+        method: 'PUT',
+        assertion: boss,
+        body: { role: 'admin' },
+      });
+      expect(put.status).toBe(200);
+    }
+    const asMember = async (claims: Record<string, unknown>) =>
+      (await teamCall('/teams/identities/api/v1/profiles', { assertion: await assertionFor(null, { claims }) })).status;
+    expect(await asMember({ email: 'KELVIN@Identities.example' })).toBe(200);
+    // U+212A KELVIN SIGN lower-cases to an ASCII k: the address is checked before any case mapping.
+    expect(await asMember({ email: '\u212Aelvin@identities.example' })).toBe(401);
+    expect(await asMember({ common_name: 'ABCDEF0123456789.access' })).toBe(200);
+    // A service token's name is never taken as an email, nor a person's email as a service token's.
+    expect(await asMember({ common_name: 'kelvin@identities.example' })).toBe(401);
+    expect(await asMember({ email: 'abcdef0123456789.access' })).toBe(401);
+  });
+
   it('gives a member the member scopes only, and keeps the last owner', async () => {
     const { owner } = await createTeam('roles-team');
     const boss = await assertionFor(owner);

@@ -144,13 +144,13 @@ export function auditCommand(audit: Command): void {
       .argument('<file>')
       .option(
         '--public-key <pem>',
-        "the public key (lpa audit public-key --out): accept only what it signed: the signed head, every finished day's anchor, no gap",
+        "the public key (lpa audit public-key --out): accept only what it signed: every line as the store wrote it, the signed head, every finished day's anchor, no gap",
       )
       .option('--checkpoint <file>', 'a checkpoint saved earlier (lpa audit checkpoint --out); needs --public-key'),
   ).action((file: string, options: JsonOption & { publicKey?: string; checkpoint?: string }) => {
     const read = (path: string) => {
       try {
-        return readFileSync(path, 'utf8');
+        return readFileSync(path);
       } catch (error) {
         process.stderr.write(`error: cli.file_unreadable: ${(error as Error).message}\n`);
         process.exitCode = 1;
@@ -162,11 +162,12 @@ export function auditCommand(audit: Command): void {
       process.exitCode = 2;
       return;
     }
-    const text = read(file);
-    const publicKeyPem = options.publicKey ? read(options.publicKey) : null;
-    const checkpointText = options.checkpoint ? read(options.checkpoint) : null;
+    // The export as bytes: the check decides whether they are UTF-8.
+    const exported = read(file);
+    const publicKeyPem = options.publicKey ? (read(options.publicKey)?.toString('utf8') ?? null) : null;
+    const checkpointText = options.checkpoint ? (read(options.checkpoint)?.toString('utf8') ?? null) : null;
     if (
-      text === null ||
+      exported === null ||
       (options.publicKey && publicKeyPem === null) ||
       (options.checkpoint && checkpointText === null)
     )
@@ -183,7 +184,7 @@ export function auditCommand(audit: Command): void {
         return;
       }
     }
-    const result = verifyJsonlExport(text, { publicKeyPem, checkpoint });
+    const result = verifyJsonlExport(exported, { publicKeyPem, checkpoint });
     show(result, options.json, (r) => keyValues({ ...r }));
     if (!result.ok) process.exitCode = 1;
   });

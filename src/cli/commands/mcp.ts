@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ApiCallError } from '../client';
 import { exitCodeFor } from '../exit-codes';
+import { escapeUnsafe } from '../../shared/unicode';
 
 export function mcpCommand(mcp: Command): void {
   mcp
@@ -15,7 +16,7 @@ export function mcpCommand(mcp: Command): void {
         await runMcpServer(process.env, { admin: options.admin === true });
       } catch (error) {
         if (!(error instanceof ApiCallError)) throw error;
-        process.stderr.write(`lpa mcp: ${error.code}: ${error.message}\n`);
+        process.stderr.write(`lpa mcp: ${escapeUnsafe(`${error.code}: ${error.message}`)}\n`);
         process.exitCode = exitCodeFor(error);
       }
     });

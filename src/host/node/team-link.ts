@@ -1,5 +1,5 @@
 import { concatBytes } from '../../shared/bytes';
-import { ANSWER_HEADERS, TEAM_ANSWER_MAX_BYTES, type TeamAnswer } from '../team-link-request';
+import { ANSWER_HEADERS, TEAM_ANSWER_MAX_BYTES, TeamAnswerHeaders, type TeamAnswer } from '../team-link-request';
 import { HostRefusal, type HostPort } from '../port';
 
 /** How this machine reaches its team (src/runtimes/launcher/team-settings.ts). */
@@ -71,10 +71,11 @@ export function nodeTeam(link: TeamLink | null): HostPort['team'] {
             answered: true,
             reason: `the team's answer is larger than ${TEAM_ANSWER_MAX_BYTES / 1024 / 1024} MiB`,
           } satisfies TeamAnswer;
-        const answerHeaders: Partial<Record<(typeof ANSWER_HEADERS)[number], string>> = {};
+        const answerHeaders: TeamAnswerHeaders = {};
         for (const name of ANSWER_HEADERS) {
-          const value = response.headers.get(name);
-          if (value !== null) answerHeaders[name] = value;
+          // A value out of its form is dropped here, before anything keeps, passes on or prints it.
+          const value = TeamAnswerHeaders.shape[name].safeParse(response.headers.get(name) ?? undefined);
+          if (value.success && value.data !== undefined) answerHeaders[name] = value.data;
         }
         return { reachable: true, status: response.status, headers: answerHeaders, body } satisfies TeamAnswer;
       } catch (error) {

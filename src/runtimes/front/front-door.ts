@@ -1,4 +1,6 @@
 import { connect, createServer, type Socket } from 'node:net';
+import { allowedAuthority, hostForbidden } from '../../pipeline/host-guard';
+import { errorResponse } from '../../pipeline/respond';
 import { HeadClock } from './request-heads';
 import { refusalReport } from './refusal-report';
 
@@ -27,9 +29,16 @@ export interface FrontDoor {
  * own address: every client is on loopback (the service binds 127.0.0.1 only), and any 127.x.y.z
  * address can be bound on this machine. No header carries the address, so none can forge it.
  */
-export async function openFrontDoor({ port, upstreamPort, maxConnections }: FrontDoorOptions): Promise<FrontDoor> {
+export async function openFrontDoor({
+  port,
+  upstreamPort,
+  maxConnections,
+  allowedHosts,
+}: FrontDoorOptions & { allowedHosts: ReadonlySet<string> }): Promise<FrontDoor> {
   // Half-open both ways: a client that sends its request and shuts its side still gets the answer.
-  const server = createServer({ noDelay: true, allowHalfOpen: true }, (client) => pipeToUpstream(client, upstreamPort));
+  const server = createServer({ noDelay: true, allowHalfOpen: true }, (client) =>
+    pipeToUpstream(client, upstreamPort, allowedHosts),
+  );
   server.maxConnections = maxConnections;
   const refusals = refusalReport(maxConnections);
   server.on('drop', () => refusals.count());
@@ -46,7 +55,22 @@ export async function openFrontDoor({ port, upstreamPort, maxConnections }: Fron
   };
 }
 
-function pipeToUpstream(client: Socket, upstreamPort: number): void {
+/**
+ * workerd builds a request's URL from its Host header and drops the authority of an absolute-form
+ * target (`GET http://evil.example/… HTTP/1.1`), so the pipeline's Host guard never sees it: the
+ * front door, which reads every head, gives such a head the guard's 421 itself
+ * (src/pipeline/host-guard.ts). The connection then closes; the head is never passed on.
+ */
+async function answerMisdirected(client: Socket, host: string): Promise<void> {
+  const response = errorResponse(hostForbidden(host), crypto.randomUUID(), null);
+  const body = await response.text();
+  const fields = [...response.headers, ['content-length', String(Buffer.byteLength(body))], ['connection', 'close']];
+  client.end(
+    `HTTP/1.1 421 Misdirected Request\r\n${fields.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`,
+  );
+}
+
+function pipeToUpstream(client: Socket, upstreamPort: number, allowedHosts: ReadonlySet<string>): void {
   const from = client.remoteAddress;
   const upstream = connect({
     host: '127.0.0.1',
@@ -55,14 +79,27 @@ function pipeToUpstream(client: Socket, upstreamPort: number): void {
     allowHalfOpen: true,
     localAddress: from && /^127\./.test(from) ? from : undefined,
   });
+  let misdirected = false;
   const closeBoth = () => {
     clock.stop();
     client.destroy();
     upstream.destroy();
   };
-  const clock = new HeadClock(closeBoth);
+  const clock = new HeadClock(closeBoth, {
+    allowed: (url) => allowedAuthority(url, allowedHosts),
+    // Called from the listener below, which runs before the pipe's: the chunk that ended the head
+    // is not written to workerd, and nothing after it is.
+    refuse: (host) => {
+      misdirected = true;
+      client.unpipe(upstream);
+      upstream.destroy();
+      answerMisdirected(client, host).catch(closeBoth);
+    },
+  });
   client.on('data', (chunk: Buffer) => clock.seen(chunk));
   client.pipe(upstream).pipe(client);
   client.on('error', closeBoth).on('close', closeBoth);
-  upstream.on('error', closeBoth).on('close', closeBoth);
+  upstream.on('error', closeBoth).on('close', () => {
+    if (!misdirected) closeBoth();
+  });
 }

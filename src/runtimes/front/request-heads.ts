@@ -5,7 +5,9 @@
  * their Content-Length. A request framed any other way (Transfer-Encoding, an Upgrade, CONNECT, a
  * head past MAX_HEAD_BYTES) ends the following: the rest of the connection passes untimed, and the
  * server behind judges it. The bytes are never changed, so a misreading here can only leave a head
- * untimed, never alter a request.
+ * untimed, never alter a request. One head is judged here: an absolute-form target
+ * (`GET http://evil.example/… HTTP/1.1`) whose authority the service does not answer for, which
+ * workerd would take under the Host header's name (src/pipeline/host-guard.ts).
  */
 import { concatBytes } from '../../shared/bytes';
 
@@ -16,7 +18,20 @@ const MAX_HEAD_BYTES = 64 * 1024;
 const CR = 13;
 const LF = 10;
 
-export type HeadState = 'head' | 'between' | 'untracked';
+export type HeadState = 'head' | 'between' | 'untracked' | 'misdirected';
+
+/** A target that names its scheme and authority: the absolute form (RFC 9112 §3.2.2). */
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * What a front door does with an absolute-form target: `allowed` judges its URL; `refuse` is called
+ * with the authority of one it does not serve, while the chunk that ended its head has not yet been
+ * passed on.
+ */
+export interface AuthorityCheck {
+  allowed(url: URL): boolean;
+  refuse(host: string): void;
+}
 
 export class RequestHeads {
   /** A connection opens waiting for its first head: one that sends nothing is timed too. */
@@ -26,11 +41,15 @@ export class RequestHeads {
   private head: Uint8Array[] = [];
   private headBytes = 0;
   private bodyLeft = 0;
+  /** The authority of the target that made the state `misdirected`. */
+  misdirected = '';
+
+  constructor(private readonly allowed: AuthorityCheck['allowed'] | null = null) {}
 
   /** Takes the next bytes the client sent; `state` then says what the connection is waiting for. */
   feed(chunk: Uint8Array): void {
     let at = 0;
-    while (at < chunk.length && this.state !== 'untracked') {
+    while (at < chunk.length && this.state !== 'untracked' && this.state !== 'misdirected') {
       if (this.bodyLeft > 0) {
         const taken = Math.min(this.bodyLeft, chunk.length - at);
         this.bodyLeft -= taken;
@@ -79,6 +98,15 @@ export class RequestHeads {
     // Blank lines before a request line are allowed (RFC 9112 2.2): they are no head.
     if (text.trim() === '') return;
     const [requestLine = '', ...lines] = text.trimStart().split('\r\n');
+    const target = requestLine.split(' ')[1] ?? '';
+    if (this.allowed && ABSOLUTE_FORM.test(target)) {
+      const url = URL.canParse(target) ? new URL(target) : null;
+      if (url === null || !this.allowed(url)) {
+        this.misdirected = url?.host ?? target.slice(0, 255);
+        this.state = 'misdirected';
+        return;
+      }
+    }
     const fields = lines.map(
       (line) =>
         [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as const,
@@ -99,13 +127,18 @@ export class RequestHeads {
 
 /**
  * The header clock of one connection: `seen` takes each chunk the client sends; `expire` is called
- * when a head has been under way for HEADER_TIMEOUT_MS (the connection is then closed by the caller).
+ * when a head has been under way for HEADER_TIMEOUT_MS (the connection is then closed by the caller),
+ * and `authority.refuse` for an absolute-form target it does not allow (the clock then stops).
  */
 export class HeadClock {
-  private readonly heads = new RequestHeads();
+  private readonly heads: RequestHeads;
   private timer: ReturnType<typeof setTimeout>;
 
-  constructor(private readonly expire: () => void) {
+  constructor(
+    private readonly expire: () => void,
+    private readonly authority: AuthorityCheck | null = null,
+  ) {
+    this.heads = new RequestHeads(authority?.allowed ?? null);
     this.timer = setTimeout(expire, HEADER_TIMEOUT_MS);
   }
 
@@ -114,7 +147,8 @@ export class HeadClock {
     this.heads.feed(chunk);
     if (this.heads.state === state && this.heads.heard === heard) return;
     clearTimeout(this.timer);
-    if (this.heads.state === 'head') this.timer = setTimeout(this.expire, HEADER_TIMEOUT_MS);
+    if (this.heads.state === 'misdirected') this.authority!.refuse(this.heads.misdirected);
+    else if (this.heads.state === 'head') this.timer = setTimeout(this.expire, HEADER_TIMEOUT_MS);
   }
 
   stop(): void {

@@ -22,6 +22,7 @@ import { openFrontDoor } from '../front/front-door';
 import { connectionCap } from '../front/connection-cap';
 import { freeLoopbackPort } from './free-port';
 import { closeRuns } from '../close-runs';
+import { loopbackHosts } from '../../shared/config';
 
 const READY_TIMEOUT_MS = 15_000;
 /** The worker bundle built with this launcher, and the module it imports: all live in dist/. */
@@ -71,7 +72,13 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
   // The public port is taken first: a port in use stops the start before workerd runs. Each client
   // connection costs the launcher two descriptors (the client's and workerd's) and workerd one.
   const httpPort = await freeLoopbackPort();
-  const door = await openFrontDoor({ port: settings.port, upstreamPort: httpPort, maxConnections: connectionCap(2) });
+  const door = await openFrontDoor({
+    port: settings.port,
+    upstreamPort: httpPort,
+    maxConnections: connectionCap(2),
+    // The names the worker's Host guard allows (src/shared/config.ts), for the targets workerd would drop.
+    allowedHosts: new Set(loopbackHosts(settings.port)),
+  });
   onStop(() => door.close());
 
   const flushSocket = join(runDir, FLUSH_SOCKET);

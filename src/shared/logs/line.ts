@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { escapeUnsafe, UNSAFE_CHARACTERS } from '../unicode';
 import { isSecretKey, REDACTED, sanitizeText } from './sanitize';
 
 export const LogLevel = z.enum(['info', 'warn', 'error']);
@@ -23,21 +24,14 @@ const MAX_TEXT = 4096;
 
 const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
 
-/**
- * Characters never written as they are: control characters (C0, DEL and C1, U+0085 among them), the
- * Unicode line and paragraph separators (U+2028, U+2029) and the bidirectional controls (which make
- * a line read otherwise than it is).
- */
-const ESCAPED = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]/gu;
-/** What a message may hold and still be written bare: no quote, backslash, other white space or escaped character. */
-const PLAIN = /^[^"\\\s\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]*(?: [^"\\\s\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]*)*$/u;
+/** What a message may hold and still be written bare: no quote, backslash, other white space or unsafe character. */
+const PLAIN_CHAR = String.raw`[^"\\\s${UNSAFE_CHARACTERS}]`;
+const PLAIN = new RegExp(`^${PLAIN_CHAR}*(?: ${PLAIN_CHAR}*)*$`, 'u');
 /** A field name and `=` at the start of a word: what a reader takes for a field. */
 const FIELD_START = /(?:^| )[A-Za-z0-9_.-]*=/;
 
-/** JSON string syntax, with every ESCAPED character as `\uXXXX` (JSON leaves some of them raw). */
-function quoted(text: string): string {
-  return JSON.stringify(text).replace(ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/** JSON string syntax, with every unsafe character (src/shared/unicode.ts) as `\uXXXX` (JSON leaves some of them raw). */
+const quoted = (text: string): string => escapeUnsafe(JSON.stringify(text));
 
 /** A message is bare when it reads as one: else one JSON string, so that no request can forge a field. */
 const messageText = (text: string) =>

@@ -36,6 +36,8 @@ const SECRET_NAMES = [
   'value',
   'ticket',
   'sig',
+  // The variable sshpass reads its password from (`sshpass -e`).
+  'sshpass',
 ];
 const KEY_CHAR = '[A-Za-z0-9_.-]';
 // Bounded, so that a long run of key characters costs linear time, not quadratic backtracking.
@@ -46,8 +48,8 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEY_ONLY.test(key);
 }
 
-/** A value after a secret key: a redaction marker, a quoted string or a bare word, maybe after an auth scheme. */
-const VALUE = `(?:(?:Bearer|Basic|Digest) +)?(?:(?:lpa_)?\\[redacted\\]|"(?:[^"\\\\]|\\\\.)*"|'(?:[^'\\\\]|\\\\.)*'|[^\\s&,;"'}\\])]+)`;
+/** A value after a secret key: a redaction marker, a quoted string or a bare word, maybe after an auth scheme (repeated or not). */
+const VALUE = `(?:(?:Bearer|Basic|Digest) +)*(?:(?:lpa_)?\\[redacted\\]|"(?:[^"\\\\]|\\\\.)*"|'(?:[^'\\\\]|\\\\.)*'|[^\\s&,;"'}\\])]+)`;
 /**
  * `:` or `=`, also percent-encoded once or twice (`password%3D…`, `password%253D…`), as in a URL
  * inside a URL; there the key may follow an escape too (`%26password%3D…`).
@@ -63,6 +65,23 @@ const KEY_VALUE = new RegExp(
   'gi',
 );
 /**
+ * A word taken for an auth scheme, and what follows it: an HTTP token (`Bearer`, `Token`, `Negotiate`,
+ * `AWS4-HMAC-SHA256`), then spaces, also in a URL (`%20`, `+`). `+` and `%20` end it, so that a
+ * run of words splits one way only (no backtracking over the ways).
+ */
+const SCHEME = String.raw`[A-Za-z](?:[A-Za-z0-9!#$&'*.^_\`|~-]|%(?!20))*(?:\s|%20|\+)+`;
+/** A logfmt field (`status=401`): a key, `=` and a value, where an Authorization header's words end. */
+const FIELD = `${KEY_CHAR}+=[^\\s=]`;
+/**
+ * An Authorization header's value, whatever its scheme and however often the scheme is repeated
+ * (`Authorization: Token X`, `authorization: bearer bearer X`): every word up to the credentials
+ * counts as a scheme, but a field that follows them stays.
+ */
+const AUTHORIZATION = new RegExp(
+  `((?<!${KEY_CHAR})(?:proxy-)?authori[sz]ation${SEPARATOR})(?:(?!${FIELD})${SCHEME})+(?!${FIELD}|\\[redacted\\])[^\\s&,;"'}\\])]+`,
+  'gi',
+);
+/**
  * Credentials after an HTTP auth scheme, wherever they stand, also in a URL (`Bearer%20…`, `Bearer+…`);
  * a scheme word repeated (`bearer Bearer …`, a header pasted after its name) is skipped, not taken for the credentials.
  */
@@ -70,6 +89,11 @@ const AUTH_SCHEME =
   /\b(Bearer|Basic)((?:\s+|%20|\+)(?:Bearer|Basic)\b)*(\s+|%20|\+)(?!\[redacted\])[A-Za-z0-9\-._~+/]+=*/gi;
 /** A command line's secret flag and its value after a space (`--token abc`, `--proxy-pass x`); `--token=abc` is KEY_VALUE's. */
 const SECRET_FLAG = new RegExp(`(?<![^\\s"'])(--?${SECRET_KEY})(\\s+)(?!-)(${VALUE})`, 'gi');
+/** sshpass's password: `-p` after its other options (`-e`, `-v`, `-P prompt`, `-f file`, `-d fd`), glued to it or not. */
+const SSHPASS = new RegExp(
+  `(\\bsshpass(?:\\s+-[fdP]\\s*\\S+|\\s+-[ehvV])*\\s+-p)(\\s*)(?!\\[redacted\\])${VALUE}`,
+  'gi',
+);
 /** The password of a user given on a command line: `curl -u user:pw`, `--user user:pw`. */
 const USER_PASSWORD = /(?<![^\s"'])(-u|--user)(\s+|=)([^\s:]*):(?!\[redacted\])\S+/g;
 /** A password glued to its flag, as mysql and others take it: `-pPASS`. */
@@ -96,6 +120,7 @@ const BASE32_SECRET = /(?<![A-Za-z0-9_+/=-])[A-Z2-7]{16,}=*(?![A-Za-z0-9_+/=-])/
 
 export function sanitizeText(text: string): string {
   return text
+    .replace(AUTHORIZATION, `$1${REDACTED}`)
     .replace(
       KEY_VALUE,
       (_, quote: string, key: string, separator: string, value: string) =>
@@ -107,6 +132,7 @@ export function sanitizeText(text: string): string {
         `${scheme}${repeated ?? ''}${space}${REDACTED}`,
     )
     .replace(SECRET_FLAG, (_, flag: string, space: string) => `${flag}${space}${REDACTED}`)
+    .replace(SSHPASS, `$1$2${REDACTED}`)
     .replace(USER_PASSWORD, `$1$2$3:${REDACTED}`)
     .replace(GLUED_PASSWORD, `-p${REDACTED}`)
     .replace(LPA_TOKEN, `lpa_${REDACTED}`)

@@ -16,6 +16,9 @@ export function uniqueItems<T extends z.ZodArray>(
   return array.refine((items) => unique(items.map(key)), message).meta({ uniqueItems: true });
 }
 
+/** A UUID as `crypto.randomUUID()` writes it: a request id, a token's id, a store id. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** An id as the automation routes take it: 1..64 characters. */
 export const Id = z.string().min(1).max(64);
 
