@@ -8,7 +8,7 @@ import { WebSocketServer } from 'ws';
 import type { LogRecord } from '../../../shared/logs/line';
 import type { BrowserFound, HostRuns, LiveRun, RunEnd, RunLaunch, RunStartResult } from '../../runs-schema';
 import { DevtoolsPipe } from './devtools-pipe';
-import { DevtoolsRelay, type RelayTarget } from './devtools-relay';
+import { type ClientEvents, type ClientSocket, DevtoolsRelay, type RelayTarget } from './devtools-relay';
 import { findBrowser } from './find-browser';
 
 /** How long a clean stop waits for the browser to close itself before it is killed. */
@@ -21,6 +21,9 @@ const ENDED_FOR_MS = 24 * 60 * 60 * 1000;
 
 /** The path of a run's endpoint: `/devtools/<secret>` and after it `browser`, `page/<target id>` or `json/…`. */
 const ENDPOINT_PATH = /^\/devtools\/([A-Za-z0-9_-]{43})(\/.*)?$/;
+
+/** Hands a client's WebSocket, once open, to a run's relay; what the server then tells of it goes to the events. */
+type SocketAccept = (socket: ClientSocket) => ClientEvents;
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
@@ -255,9 +258,23 @@ export class BrowserRuns {
     return null;
   }
 
-  /** A WebSocket upgrade of the host's server: a live run's endpoint is relayed, anything else refused. */
+  /** A WebSocket upgrade of the launcher's host server (Node's): a live run's endpoint is relayed, anything else refused. */
   upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const found = this.endpoint(new URL(request.url ?? '/', 'http://host').pathname);
+    const accept = this.socketAt(new URL(request.url ?? '/', 'http://host').pathname);
+    if (!accept) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    this.sockets.handleUpgrade(request, socket, head, (client) => {
+      const events = accept(client);
+      client.on('message', (data) => events.message(String(data)));
+      client.once('close', () => events.closed());
+    });
+  }
+
+  /** The relay of the live run whose WebSocket `path` is (`…/browser`, `…/page/<target id>`); null for any other path. */
+  private socketAt(path: string): SocketAccept | null {
+    const found = this.endpoint(path);
     const target: RelayTarget | null = !found
       ? null
       : found.rest === '/browser'
@@ -265,13 +282,7 @@ export class BrowserRuns {
         : /^\/page\/[A-Za-z0-9]{1,64}$/.test(found.rest)
           ? { targetId: found.rest.slice('/page/'.length) }
           : null;
-    if (!found || !target) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    this.sockets.handleUpgrade(request, socket, head, (client) => {
-      found.run.relay.attach(client, target).catch(() => client.close(1011, 'the browser did not take the session'));
-    });
+    return found && target ? (socket) => found.run.relay.attach(socket, target) : null;
   }
 
   private folderOf(profileId: string): string {
