@@ -5,7 +5,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
+import { ApiError } from '../../../shared/errors/api-error';
 import type { LogRecord } from '../../../shared/logs/line';
+import { REDACTED } from '../../../shared/logs/sanitize';
 import type { BrowserFound, HostRuns, LiveRun, RunEnd, RunLaunch, RunStartResult } from '../../runs-schema';
 import { DevtoolsPipe } from './devtools-pipe';
 import { type ClientEvents, type ClientSocket, DevtoolsRelay, type RelayTarget } from './devtools-relay';
@@ -23,7 +25,13 @@ const ENDED_FOR_MS = 24 * 60 * 60 * 1000;
 const ENDPOINT_PATH = /^\/devtools\/([A-Za-z0-9_-]{43})(\/.*)?$/;
 
 /** Hands a client's WebSocket, once open, to a run's relay; what the server then tells of it goes to the events. */
-type SocketAccept = (socket: ClientSocket) => ClientEvents;
+export type SocketAccept = (socket: ClientSocket) => ClientEvents;
+
+/**
+ * How an in-process runtime's server (Bun's, Deno's) takes a WebSocket: it answers the upgrade and,
+ * once the socket is open, hands it to `accept`. Null when the request is no valid WebSocket handshake.
+ */
+export type UpgradeWebSocket = (request: Request, accept: SocketAccept) => Response | null;
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
@@ -256,6 +264,24 @@ export class BrowserRuns {
       );
     }
     return null;
+  }
+
+  /**
+   * A request to a run's endpoint on a server that answers with a Response, as Bun's and Deno's do in
+   * process (the front has passed it its Host and Origin guards): the `json/…` answers, or a WebSocket
+   * that `upgrade` makes on the runtime's own server and the relay takes.
+   */
+  async serve(request: Request, upgrade: UpgradeWebSocket): Promise<Response> {
+    if (request.headers.get('upgrade')?.toLowerCase() === 'websocket') {
+      const accept = this.socketAt(new URL(request.url).pathname);
+      // No valid handshake: 400, as the launcher's `ws` answers one.
+      if (accept) return upgrade(request, accept) ?? new Response(null, { status: 400 });
+    } else {
+      const answer = await this.answerHttp(request);
+      if (answer) return answer;
+    }
+    // The secret is not said back: an answer may end up in a client's own logs.
+    throw new ApiError('route.not_found', { method: request.method, path: `/devtools/${REDACTED}` });
   }
 
   /** A WebSocket upgrade of the launcher's host server (Node's): a live run's endpoint is relayed, anything else refused. */
