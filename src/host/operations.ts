@@ -80,7 +80,8 @@ export const HOST_OPERATIONS = {
   /**
    * The profiles' browsers (src/host/node/browsers): the host owns the processes and their DevTools
    * endpoints; the store keeps the runs' records. A run's endpoint is served by the host itself at
-   * `/devtools/<secret>/…` (the worker passes those requests through, WebSocket upgrades included).
+   * `/devtools/<secret>/…` (under workerd the worker passes those requests through, WebSocket upgrades
+   * included; under Bun and Deno the front hands them to the host in process).
    */
   runs: {
     /** The browser a start would use, or why there is none. */

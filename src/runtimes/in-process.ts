@@ -1,6 +1,7 @@
 import { configFrom } from '../shared/config';
 import { ApiError } from '../shared/errors/api-error';
 import { browserRuns, nodeHost } from '../host/node/node-host';
+import type { UpgradeWebSocket } from '../host/node/browsers/browser-runs';
 import type { ProcessStart } from './launcher/process-startup';
 import { configVars } from './launcher/settings';
 import { errorResponse } from '../pipeline/respond';
@@ -16,11 +17,13 @@ export type InProcessService = (request: Request, clientIp: string) => Promise<R
  * The service in one process, as Bun and Deno run it: the store's object (the same class a Durable
  * Object holds under workerd) on a local SQLite file in this process, the Node implementation of the
  * host port called directly (no HTTP in between), the daily run on a timer. The runtime's entry
- * opens the database and serves HTTP; everything in between is here, once.
+ * opens the database and serves HTTP, and `upgrade` makes a WebSocket on its server for a run's
+ * DevTools endpoint; everything in between is here, once.
  */
 export async function inProcessService(
   db: SqlDb,
   { settings, version, onStop }: ProcessStart,
+  upgrade: UpgradeWebSocket,
 ): Promise<InProcessService> {
   // WAL with a full sync at every commit: an acknowledged write survives a crash of the machine.
   db.run('PRAGMA journal_mode = WAL');
@@ -43,6 +46,7 @@ export async function inProcessService(
     config,
     host,
     object: (request, sender, url) => object.serve(request, { ...sender, url: url.href }, waitUntil),
+    devtools: (request) => browsers.serve(request, upgrade),
   });
   // The buffered api log lines are written before the process exits (the entry's server stops first).
   onStop(() => Promise.all([front.flushLogs(), object.flushLogs()]));

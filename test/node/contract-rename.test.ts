@@ -65,15 +65,20 @@ beforeAll(async () => {
   });
   const database = new DatabaseSync(join(dataRoot, 'store.sqlite'));
   stops.push(() => database.close());
-  serve = await inProcessService(nodeSql(database), {
-    settings,
-    version: '0.0.0',
-    storeDir: dataRoot,
-    onStop: (step) => void stops.push(step),
-    fail: (reason) => {
-      throw new Error(reason);
+  serve = await inProcessService(
+    nodeSql(database),
+    {
+      settings,
+      version: '0.0.0',
+      storeDir: dataRoot,
+      onStop: (step) => void stops.push(step),
+      fail: (reason) => {
+        throw new Error(reason);
+      },
     },
-  });
+    // No browser runs here, so no WebSocket is ever asked for.
+    () => null,
+  );
   // The CLI's client and the MCP tools talk HTTP: a server on a free port hands each request to that
   // service as if it came to its own port, and records what was asked.
   const server = createServer(

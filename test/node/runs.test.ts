@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Run } from '../../src/shared/schemas/run';
 import { ensureChromium } from './chromium';
-import { type RunningService, rawExchange, startService } from './service';
+import { RUNTIMES, type RunningService, rawExchange, startService } from './service';
 
 const browser = ensureChromium();
 
@@ -42,6 +42,19 @@ const pidAlive = (pid: number) => {
   }
 };
 
+/** The status a WebSocket handshake to `url` is answered with: 101 when the socket opens (it is closed at once). */
+function handshake(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers });
+    socket.once('unexpected-response', (_, res) => resolve(res.statusCode ?? 0));
+    socket.once('open', () => {
+      socket.close();
+      resolve(101);
+    });
+    socket.once('error', reject);
+  });
+}
+
 async function until<T>(what: string, probe: () => Promise<T | null>, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
@@ -52,7 +65,7 @@ async function until<T>(what: string, probe: () => Promise<T | null>, ms = 15_00
   }
 }
 
-describe.skipIf('skip' in browser)("a profile's browser under npm start", { timeout: 120_000 }, () => {
+describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's browser on %s", { timeout: 120_000 }, (runtime) => {
   let service: RunningService;
   let page: { server: Server; url: string };
   const api = async (path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
@@ -75,7 +88,7 @@ describe.skipIf('skip' in browser)("a profile's browser under npm start", { time
 
   beforeAll(async () => {
     page = await pageServer();
-    service = await startService('workerd', undefined, { LPA_BROWSER: (browser as { path: string }).path });
+    service = await startService(runtime, undefined, { LPA_BROWSER: (browser as { path: string }).path });
   });
   afterAll(async () => {
     await service?.stop('SIGTERM');
@@ -120,18 +133,14 @@ describe.skipIf('skip' in browser)("a profile's browser under npm start", { time
     expect(stopped.json).toMatchObject({ id: run.id, state: 'stopped', end_reason: 'stopped', ws_endpoint: null });
     expect(pidAlive(run.pid!)).toBe(false);
     expect((await fetch(`${run.http_endpoint}/json/version`)).status).toBe(404);
+    expect(await handshake(run.ws_endpoint!)).toBe(404);
     expect((await api(`/api/v1/profiles/${id}/stop`, { method: 'POST' })).json.error.code).toBe('run.not_running');
   });
 
-  it('keeps the endpoint from web pages: a foreign Origin is refused and audited, a rebinding Host is 421', async () => {
+  it('keeps the endpoint from web pages: a foreign Origin is refused and audited, a rebinding Host is 421, other paths 404', async () => {
     const id = await newProfile();
     const run = (await start(id)).json as Run;
-    const refusal = await new Promise<number>((resolve) => {
-      const socket = new WebSocket(run.ws_endpoint!, { headers: { origin: 'http://evil.example' } });
-      socket.once('unexpected-response', (_, res) => resolve(res.statusCode ?? 0));
-      socket.once('open', () => resolve(101));
-    });
-    expect(refusal).toBe(403);
+    expect(await handshake(run.ws_endpoint!, { origin: 'http://evil.example' })).toBe(403);
     // fetch never sends a Host of its own choosing; a raw request does, as a rebinding page's would.
     const path = new URL(`${run.http_endpoint}/json/version`).pathname;
     const rebinding = await rawExchange(
@@ -140,7 +149,18 @@ describe.skipIf('skip' in browser)("a profile's browser under npm start", { time
     );
     expect(rebinding.status).toBe(421);
     const wrongSecret = run.http_endpoint!.replace(/devtools\/[^/]+/, `devtools/${'A'.repeat(43)}`);
-    expect((await fetch(`${wrongSecret}/json/version`)).status).toBe(404);
+    const unknown = await fetch(`${wrongSecret}/json/version`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).not.toContain('A'.repeat(43));
+    expect(await handshake(`${wrongSecret.replace(/^http:/, 'ws:')}/browser`)).toBe(404);
+    // A WebSocket only on the run's socket paths, and only from a whole handshake (this one has no key).
+    expect(await handshake(`${run.ws_endpoint!.replace(/\/browser$/, '')}/json/version`)).toBe(404);
+    const broken = await rawExchange(
+      service.port,
+      `GET ${new URL(run.ws_endpoint!).pathname} HTTP/1.1\r\nHost: 127.0.0.1:${service.port}\r\nConnection: Upgrade, close\r\nUpgrade: websocket\r\n\r\n`,
+    );
+    // workerd refuses it itself ("The requested WebSocket version is not supported"); Bun and Deno leave it to LPA, which answers 400 as the launcher's `ws` does.
+    expect(broken.status).toBe(runtime === 'workerd' ? 426 : 400);
     const audit = await api('/api/v1/audit?category=account&limit=20');
     expect(JSON.stringify(audit.json)).toContain('/devtools/[redacted]');
     await api(`/api/v1/profiles/${id}/stop`, { method: 'POST', body: { force: true } });
@@ -199,7 +219,7 @@ describe.skipIf('skip' in browser)("a profile's browser under npm start", { time
     await service.stop('SIGKILL');
     await until('the browser to exit', async () => (pidAlive(run.pid!) ? null : true));
     expect(browsersUnder(dataRoot)).toEqual([]);
-    service = await startService('workerd', dataRoot, { LPA_BROWSER: (browser as { path: string }).path });
+    service = await startService(runtime, dataRoot, { LPA_BROWSER: (browser as { path: string }).path });
     const latest = await until('the run to be recorded as ended', async () => {
       const seen = (await api(`/api/v1/profiles/${id}/run`)).json as Run;
       return seen.state === 'crashed' ? seen : null;

@@ -8,6 +8,14 @@ import { join } from 'node:path';
 import { startProcess } from '../launcher/process-startup';
 import { inProcessService, internalError } from '../in-process';
 import { bunSql } from '../../../storage/sql/bun-sql';
+import type { ClientEvents } from '../../host/node/browsers/devtools-relay';
+import type { SocketAccept } from '../../host/node/browsers/browser-runs';
+
+/** A run's DevTools client on Bun's server: the relay that takes it, and once open, where its messages go. */
+interface DevtoolsSocket {
+  accept: SocketAccept;
+  events: ClientEvents | null;
+}
 
 /**
  * Bun builds `request.url` from the Host header as sent, and hands over Hosts that are no URL
@@ -24,8 +32,12 @@ function withParsableUrl(request: Request, port: number): Request {
 startProcess(async (start) => {
   const database = new Database(join(start.storeDir, 'lpa-bun.sqlite'), { create: true, strict: true });
   start.onStop(() => database.close());
-  const serve = await inProcessService(bunSql(database), start);
-  const server = Bun.serve({
+  // Bun answers an upgrade it took itself, and sends nothing of the Response returned then: that one is for the api log line.
+  const serve = await inProcessService(bunSql(database), start, (request, accept) =>
+    server.upgrade(request, { data: { accept, events: null } }) ? new Response(null, { status: 101 }) : null,
+  );
+  // Declared after `serve`, whose upgrades are made on it: no request comes before it listens.
+  const server = Bun.serve<DevtoolsSocket>({
     hostname: '127.0.0.1',
     port: start.settings.port,
     // Production mode: Bun's development error page is never served, whatever NODE_ENV says.
@@ -35,6 +47,17 @@ startProcess(async (start) => {
     fetch: (request, srv) =>
       serve(withParsableUrl(request, start.settings.port), srv.requestIP(request)?.address ?? 'unknown'),
     error: internalError,
+    websocket: {
+      // Bytes waiting to be sent to one client (Bun's default, said here, as docs/runs.md names it).
+      backpressureLimit: 16 * 1024 * 1024,
+      // A DevTools client that misses a message is lost, so one too slow to take them is closed instead (Bun would drop them).
+      closeOnBackpressureLimit: true,
+      open: (ws) => {
+        ws.data.events = ws.data.accept(ws);
+      },
+      message: (ws, message) => ws.data.events?.message(String(message)),
+      close: (ws) => ws.data.events?.closed(),
+    },
   });
   start.onStop(() => void server.stop());
   return `Bun ${Bun.version}`;

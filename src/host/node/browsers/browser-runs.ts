@@ -5,10 +5,12 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
+import { ApiError } from '../../../shared/errors/api-error';
 import type { LogRecord } from '../../../shared/logs/line';
+import { REDACTED } from '../../../shared/logs/sanitize';
 import type { BrowserFound, HostRuns, LiveRun, RunEnd, RunLaunch, RunStartResult } from '../../runs-schema';
 import { DevtoolsPipe } from './devtools-pipe';
-import { DevtoolsRelay, type RelayTarget } from './devtools-relay';
+import { type ClientEvents, type ClientSocket, DevtoolsRelay, type RelayTarget } from './devtools-relay';
 import { findBrowser } from './find-browser';
 import { HostRefusal } from '../../port';
 
@@ -22,6 +24,15 @@ const ENDED_FOR_MS = 24 * 60 * 60 * 1000;
 
 /** The path of a run's endpoint: `/devtools/<secret>` and after it `browser`, `page/<target id>` or `json/…`. */
 const ENDPOINT_PATH = /^\/devtools\/([A-Za-z0-9_-]{43})(\/.*)?$/;
+
+/** Hands a client's WebSocket, once open, to a run's relay; what the server then tells of it goes to the events. */
+export type SocketAccept = (socket: ClientSocket) => ClientEvents;
+
+/**
+ * How an in-process runtime's server (Bun's, Deno's) takes a WebSocket: it answers the upgrade and,
+ * once the socket is open, hands it to `accept`. Null when the request is no valid WebSocket handshake.
+ */
+export type UpgradeWebSocket = (request: Request, accept: SocketAccept) => Response | null;
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
@@ -266,9 +277,41 @@ export class BrowserRuns {
     return null;
   }
 
-  /** A WebSocket upgrade of the host's server: a live run's endpoint is relayed, anything else refused. */
+  /**
+   * A request to a run's endpoint on a server that answers with a Response, as Bun's and Deno's do in
+   * process (the front has passed it its Host and Origin guards): the `json/…` answers, or a WebSocket
+   * that `upgrade` makes on the runtime's own server and the relay takes.
+   */
+  async serve(request: Request, upgrade: UpgradeWebSocket): Promise<Response> {
+    if (request.headers.get('upgrade')?.toLowerCase() === 'websocket') {
+      const accept = this.socketAt(new URL(request.url).pathname);
+      // No valid handshake: 400, as the launcher's `ws` answers one.
+      if (accept) return upgrade(request, accept) ?? new Response(null, { status: 400 });
+    } else {
+      const answer = await this.answerHttp(request);
+      if (answer) return answer;
+    }
+    // The secret is not said back: an answer may end up in a client's own logs.
+    throw new ApiError('route.not_found', { method: request.method, path: `/devtools/${REDACTED}` });
+  }
+
+  /** A WebSocket upgrade of the launcher's host server (Node's): a live run's endpoint is relayed, anything else refused. */
   upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const found = this.endpoint(new URL(request.url ?? '/', 'http://host').pathname);
+    const accept = this.socketAt(new URL(request.url ?? '/', 'http://host').pathname);
+    if (!accept) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    this.sockets.handleUpgrade(request, socket, head, (client) => {
+      const events = accept(client);
+      client.on('message', (data) => events.message(String(data)));
+      client.once('close', () => events.closed());
+    });
+  }
+
+  /** The relay of the live run whose WebSocket `path` is (`…/browser`, `…/page/<target id>`); null for any other path. */
+  private socketAt(path: string): SocketAccept | null {
+    const found = this.endpoint(path);
     const target: RelayTarget | null = !found
       ? null
       : found.rest === '/browser'
@@ -276,13 +319,7 @@ export class BrowserRuns {
         : /^\/page\/[A-Za-z0-9]{1,64}$/.test(found.rest)
           ? { targetId: found.rest.slice('/page/'.length) }
           : null;
-    if (!found || !target) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    this.sockets.handleUpgrade(request, socket, head, (client) => {
-      found.run.relay.attach(client, target).catch(() => client.close(1011, 'the browser did not take the session'));
-    });
+    return found && target ? (socket) => found.run.relay.attach(socket, target) : null;
   }
 
   /** Removes a deleted profile's browser folder; refused while one of its runs is alive. */

@@ -1,4 +1,3 @@
-import type { WebSocket } from 'ws';
 import type { DevtoolsPipe } from './devtools-pipe';
 
 interface DevtoolsMessage {
@@ -10,9 +9,24 @@ interface DevtoolsMessage {
   error?: { code: number; message: string };
 }
 
+/**
+ * A client's WebSocket as each server hands it over (a `ws` socket in the launcher, Bun's
+ * ServerWebSocket, Deno's WebSocket): all the relay does with it is send texts and close it.
+ */
+export interface ClientSocket {
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+/** What the server tells the relay of a client it attached: each text message it sent, then its close. */
+export interface ClientEvents {
+  message(text: string): void;
+  closed(): void;
+}
+
 /** A DevTools client on a run's endpoint: its own session on the browser, and the sessions it attached from there. */
 interface Client {
-  socket: WebSocket;
+  socket: ClientSocket;
   session: string;
   owned: Set<string>;
 }
@@ -89,32 +103,41 @@ export class DevtoolsRelay {
   /**
    * Takes a client's WebSocket: its session made first, its messages relayed until either side
    * closes. A client may send before its session exists (right after the upgrade), so its messages
-   * are held until then, never dropped.
+   * are held until then, never dropped. A browser that refuses the session closes the socket.
    */
-  async attach(socket: WebSocket, target: RelayTarget): Promise<void> {
+  attach(socket: ClientSocket, target: RelayTarget): ClientEvents {
     const held: string[] = [];
     let client: Client | null = null;
-    socket.on('message', (data) => {
-      if (client) this.fromClient(client, String(data));
-      else held.push(String(data));
-    });
-    socket.once('close', () => {
-      if (!client) return;
-      this.clients.delete(client.session);
-      for (const owned of client.owned) this.owners.delete(owned);
-      if (!this.closedWith) this.call('Target.detachFromTarget', { sessionId: client.session }).catch(() => {});
-    });
-    const { sessionId } =
+    let closed = false;
+    const session =
       'browser' in target
-        ? await this.call<{ sessionId: string }>('Target.attachToBrowserTarget')
-        : await this.call<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true });
-    client = { socket, session: sessionId, owned: new Set() };
-    if (socket.readyState !== socket.OPEN) {
-      this.call('Target.detachFromTarget', { sessionId }).catch(() => {});
-      return;
-    }
-    this.clients.set(sessionId, client);
-    for (const text of held.splice(0)) this.fromClient(client, text);
+        ? this.call<{ sessionId: string }>('Target.attachToBrowserTarget')
+        : this.call<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true });
+    session.then(
+      ({ sessionId }) => {
+        if (closed) {
+          this.call('Target.detachFromTarget', { sessionId }).catch(() => {});
+          return;
+        }
+        client = { socket, session: sessionId, owned: new Set() };
+        this.clients.set(sessionId, client);
+        for (const text of held.splice(0)) this.fromClient(client, text);
+      },
+      () => socket.close(1011, 'the browser did not take the session'),
+    );
+    return {
+      message: (text) => {
+        if (client) this.fromClient(client, text);
+        else held.push(text);
+      },
+      closed: () => {
+        closed = true;
+        if (!client) return;
+        this.clients.delete(client.session);
+        for (const owned of client.owned) this.owners.delete(owned);
+        if (!this.closedWith) this.call('Target.detachFromTarget', { sessionId: client.session }).catch(() => {});
+      },
+    };
   }
 
   /** A client's message, sent on its session (or on one it attached from there). */
