@@ -204,9 +204,13 @@ export const runRoutes = implement(runs, {
     const live = await syncRuns(ctx.host, ctx.store);
     const run = await ctx.store.runs.latest(params.id);
     if (!run || !live.has(run.id)) throw new ApiError('run.not_running');
-    const png = await ctx.host.runs.screenshot(run.id);
+    const png = await ctx.host.runs.screenshot(run.id).catch((error: unknown) => ({ error }));
+    if (typeof png === 'string') return { run_id: run.id, png_base64: png, taken_at: Date.now() };
+    // A stop or a crash while the picture is taken closes the browser under it: the host's call fails,
+    // or finds no page. That is a run no longer running, as a request a moment later would be told.
+    if (!(await syncRuns(ctx.host, ctx.store)).has(run.id)) throw new ApiError('run.not_running');
     if (png === null) throw new ApiError('resource.not_found', { resource: 'page', id: params.id });
-    return { run_id: run.id, png_base64: png, taken_at: Date.now() };
+    throw png.error;
   },
   list: async ({ ctx }) => {
     const live = await syncRuns(ctx.host, ctx.store);

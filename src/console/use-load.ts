@@ -4,7 +4,17 @@ export interface Loaded<T> {
   data: T | undefined;
   error: unknown;
   busy: boolean;
-  reload: () => void;
+  /** Loads again; settles once the answer is shown (or dropped for a newer one), never rejects. */
+  reload: () => Promise<void>;
+}
+
+/** Calls `work` every `ms` while the component is shown and `ms` is given (a page open, a run alive). */
+export function useEvery(ms: number | undefined, work: () => void): void {
+  useEffect(() => {
+    if (!ms) return;
+    const timer = setInterval(work, ms);
+    return () => clearInterval(timer);
+  }, [ms, work]);
 }
 
 /**
@@ -24,19 +34,16 @@ export function useLoad<T>(load: () => Promise<T>, key: string, refreshMs?: numb
   const reload = useCallback(() => {
     const mine = ++generation.current;
     setState((previous) => ({ ...previous, busy: true }));
-    loadRef.current().then(
-      (data) => mine === generation.current && setState({ data, error: undefined, busy: false }),
+    return loadRef.current().then(
+      (data) => void (mine === generation.current && setState({ data, error: undefined, busy: false })),
       (error: unknown) =>
-        mine === generation.current && setState((previous) => ({ data: previous.data, error, busy: false })),
+        void (mine === generation.current && setState((previous) => ({ data: previous.data, error, busy: false }))),
     );
   }, []);
 
-  useEffect(() => {
-    reload();
-    if (!refreshMs) return;
-    const timer = setInterval(reload, refreshMs);
-    return () => clearInterval(timer);
-  }, [key, refreshMs, reload]);
+  // `key` names what is loaded: a new one loads again.
+  useEffect(() => void reload(), [key, reload]);
+  useEvery(refreshMs, reload);
 
   // A page that closes drops whatever it was still waiting for.
   useEffect(() => () => void ++generation.current, []);

@@ -84,6 +84,25 @@ describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted pr
     expect(audit.some((entry) => entry.action === 'runs.start' && entry.result !== 'ok')).toBe(true);
   });
 
+  it('answers a screenshot taken while a stop closes the browser as run.not_running, never a failure of its own', async () => {
+    const id = await newProfile();
+    const shots: string[] = [];
+    // Each round races screenshots against a stop (asked to close, then killed): some are taken
+    // before it, the rest find the browser closing or gone under them.
+    for (const force of [false, true, false, true]) {
+      await api(`/api/v1/profiles/${id}/start`, { method: 'POST', body: { headless: true } });
+      const taken = [0, 15, 30, 45].map((after) =>
+        new Promise((resolve) => setTimeout(resolve, after)).then(() => api(`/api/v1/profiles/${id}/screenshot`)),
+      );
+      const stop = new Promise((resolve) => setTimeout(resolve, 20)).then(() =>
+        api(`/api/v1/profiles/${id}/stop`, { method: 'POST', body: { force } }),
+      );
+      for (const shot of await Promise.all(taken)) shots.push(`${shot.status} ${shot.json.error?.code ?? 'png'}`);
+      expect((await stop).status).toBe(200);
+    }
+    expect(shots.filter((shot) => shot !== '200 png' && shot !== '409 run.not_running')).toEqual([]);
+  });
+
   it("deletes a running profile's browser with it: the browser killed, its folder gone", async () => {
     const id = await newProfile();
     const run = (await api(`/api/v1/profiles/${id}/start`, { method: 'POST', body: { headless: true } })).json as Run;

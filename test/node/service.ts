@@ -171,16 +171,17 @@ export async function startService(
 }
 
 /**
- * A service started before a describe block's tests and stopped after them. `current` may be
- * replaced (a test that restarts it); `auth()` is the admin token's header for whichever runs.
+ * A service started before a describe block's tests and stopped after them, with `env` added to its
+ * environment. `current` may be replaced (a test that restarts it); `auth()` is the admin token's header
+ * for whichever runs.
  */
-export function useService(runtime: Runtime) {
+export function useService(runtime: Runtime, env: Record<string, string> = {}) {
   const held = {
     current: undefined as unknown as RunningService,
     auth: () => ({ authorization: `Bearer ${held.current.token}` }),
   };
   beforeAll(async () => {
-    held.current = await startService(runtime);
+    held.current = await startService(runtime, undefined, env);
   });
   afterAll(async () => {
     await held.current?.stop();

@@ -10,6 +10,7 @@ import { time, yesNo } from '../format';
 import { accountBody, profileBody } from '../profile-form';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
+import { ProfileRun, RunStateBadge } from './profile-run';
 
 const PAGE_SIZE = 25;
 
@@ -25,6 +26,10 @@ export function ProfilesPage({ api }: { api: Api }) {
     () => api.call('GET', '/api/v1/profiles', { query: { q, cursor, limit: PAGE_SIZE } }),
     `${q}\n${cursor}`,
   );
+  // The live runs, for the Running column; a token without runtime:control gets no column (the open
+  // profile's Browser part says which scope it lacks).
+  const runs = useLoad(() => api.call('GET', '/api/v1/runs'), 'runs');
+  const runOf = new Map(runs.data?.items.map((run) => [run.profile_id, run]));
   const [openId, setOpenId] = useState<string | null>(null);
   const create = useAction();
 
@@ -56,7 +61,7 @@ export function ProfilesPage({ api }: { api: Api }) {
               </p>
               {page.items.length > 0 && (
                 <Table
-                  columns={['No', 'Name', 'Group', 'Tags', 'Pinned', 'Updated']}
+                  columns={['No', 'Name', 'Group', 'Tags', 'Pinned', 'Updated', ...(runs.data ? ['Running'] : [])]}
                   rows={page.items}
                   rowKey={(p) => p.id}
                   cells={(p) => [
@@ -73,6 +78,8 @@ export function ProfilesPage({ api }: { api: Api }) {
                     p.tags.join(', '),
                     yesNo(p.pinned),
                     time(p.updated_at),
+                    // A live run's state (`running`, or `starting` and `stopping` on the way); `no` without one.
+                    ...(runs.data ? [runOf.has(p.id) ? <RunStateBadge state={runOf.get(p.id)!.state} /> : 'no'] : []),
                   ]}
                 />
               )}
@@ -105,6 +112,7 @@ export function ProfilesPage({ api }: { api: Api }) {
           id={openId}
           onChanged={refresh}
           onDeleted={() => (setOpenId(null), refresh())}
+          onRunChanged={runs.reload}
         />
       )}
       <Section title="New profile">
@@ -161,11 +169,13 @@ function ProfileDetail({
   id,
   onChanged,
   onDeleted,
+  onRunChanged,
 }: {
   api: Api;
   id: string;
   onChanged: () => void;
   onDeleted: () => void;
+  onRunChanged: () => void;
 }) {
   const profile = useLoad(() => api.call('GET', '/api/v1/profiles/:id', { params: { id } }), id);
   const action = useAction();
@@ -197,6 +207,7 @@ function ProfileDetail({
               />
             </div>
             <ActionNote action={action} busy="Saving the profile" />
+            <ProfileRun api={api} id={id} onRunChanged={onRunChanged} />
             <Accounts api={api} profileId={id} />
           </>
         )}

@@ -19,11 +19,12 @@ export interface Tab {
 }
 
 /**
- * One service and one Chromium for a file's tests; `open()` gives a fresh tab (its own session
- * storage) on the console, collecting every console error and uncaught exception.
+ * One service (`env` added to its environment) and one Chromium for a file's tests; `open()` gives a
+ * fresh tab (its own session storage) on the console, collecting every console error and uncaught
+ * exception.
  */
-export function useConsole(runtime: Runtime = 'workerd') {
-  const svc = useService(runtime);
+export function useConsole(runtime: Runtime = 'workerd', env: Record<string, string> = {}) {
+  const svc = useService(runtime, env);
   let browser: Browser;
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: (chromiumFound as { path: string }).path, args: CHROMIUM_ARGS });
@@ -40,7 +41,11 @@ export function useConsole(runtime: Runtime = 'workerd') {
       const context = await browser.newContext({ permissions });
       const page = await context.newPage();
       const errors: string[] = [];
-      page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+      // With where it happened: a refused request's error names only its status, the location its URL.
+      page.on(
+        'console',
+        (message) => message.type() === 'error' && errors.push(`${message.text()} ${message.location().url}`.trim()),
+      );
       page.on('pageerror', (error) => errors.push(String(error)));
       await page.goto(`${origin()}${path}`);
       return { page, errors };
@@ -59,6 +64,18 @@ export async function signIn(page: Page, token: string): Promise<void> {
 export async function goTo(page: Page, name: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name, exact: true }).click();
   await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+
+/** The elements that stick out of the window, outside a table's own scrolling box: none, on a readable page. */
+export function outsideWindow(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter(
+        (e) =>
+          e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 && !e.closest('.table-wrap'),
+      )
+      .map((e) => `${e.tagName}.${e.className}`),
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectAccessible, goTo, noChromium, signIn, useConsole } from './browser';
+import { expectAccessible, goTo, noChromium, outsideWindow, signIn, useConsole } from './browser';
 
 const PAGES = ['Status', 'Profiles', 'Automation', 'Audit', 'Logs', 'Tokens'];
 
@@ -18,16 +18,7 @@ describe.skipIf(noChromium)('the console: every page', { timeout: 120_000 }, () 
         await expect.poll(() => page.locator('progress').count(), { timeout: 20_000 }).toBe(0);
         await expectAccessible(page);
         // Nothing sticks out of the window; wide tables scroll inside their own box.
-        const wide = await page.evaluate(() =>
-          [...document.querySelectorAll('body *')]
-            .filter(
-              (e) =>
-                e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 &&
-                !e.closest('.table-wrap'),
-            )
-            .map((e) => `${e.tagName}.${e.className}`),
-        );
-        expect({ name, width, wide }).toEqual({ name, width, wide: [] });
+        expect({ name, width, wide: await outsideWindow(page) }).toEqual({ name, width, wide: [] });
       }
     }
     expect(errors).toEqual([]);

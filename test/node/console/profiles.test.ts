@@ -1,9 +1,28 @@
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { raw } from '../service';
-import { expectAccessible, goTo, noChromium, signIn, useConsole } from './browser';
+import { chromiumFound, expectAccessible, goTo, noChromium, outsideWindow, signIn, useConsole } from './browser';
+
+/**
+ * What the browser logs of the API's expected refusals: the latest run of a profile that never ran (404,
+ * which the page shows as "Never started"), and a thumbnail in flight when a stop closes the browser (409).
+ */
+const expectedRefusal = (error: string) =>
+  /status of 404 .*\/api\/v1\/profiles\/[^/]+\/run$/.test(error) ||
+  /status of 409 .*\/api\/v1\/profiles\/[^/]+\/screenshot$/.test(error);
+
+/** The value of a label–value fact (components/section.tsx, `Facts`) in a part of the page. */
+const fact = (part: Locator, term: string) =>
+  part
+    .locator('dl.facts > div')
+    .filter({ has: part.page().locator('dt', { hasText: new RegExp(`^${term}$`) }) })
+    .locator('dd');
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 describe.skipIf(noChromium)('the console: Profiles', { timeout: 120_000 }, () => {
-  const web = useConsole();
+  // The profiles' browsers are the tests' own Chromium (docs/runs.md, The browser).
+  const web = useConsole('workerd', { LPA_BROWSER: (chromiumFound as { path: string }).path });
   const api = (path: string, init: { method?: string; body?: unknown; token?: string } = {}) =>
     raw(web.svc.current.port, path, {
       method: init.method,
@@ -68,7 +87,80 @@ describe.skipIf(noChromium)('the console: Profiles', { timeout: 120_000 }, () =>
     await made.getByRole('button', { name: 'Delete made in the console and its accounts' }).click();
     await made.waitFor({ state: 'detached' });
     expect((await api('/api/v1/profiles?q=made')).json.items).toEqual([]);
-    expect(errors).toEqual([]);
+    expect(errors.filter((e) => !expectedRefusal(e))).toEqual([]);
+    await page.context().close();
+  });
+
+  it("starts a profile's browser from the page, shows its run, endpoints and a live PNG thumbnail, copies the endpoint, stops it", async () => {
+    const runner = (await api('/api/v1/profiles', { method: 'POST', body: { name: 'runner' } })).json;
+    const { page, errors } = await web.open('/', ['clipboard-read', 'clipboard-write']);
+    const screenshots: string[] = [];
+    page.on(
+      'request',
+      (request) => request.url().endsWith(`/${runner.id}/screenshot`) && screenshots.push(request.url()),
+    );
+    // At 360 px: the endpoints, the thumbnail and the Running column must all fit a phone's width.
+    await page.setViewportSize({ width: 360, height: 900 });
+    await signIn(page, web.svc.current.token);
+    await goTo(page, 'Profiles');
+    const list = page.getByRole('region', { name: 'Profiles' });
+    await list.getByRole('searchbox', { name: 'Search' }).fill('runner');
+    await list.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => list.textContent()).toContain('1 profile matching “runner”');
+    await list.getByRole('columnheader', { name: 'Running' }).waitFor();
+    const row = list.getByRole('row').filter({ hasText: 'runner' });
+    expect(await row.getByRole('cell').last().textContent()).toBe('no');
+    await row.getByRole('button', { name: 'runner' }).click();
+    const detail = page.getByRole('region', { name: 'Profile runner' });
+    await expect.poll(() => detail.textContent()).toContain('Never started.');
+
+    await detail.getByLabel('Headless').check();
+    await detail.getByRole('button', { name: 'Start', exact: true }).click();
+    await expect.poll(() => fact(detail, 'State').textContent(), { timeout: 30_000 }).toBe('running');
+    // The pressed Start gave way to Stop, and focus went with it.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Stop');
+    const run = (await api(`/api/v1/profiles/${runner.id}/run`)).json;
+    expect(run).toMatchObject({ state: 'running', headless: true });
+    expect(await fact(detail, 'Run').textContent()).toBe(run.id);
+    expect(await fact(detail, 'Browser').textContent()).toBe(run.browser_version);
+    expect(await fact(detail, 'WebSocket endpoint').locator('code').textContent()).toBe(run.ws_endpoint);
+    expect(await fact(detail, 'HTTP endpoint').locator('code').textContent()).toBe(run.http_endpoint);
+    await detail.getByRole('button', { name: 'Copy WebSocket endpoint' }).click();
+    await expect.poll(() => fact(detail, 'WebSocket endpoint').getByRole('status').textContent()).toBe('Copied.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(run.ws_endpoint);
+    // The list's Running column follows the open profile's run.
+    await expect.poll(() => row.getByRole('cell').last().textContent()).toBe('running');
+
+    const thumbnail = detail.getByRole('img', { name: "The browser's first page" });
+    await thumbnail.waitFor();
+    const src = (await thumbnail.getAttribute('src'))!;
+    expect(src).toMatch(/^data:image\/png;base64,/);
+    const png = Buffer.from(src.slice(src.indexOf(',') + 1), 'base64');
+    expect([...png.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
+    expect(await thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    // Taken again while it is shown (every 3 s).
+    await expect.poll(() => screenshots.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    expect(await outsideWindow(page)).toEqual([]);
+    await expectAccessible(page);
+
+    await detail.getByRole('button', { name: 'Stop', exact: true }).click();
+    await expect.poll(() => fact(detail, 'State').textContent(), { timeout: 20_000 }).toBe('stopped');
+    expect(await fact(detail, 'End reason').textContent()).toBe('stopped');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Start');
+    expect(await thumbnail.count()).toBe(0);
+    expect(await detail.getByRole('button', { name: 'Copy WebSocket endpoint' }).count()).toBe(0);
+    await expect.poll(() => row.getByRole('cell').last().textContent()).toBe('no');
+    expect((await api(`/api/v1/profiles/${runner.id}/run`)).json).toMatchObject({ id: run.id, state: 'stopped' });
+
+    // A second run, killed at once.
+    await detail.getByLabel('Headless').check();
+    await detail.getByRole('button', { name: 'Start', exact: true }).click();
+    await expect.poll(() => fact(detail, 'State').textContent(), { timeout: 30_000 }).toBe('running');
+    expect(await fact(detail, 'Run').textContent()).not.toBe(run.id);
+    await detail.getByRole('button', { name: 'Force stop' }).click();
+    await expect.poll(() => fact(detail, 'End reason').textContent(), { timeout: 20_000 }).toBe('killed');
+    await expectAccessible(page);
+    expect(errors.filter((e) => !expectedRefusal(e))).toEqual([]);
     await page.context().close();
   });
 
@@ -85,7 +177,13 @@ describe.skipIf(noChromium)('the console: Profiles', { timeout: 120_000 }, () =>
     await list.getByRole('button', { name: 'alpha' }).click();
     const detail = page.getByRole('region', { name: 'Profile alpha' });
     await detail.getByRole('button', { name: 'Reveal password of ann' }).click();
-    await expect.poll(() => detail.getByRole('status').first().textContent()).toContain('lacks the scope secrets:read');
+    await expect.poll(() => detail.getByRole('status').last().textContent()).toContain('lacks the scope secrets:read');
+    // No runtime:control: the Browser part says so, and offers no control that would be refused.
+    await expect
+      .poll(() => detail.getByRole('status').first().textContent())
+      .toContain('lacks the scope runtime:control');
+    expect(await detail.getByRole('button', { name: /^(Start|Stop|Force stop)$/ }).count()).toBe(0);
+    expect(await list.getByRole('columnheader', { name: 'Running' }).count()).toBe(0);
     await expectAccessible(page);
     await page.context().close();
 
