@@ -1,7 +1,8 @@
+import type { Server } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
 import { allowedAuthority, hostForbidden } from '../../pipeline/host-guard';
 import { errorResponse } from '../../pipeline/respond';
-import { HeadClock } from './request-heads';
+import { HEADER_TIMEOUT_MS, HeadClock } from './request-heads';
 import { refusalReport } from './refusal-report';
 
 export interface FrontDoorOptions {
@@ -15,6 +16,18 @@ export interface FrontDoorOptions {
 
 export interface FrontDoor {
   close(): void;
+}
+
+/**
+ * A run's DevTools WebSocket taken at the front door (src/host/node/browsers): a connection whose
+ * first head is a clean upgrade to a live run's endpoint goes to `server`, the relay's own HTTP
+ * server in this process, instead of crossing workerd and the host socket for every message.
+ */
+export interface DevtoolsDoor {
+  /** Whether `path` is a live run's WebSocket. */
+  relays(path: string): boolean;
+  /** A Node HTTP server (not listening) whose `upgrade` hands the socket to the relay. */
+  server: Server;
 }
 
 /**
@@ -34,11 +47,19 @@ export async function openFrontDoor({
   upstreamPort,
   maxConnections,
   allowedHosts,
-}: FrontDoorOptions & { allowedHosts: ReadonlySet<string> }): Promise<FrontDoor> {
+  devtools,
+}: FrontDoorOptions & { allowedHosts: ReadonlySet<string>; devtools?: DevtoolsDoor }): Promise<FrontDoor> {
   // Half-open both ways: a client that sends its request and shuts its side still gets the answer.
-  const server = createServer({ noDelay: true, allowHalfOpen: true }, (client) =>
-    pipeToUpstream(client, upstreamPort, allowedHosts),
-  );
+  const server = createServer({ noDelay: true, allowHalfOpen: true }, (client) => {
+    if (!devtools) return pipeToUpstream(client, upstreamPort, allowedHosts);
+    firstHead(client, (bytes, head) => {
+      if (head && takesDevtools(head, allowedHosts, devtools)) {
+        client.unshift(bytes);
+        devtools.server.emit('connection', client);
+        client.resume();
+      } else pipeToUpstream(client, upstreamPort, allowedHosts, bytes);
+    });
+  });
   server.maxConnections = maxConnections;
   const refusals = refusalReport(maxConnections);
   server.on('drop', () => refusals.count());
@@ -70,7 +91,82 @@ async function answerMisdirected(client: Socket, host: string): Promise<void> {
   );
 }
 
-function pipeToUpstream(client: Socket, upstreamPort: number, allowedHosts: ReadonlySet<string>): void {
+/** A request head as the front door reads it: its method, its target and its fields (names lower-cased). */
+interface Head {
+  method: string;
+  target: string;
+  fields: Map<string, string>;
+}
+
+/** The bytes a head may take before the front door stops waiting for it and passes the connection on as it is. */
+const FIRST_HEAD_BYTES = 16 * 1024;
+
+/**
+ * Waits for the connection's first head (the bytes read so far, and the head, or null when it is
+ * not whole within FIRST_HEAD_BYTES or the connection ends first), with the connection paused.
+ */
+function firstHead(client: Socket, then: (bytes: Buffer, head: Head | null) => void): void {
+  let bytes = Buffer.alloc(0);
+  // As for every head (./request-heads.ts): a client that sends none in time is let go.
+  const timer = setTimeout(() => client.destroy(), HEADER_TIMEOUT_MS);
+  const onError = () => {
+    clearTimeout(timer);
+    client.destroy();
+  };
+  const done = (head: Head | null) => {
+    clearTimeout(timer);
+    client.off('data', onData).off('end', onEnd).off('error', onError);
+    client.pause();
+    then(bytes, head);
+  };
+  const onEnd = () => done(null);
+  const onData = (chunk: Buffer) => {
+    bytes = Buffer.concat([bytes, chunk]);
+    const end = bytes.indexOf('\r\n\r\n');
+    if (end !== -1) done(parseHead(bytes.subarray(0, end).toString('latin1')));
+    else if (bytes.length > FIRST_HEAD_BYTES) done(null);
+  };
+  client.on('data', onData).once('end', onEnd).once('error', onError);
+}
+
+function parseHead(text: string): Head | null {
+  const [line = '', ...lines] = text.split('\r\n');
+  const [method, target, version] = line.split(' ');
+  if (!method || !target || !version?.startsWith('HTTP/')) return null;
+  const fields = new Map<string, string>();
+  for (const field of lines) {
+    const colon = field.indexOf(':');
+    if (colon <= 0) return null;
+    const name = field.slice(0, colon).trim().toLowerCase();
+    // A field given twice is left to the server behind, which judges every head.
+    if (fields.has(name)) return null;
+    fields.set(name, field.slice(colon + 1).trim());
+  }
+  return { method, target, fields };
+}
+
+/**
+ * Only a head the service would pass as it is: `GET` of a live run's WebSocket in origin form, a
+ * Host the Host guard allows and no Origin (DevTools clients send none; a page always does). Any
+ * other goes on to workerd, whose guards refuse it and audit the refusal.
+ */
+function takesDevtools({ method, target, fields }: Head, allowedHosts: ReadonlySet<string>, devtools: DevtoolsDoor) {
+  return (
+    method === 'GET' &&
+    target.startsWith('/devtools/') &&
+    fields.get('upgrade')?.toLowerCase() === 'websocket' &&
+    !fields.has('origin') &&
+    allowedHosts.has(fields.get('host')?.toLowerCase() ?? '') &&
+    devtools.relays(target.split('?')[0]!)
+  );
+}
+
+function pipeToUpstream(
+  client: Socket,
+  upstreamPort: number,
+  allowedHosts: ReadonlySet<string>,
+  read: Buffer = Buffer.alloc(0),
+): void {
   const from = client.remoteAddress;
   const upstream = connect({
     host: '127.0.0.1',
@@ -97,6 +193,11 @@ function pipeToUpstream(client: Socket, upstreamPort: number, allowedHosts: Read
     },
   });
   client.on('data', (chunk: Buffer) => clock.seen(chunk));
+  // What the front door read before it chose this way goes first, judged as every chunk is.
+  if (read.length > 0) {
+    clock.seen(read);
+    if (!misdirected) upstream.write(read);
+  }
   client.pipe(upstream).pipe(client);
   client.on('error', closeBoth).on('close', closeBoth);
   upstream.on('error', closeBoth).on('close', () => {

@@ -63,6 +63,9 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
     getRequestListener(async (request) => (await browsers.answerHttp(request)) ?? hostPort(request)),
   );
   host.on('upgrade', (request, socket, head) => browsers.upgrade(request, socket, head));
+  // The same relay for the WebSockets the front door takes at once (../front/front-door.ts).
+  const devtoolsServer = createServer();
+  devtoolsServer.on('upgrade', (request, socket, head) => browsers.upgrade(request, socket, head));
   await new Promise<void>((resolve, reject) => host.once('error', reject).listen(hostSocket, resolve));
   onStop(() => host.close());
   // Runs after workerd has stopped (steps run last added first): no request can start a browser any more.
@@ -78,6 +81,7 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
     maxConnections: connectionCap(2),
     // The names the worker's Host guard allows (src/shared/config.ts), for the targets workerd would drop.
     allowedHosts: new Set(loopbackHosts(settings.port)),
+    devtools: { relays: (path) => browsers.relays(path), server: devtoolsServer },
   });
   onStop(() => door.close());
 

@@ -295,6 +295,11 @@ export class BrowserRuns {
     throw new ApiError('route.not_found', { method: request.method, path: `/devtools/${REDACTED}` });
   }
 
+  /** Whether `path` is the WebSocket of a live run: what the launcher's front door hands the relay at once. */
+  relays(path: string): boolean {
+    return this.socketAt(path) !== null;
+  }
+
   /** A WebSocket upgrade of the launcher's host server (Node's): a live run's endpoint is relayed, anything else refused. */
   upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const accept = this.socketAt(new URL(request.url ?? '/', 'http://host').pathname);
