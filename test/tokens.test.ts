@@ -66,4 +66,29 @@ describe('tokens', () => {
       { action: 'tokens.revoke', result: 'error', error_code: 'resource.not_found', actor_type: 'admin' },
     ]);
   });
+
+  it('tells a token what it is and may do (GET /api/v1/tokens/self), never its secret, and needs no scope', async () => {
+    const issued = await call('/api/v1/tokens', {
+      method: 'POST',
+      body: { name: 'self-reader', scopes: ['profiles:read'], expires_in_minutes: 60 },
+    });
+    const own = await call('/api/v1/tokens/self', { token: issued.json.token });
+    expect(own.status).toBe(200);
+    expect(own.json).toEqual({
+      id: issued.json.id,
+      name: 'self-reader',
+      scopes: ['profiles:read'],
+      admin: false,
+      expires_at: issued.json.expires_at,
+    });
+    expect(own.text).not.toContain(issued.json.token);
+    const none = await call('/api/v1/tokens', { method: 'POST', body: { name: 'no-scope', scopes: [] } });
+    expect((await call('/api/v1/tokens/self', { token: none.json.token })).json).toMatchObject({
+      scopes: [],
+      admin: false,
+    });
+    const admin = await call('/api/v1/tokens/self');
+    expect(admin.json).toMatchObject({ id: null, admin: true, expires_at: null });
+    expect((await call('/api/v1/tokens/self', { token: null })).status).toBe(401);
+  });
 });

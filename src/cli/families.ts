@@ -20,6 +20,11 @@ export const FAMILIES: Family[] = [
     load: async () => (await import('./commands/status')).statusCommand,
   },
   {
+    name: 'whoami',
+    description: 'the token this CLI uses: its name, scopes, admin flag and expiry',
+    load: async () => (await import('./commands/whoami')).whoamiCommand,
+  },
+  {
     name: 'membership',
     aliases: ['account'],
     description: 'the signed-in account of the browser and its membership (also `lpa account`, its former name)',

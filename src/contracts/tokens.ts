@@ -1,6 +1,6 @@
 import { IdParams } from '../shared/schemas/ids';
 import { Ok } from '../shared/schemas/ok';
-import { CreatedToken, TokenInput, TokenList } from '../../storage/tokens/schema';
+import { CreatedToken, TokenInput, TokenList, TokenSelf } from '../../storage/tokens/schema';
 import { defineContract } from './define';
 
 export const tokens = {
@@ -24,6 +24,15 @@ export const tokens = {
     summary: 'Live tokens (not revoked), without their secrets',
     access: 'admin',
     response: TokenList,
+  }),
+  self: defineContract({
+    method: 'GET',
+    path: '/api/v1/tokens/self',
+    home: 'local',
+    tag: 'Tokens',
+    summary: 'The token this request came with: its id, name, scopes, admin flag and expiry (never its secret)',
+    description: 'Any valid token may ask; what a client may show or do follows from the answer.',
+    response: TokenSelf,
   }),
   revoke: defineContract({
     method: 'DELETE',

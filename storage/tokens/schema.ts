@@ -34,3 +34,14 @@ export const TokenInput = z
 export type TokenInput = z.output<typeof TokenInput>;
 
 export const TokenList = itemList(Token, 'TokenList');
+
+/** The token a request came with, as it may know itself: what it may do, never its secret. */
+export const TokenSelf = z
+  .object({
+    id: z.string().nullable().meta({ description: "The issued token's id; null for the data root's admin token." }),
+    name: z.string(),
+    scopes: z.array(z.enum(SCOPES)),
+    admin: z.boolean().meta({ description: 'An admin session: every scope, and the token routes.' }),
+    expires_at: z.int().nullable(),
+  })
+  .meta({ id: 'TokenSelf' });

@@ -208,6 +208,16 @@ describe('lpa tokens', () => {
 
     const listed = await lpa(['tokens', 'list']);
     expect(listed.stdout).toMatch(new RegExp(`${token.id}\\s+cli-made\\s+audit:read,profiles:read`));
+    // `lpa whoami` with that token: what the service knows of it, never its secret.
+    const whoami = await lpa(['whoami', '--json'], { LPA_TOKEN: token.token });
+    expect(JSON.parse(whoami.stdout)).toEqual({
+      id: token.id,
+      name: 'cli-made',
+      scopes: ['audit:read', 'profiles:read'],
+      admin: false,
+      expires_at: null,
+    });
+    expect((await lpa(['whoami'], { LPA_TOKEN: token.token })).stdout).not.toContain(token.token);
     expect(listed.stdout).not.toContain(token.token);
 
     const entries = JSON.parse(

@@ -68,6 +68,7 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
       { status: 400, path: '/api/v1/tokens', body: { name: '', scopes: [] } },
     ],
     'GET /api/v1/tokens': async () => [{ status: 200, path: '/api/v1/tokens' }],
+    'GET /api/v1/tokens/self': async () => [{ status: 200, path: '/api/v1/tokens/self' }],
     'DELETE /api/v1/tokens/{id}': async () => {
       const path = `/api/v1/tokens/${(await tokenWith(t, [])).id}`;
       return [
