@@ -1,6 +1,7 @@
+import type { Contract } from '../src/contracts/define';
 import { runs } from '../src/contracts/runs';
 import type { HostPort } from '../src/host/port';
-import type { LiveRun } from '../src/host/runs-schema';
+import { devtoolsBase, type LiveRun } from '../src/host/runs-schema';
 import { ApiError } from '../src/shared/errors/api-error';
 import { errorBody, toApiError } from '../src/shared/errors/envelope';
 import type { Run, RunBatchResults, RunStart } from '../src/shared/schemas/run';
@@ -20,7 +21,7 @@ const SEEN_BY_SERVICE: AuditContext = { actor: SYSTEM_ACTOR, source: 'system', r
 
 /** A run as the API shows it: its endpoints while its browser is alive (the secret is the host's). */
 function shown(run: StoredRun, live: LiveRun | undefined, port: number): Run {
-  const base = live ? `127.0.0.1:${port}/devtools/${live.secret}` : null;
+  const base = live ? devtoolsBase(`127.0.0.1:${port}`, live.secret) : null;
   return { ...run, ws_endpoint: base && `ws://${base}/browser`, http_endpoint: base && `http://${base}` };
 }
 
@@ -123,7 +124,8 @@ async function batch(
   ctx: RequestContext,
   audit: AuditContext,
   ids: readonly string[],
-  path: (id: string) => string,
+  /** The single route each item is, as its failure is audited. */
+  item: Pick<Contract, 'method' | 'path'>,
   one: (id: string) => Promise<Run>,
 ): Promise<RunBatchResults> {
   const results: RunBatchResults['results'] = new Array(ids.length);
@@ -138,7 +140,7 @@ async function batch(
         const error = toApiError(thrown);
         if (error.status === 500) console.error(`a batch item (${id}) failed:`, thrown);
         await ctx.store.system.recordFailure(
-          { audit, request: { method: 'POST', path: path(id), client_ip: ctx.clientIp } },
+          { audit, request: { method: item.method, path: item.path.replace(':id', id), client_ip: ctx.clientIp } },
           error.code,
           error.status,
         );
@@ -163,32 +165,14 @@ export async function endRunsOf(ctx: RequestContext, audit: AuditContext, profil
 export const runRoutes = implement(runs, {
   batchStart: ({ ctx, body, audit }) => {
     const { ids, ...options } = body;
-    return batch(
-      ctx,
-      audit!,
-      ids,
-      (id) => `/api/v1/profiles/${id}/start`,
-      (id) => startOne(ctx, audit!, id, options),
-    );
+    return batch(ctx, audit!, ids, runs.start, (id) => startOne(ctx, audit!, id, options));
   },
   batchStop: ({ ctx, body, audit }) =>
-    batch(
-      ctx,
-      audit!,
-      body.ids,
-      (id) => `/api/v1/profiles/${id}/stop`,
-      (id) => stopOne(ctx, audit!, id, body.force),
-    ),
+    batch(ctx, audit!, body.ids, runs.stop, (id) => stopOne(ctx, audit!, id, body.force)),
   stopAll: async ({ ctx, body, audit }) => {
     await syncRuns(ctx.host, ctx.store);
     const live = [...new Set((await ctx.store.runs.live()).map((run) => run.profile_id))];
-    return batch(
-      ctx,
-      audit!,
-      live,
-      (id) => `/api/v1/profiles/${id}/stop`,
-      (id) => stopOne(ctx, audit!, id, body.force),
-    );
+    return batch(ctx, audit!, live, runs.stop, (id) => stopOne(ctx, audit!, id, body.force));
   },
   start: ({ ctx, params, body, audit }) => startOne(ctx, audit!, params.id, body),
   stop: ({ ctx, params, body, audit }) => stopOne(ctx, audit!, params.id, body.force),

@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import { RunEndReason, RunState } from '../shared/schemas/run';
 
 /**
  * What the host port says of browsers and the runs it holds (src/host/node/browsers): the store
  * keeps each run's record and its audit; the host owns the processes, their DevTools pipes and the
  * endpoint secrets, which never reach the store.
  */
+
+/** Where a run's endpoint is served, on `authority` (LPA's own `127.0.0.1:<port>`, or the Host a client used). */
+export const devtoolsBase = (authority: string, secret: string) => `${authority}/devtools/${secret}`;
 
 /** The browser a start would use, or why there is none. */
 export const BrowserFound = z.discriminatedUnion('found', [
@@ -49,8 +53,9 @@ export type RunStartResult = z.output<typeof RunStartResult>;
  */
 export const RunEnd = z.object({
   run_id: z.string(),
-  state: z.enum(['stopped', 'crashed']),
-  end_reason: z.enum(['stopped', 'killed', 'browser_closed', 'exited', 'service_stopped']),
+  state: RunState.extract(['stopped', 'crashed']),
+  // `failed` is the store's own: a start that never answered DevTools is no end the host reports.
+  end_reason: RunEndReason.exclude(['failed']),
   exit_code: z.int().nullable(),
   error: z.string().nullable(),
   ended_at: z.int(),

@@ -1,3 +1,4 @@
+import { runs } from '../contracts/runs';
 import type { BrowserRuns } from '../host/node/browsers/browser-runs';
 
 /**
@@ -13,8 +14,8 @@ export async function closeRuns(
   const { live, starting } = browsers.runsNow();
   if (live.length + starting.length === 0) return;
   const answer = await serve(
-    new Request(`http://127.0.0.1:${port}/api/v1/runs/stop-all`, {
-      method: 'POST',
+    new Request(`http://127.0.0.1:${port}${runs.stopAll.path}`, {
+      method: runs.stopAll.method,
       headers: { authorization: `Bearer ${adminToken}` },
       signal: AbortSignal.timeout(30_000),
     }),

@@ -1,3 +1,4 @@
+import { LIVE_STATES_SQL } from '../runs/runs';
 import type { SqlValue } from '../sql/sql';
 import { Profile, PROFILE_DEFAULTS, ProfileFields } from './schema';
 
@@ -34,8 +35,7 @@ const STORED_AS: Partial<Record<keyof Profile, Stored>> = {
 };
 
 /** Whether a profile has a live run (storage/runs), as a column of the row. */
-export const RUNNING =
-  "EXISTS (SELECT 1 FROM runs r WHERE r.profile_id = profiles.id AND r.state IN ('starting', 'running', 'stopping'))";
+export const RUNNING = `EXISTS (SELECT 1 FROM runs r WHERE r.profile_id = profiles.id AND r.state IN (${LIVE_STATES_SQL}))`;
 
 /** The rows of profiles with every column the record reads: `SELECT ${PROFILE_ROWS} WHERE …`. */
 export const PROFILE_ROWS = `*, ${RUNNING} AS running FROM profiles`;

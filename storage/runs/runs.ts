@@ -26,7 +26,9 @@ export type RunEnding = Pick<StoredRun, 'state' | 'end_reason' | 'exit_code' | '
   state: Extract<RunState, 'stopped' | 'crashed'>;
 };
 
-const LIVE = `state IN (${LIVE_RUN_STATES.map((state) => `'${state}'`).join(', ')})`;
+/** The states of a run whose browser may be alive, as an SQL list; `LIVE` is the condition on a row of runs. */
+export const LIVE_STATES_SQL = LIVE_RUN_STATES.map((state) => `'${state}'`).join(', ');
+const LIVE = `state IN (${LIVE_STATES_SQL})`;
 const COLUMNS =
   'id, profile_id, state, headless, debug_port, browser_version, pid, started_at, ended_at, end_reason, exit_code, error';
 

@@ -8,7 +8,15 @@ import { WebSocketServer } from 'ws';
 import { ApiError } from '../../../shared/errors/api-error';
 import type { LogRecord } from '../../../shared/logs/line';
 import { REDACTED } from '../../../shared/logs/sanitize';
-import type { BrowserFound, HostRuns, LiveRun, RunEnd, RunLaunch, RunStartResult } from '../../runs-schema';
+import {
+  devtoolsBase,
+  type BrowserFound,
+  type HostRuns,
+  type LiveRun,
+  type RunEnd,
+  type RunLaunch,
+  type RunStartResult,
+} from '../../runs-schema';
 import { DevtoolsPipe } from './devtools-pipe';
 import { type ClientEvents, type ClientSocket, DevtoolsRelay, type RelayTarget } from './devtools-relay';
 import { findBrowser } from './find-browser';
@@ -245,7 +253,7 @@ export class BrowserRuns {
     const url = new URL(request.url);
     const found = this.endpoint(url.pathname);
     if (!found || request.method !== 'GET') return null;
-    const base = `ws://${request.headers.get('host') ?? url.host}/devtools/${found.run.secret}`;
+    const base = `ws://${devtoolsBase(request.headers.get('host') ?? url.host, found.run.secret)}`;
     const rest = found.rest.replace(/\/$/, '');
     if (rest === '/json/version') {
       const version = await found.run.relay.call<Record<string, string>>('Browser.getVersion');
