@@ -8,6 +8,7 @@ import { startWorkerd, stopChild, waitUntilReady } from '../src/runtimes/launche
 import { workerdBinary } from '../src/runtimes/launcher/workerd-binary';
 import { COMPATIBILITY_DATE } from '../src/runtimes/launcher/workerd-config';
 import { freePort } from '../test/node/service';
+import { loopbackSocket } from '../src/runtimes/launcher/loopback-socket';
 
 export const BUN = 'node_modules/.bin/bun';
 
@@ -71,7 +72,8 @@ export default {
  * a request, and for a request that makes one Durable Object RPC (as every store call of LPA does).
  */
 export async function workerdHello(kind: keyof typeof HELLO_WORKERS): Promise<Server> {
-  const port = await freePort();
+  const http = await loopbackSocket();
+  const port = http.port;
   const dir = mkdtempSync(join(tmpdir(), 'lpa-bench-hello-'));
   const config = join(dir, 'hello.capnp');
   const store = kind !== 'plain';
@@ -95,7 +97,7 @@ ${
 });
 `,
   );
-  return ready(startWorkerd(workerdBinary, config), port, () => rmSync(dir, { recursive: true, force: true }));
+  return ready(startWorkerd(workerdBinary, config, http), port, () => rmSync(dir, { recursive: true, force: true }));
 }
 
 /** Runs a Bun script of bench/bun and parses the JSON line it prints. */

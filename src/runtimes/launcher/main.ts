@@ -20,7 +20,7 @@ import { workerdConfig } from './workerd-config';
 import { FLUSH_SOCKET } from '../workerd/flush-logs';
 import { openFrontDoor } from '../front/front-door';
 import { connectionCap } from '../front/connection-cap';
-import { freeLoopbackPort } from './free-port';
+import { loopbackSocket } from './loopback-socket';
 import { closeRuns } from '../close-runs';
 import { loopbackHosts } from '../../shared/config';
 
@@ -74,7 +74,9 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
 
   // The public port is taken first: a port in use stops the start before workerd runs. Each client
   // connection costs the launcher two descriptors (the client's and workerd's) and workerd one.
-  const httpPort = await freeLoopbackPort();
+  const http = await loopbackSocket();
+  onStop(() => http.close());
+  const httpPort = http.port;
   const door = await openFrontDoor({
     port: settings.port,
     upstreamPort: httpPort,
@@ -95,7 +97,7 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
       version,
     ),
   );
-  const workerd = startWorkerd(workerdBinary, configPath);
+  const workerd = startWorkerd(workerdBinary, configPath, http);
   const base = `http://127.0.0.1:${settings.port}`;
   onStop(() => stopChild(workerd, 5_000));
   // Runs before workerd is stopped (steps run last added first): the worker's buffered api log lines reach the host.

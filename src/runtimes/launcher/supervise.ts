@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { LaunchError } from './settings';
+import type { LoopbackSocket } from './loopback-socket';
 
 /** Waits until `url` answers 200, or gives up after `timeoutMs` (a LaunchError: the service did not start). */
 export async function waitUntilReady(
@@ -30,11 +31,14 @@ export async function waitUntilReady(
  * group) reaches the launcher only, which writes the worker's buffered log lines and then stops
  * workerd itself (stopChild). In the launcher's group, workerd would die before that flush.
  */
-export function startWorkerd(binary: string, configPath: string): ChildProcess {
-  return spawn(binary, ['serve', configPath, '--experimental'], {
-    stdio: ['ignore', 'inherit', 'inherit'],
+export function startWorkerd(binary: string, configPath: string, http: LoopbackSocket): ChildProcess {
+  // The bound socket becomes workerd's descriptor 3, its `http` socket (see ./loopback-socket.ts).
+  const child = spawn(binary, ['serve', configPath, '--experimental', '--socket-fd', 'http=3'], {
+    stdio: ['ignore', 'inherit', 'inherit', http.fd],
     detached: true,
   });
+  http.close();
+  return child;
 }
 
 /** Asks the child to stop, and kills it if it has not within `graceMs`. */
