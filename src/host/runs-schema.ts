@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ApiError } from '../shared/errors/api-error';
+import { REDACTED } from '../shared/logs/sanitize';
 import { RunEndReason, RunState } from '../shared/schemas/run';
 
 /**
@@ -9,6 +11,10 @@ import { RunEndReason, RunState } from '../shared/schemas/run';
 
 /** Where a run's endpoint is served, on `authority` (LPA's own `127.0.0.1:<port>`, or the Host a client used). */
 export const devtoolsBase = (authority: string, secret: string) => `${authority}/devtools/${secret}`;
+
+/** A `/devtools/…` path that is no live run's endpoint. The secret is not said back: an answer may end up in a client's own logs. */
+export const devtoolsNotFound = (method: string) =>
+  new ApiError('route.not_found', { method, path: `/devtools/${REDACTED}` });
 
 /** The browser a start would use, or why there is none. */
 export const BrowserFound = z.discriminatedUnion('found', [

@@ -149,9 +149,15 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's browser on %s", {
     );
     expect(rebinding.status).toBe(421);
     const wrongSecret = run.http_endpoint!.replace(/devtools\/[^/]+/, `devtools/${'A'.repeat(43)}`);
-    const unknown = await fetch(`${wrongSecret}/json/version`);
-    expect(unknown.status).toBe(404);
-    expect(await unknown.text()).not.toContain('A'.repeat(43));
+    // A path that is no live run's endpoint is answered as any unknown route, on every runtime.
+    for (const path of [`${wrongSecret}/json/version`, `${run.http_endpoint}/json/nothing`]) {
+      const unknown = await fetch(path);
+      expect(unknown.status).toBe(404);
+      const body = await unknown.text();
+      expect(JSON.parse(body).error.code).toBe('route.not_found');
+      expect(body).not.toContain('A'.repeat(43));
+      expect(body).not.toContain(new URL(run.http_endpoint!).pathname.split('/')[2]);
+    }
     expect(await handshake(`${wrongSecret.replace(/^http:/, 'ws:')}/browser`)).toBe(404);
     // A WebSocket only on the run's socket paths, and only from a whole handshake (this one has no key).
     expect(await handshake(`${run.ws_endpoint!.replace(/\/browser$/, '')}/json/version`)).toBe(404);

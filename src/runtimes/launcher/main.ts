@@ -60,7 +60,11 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
   const hostPort = hostServer(nodeHost(settings.dataRoot, settings.team, browsers));
   // The worker passes a run's DevTools endpoint (`/devtools/<secret>/…`) through to the host that owns the browser.
   const host = createServer(
-    getRequestListener(async (request) => (await browsers.answerHttp(request)) ?? hostPort(request)),
+    getRequestListener(async (request) =>
+      new URL(request.url).pathname.startsWith('/devtools/')
+        ? ((await browsers.answerHttp(request)) ?? new Response(null, { status: 404 }))
+        : hostPort(request),
+    ),
   );
   host.on('upgrade', (request, socket, head) => browsers.upgrade(request, socket, head));
   // The same relay for the WebSockets the front door takes at once (../front/front-door.ts).

@@ -1,3 +1,4 @@
+import { devtoolsNotFound } from '../../host/runs-schema';
 import type { App } from '../../pipeline/app';
 import { configFrom } from '../../shared/config';
 import { storeStub, type WorkerEnv } from './env';
@@ -35,7 +36,12 @@ function startService(env: WorkerEnv): { app: App; config: Config } {
       host: hostClient(env.HOST),
       object: (request, sender, url) => storeStub(env).fetch(arrivingRequest(request, url.href, sender)),
       // The launcher's host server relays a run's endpoint; workerd passes a WebSocket upgrade through as it is.
-      devtools: (request) => env.HOST.fetch(request.url, request),
+      // Its bare 404 is a path that is no live run's: answered as Bun's and Deno's in-process host does.
+      devtools: async (request) => {
+        const answer = await env.HOST.fetch(request.url, request);
+        if (answer.status === 404) throw devtoolsNotFound(request.method);
+        return answer;
+      },
     }),
   };
 }

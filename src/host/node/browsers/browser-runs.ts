@@ -5,11 +5,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
-import { ApiError } from '../../../shared/errors/api-error';
 import type { LogRecord } from '../../../shared/logs/line';
-import { REDACTED } from '../../../shared/logs/sanitize';
 import {
   devtoolsBase,
+  devtoolsNotFound,
   type BrowserFound,
   type HostRuns,
   type LiveRun,
@@ -299,8 +298,7 @@ export class BrowserRuns {
       const answer = await this.answerHttp(request);
       if (answer) return answer;
     }
-    // The secret is not said back: an answer may end up in a client's own logs.
-    throw new ApiError('route.not_found', { method: request.method, path: `/devtools/${REDACTED}` });
+    throw devtoolsNotFound(request.method);
   }
 
   /** Whether `path` is the WebSocket of a live run: what the launcher's front door hands the relay at once. */
