@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
 import { allowedAuthority, hostForbidden } from '../../pipeline/host-guard';
 import { errorResponse } from '../../pipeline/respond';
-import { HEADER_TIMEOUT_MS, HeadClock } from './request-heads';
+import { HEADER_TIMEOUT_MS, type Head, HeadClock, parseHead } from './request-heads';
 import { refusalReport } from './refusal-report';
 
 export interface FrontDoorOptions {
@@ -91,13 +91,6 @@ async function answerMisdirected(client: Socket, host: string): Promise<void> {
   );
 }
 
-/** A request head as the front door reads it: its method, its target and its fields (names lower-cased). */
-interface Head {
-  method: string;
-  target: string;
-  fields: Map<string, string>;
-}
-
 /** The bytes a head may take before the front door stops waiting for it and passes the connection on as it is. */
 const FIRST_HEAD_BYTES = 16 * 1024;
 
@@ -129,34 +122,26 @@ function firstHead(client: Socket, then: (bytes: Buffer, head: Head | null) => v
   client.on('data', onData).once('end', onEnd).once('error', onError);
 }
 
-function parseHead(text: string): Head | null {
-  const [line = '', ...lines] = text.split('\r\n');
-  const [method, target, version] = line.split(' ');
-  if (!method || !target || !version?.startsWith('HTTP/')) return null;
-  const fields = new Map<string, string>();
-  for (const field of lines) {
-    const colon = field.indexOf(':');
-    if (colon <= 0) return null;
-    const name = field.slice(0, colon).trim().toLowerCase();
-    // A field given twice is left to the server behind, which judges every head.
-    if (fields.has(name)) return null;
-    fields.set(name, field.slice(colon + 1).trim());
-  }
-  return { method, target, fields };
-}
-
 /**
  * Only a head the service would pass as it is: `GET` of a live run's WebSocket in origin form, a
  * Host the Host guard allows and no Origin (DevTools clients send none; a page always does). Any
  * other goes on to workerd, whose guards refuse it and audit the refusal.
  */
-function takesDevtools({ method, target, fields }: Head, allowedHosts: ReadonlySet<string>, devtools: DevtoolsDoor) {
+function takesDevtools(
+  { method, target, fields, wellFormed }: Head,
+  allowedHosts: ReadonlySet<string>,
+  devtools: DevtoolsDoor,
+) {
+  const named = new Map(fields);
   return (
+    // A field given twice is left to the server behind, which judges every head.
+    wellFormed &&
+    named.size === fields.length &&
     method === 'GET' &&
     target.startsWith('/devtools/') &&
-    fields.get('upgrade')?.toLowerCase() === 'websocket' &&
-    !fields.has('origin') &&
-    allowedHosts.has(fields.get('host')?.toLowerCase() ?? '') &&
+    named.get('upgrade')?.toLowerCase() === 'websocket' &&
+    !named.has('origin') &&
+    allowedHosts.has(named.get('host')?.toLowerCase() ?? '') &&
     devtools.relays(target.split('?')[0]!)
   );
 }

@@ -33,6 +33,35 @@ export interface AuthorityCheck {
   refuse(host: string): void;
 }
 
+/**
+ * A request head as read from its text: the request line's parts and the fields in order, names
+ * lower-cased. `wellFormed` is false for a request line that is not `method target HTTP/…` or a
+ * field line with no name; such a head is still followed by its fields, and the server behind
+ * judges it.
+ */
+export interface Head {
+  method: string;
+  target: string;
+  fields: (readonly [name: string, value: string])[];
+  wellFormed: boolean;
+}
+
+/**
+ * Reads a head's text (without the blank line that ends it). The one reader of heads: the front
+ * doors follow connections with it, and the launcher's picks a run's DevTools WebSocket by it.
+ */
+export function parseHead(text: string): Head {
+  const [line = '', ...lines] = text.split('\r\n');
+  const [method = '', target = '', version] = line.split(' ');
+  let wellFormed = method !== '' && target !== '' && version?.startsWith('HTTP/') === true;
+  const fields = lines.map((field) => {
+    const colon = field.indexOf(':');
+    if (colon <= 0) wellFormed = false;
+    return [field.slice(0, colon).trim().toLowerCase(), field.slice(colon + 1).trim()] as const;
+  });
+  return { method, target, fields, wellFormed };
+}
+
 export class RequestHeads {
   /** A connection opens waiting for its first head: one that sends nothing is timed too. */
   state: HeadState = 'head';
@@ -97,24 +126,19 @@ export class RequestHeads {
     this.heard++;
     // Blank lines before a request line are allowed (RFC 9112 2.2): they are no head.
     if (text.trim() === '') return;
-    const [requestLine = '', ...lines] = text.trimStart().split('\r\n');
-    const target = requestLine.split(' ')[1] ?? '';
-    if (this.allowed && ABSOLUTE_FORM.test(target)) {
-      const url = URL.canParse(target) ? new URL(target) : null;
+    const head = parseHead(text.trimStart());
+    if (this.allowed && ABSOLUTE_FORM.test(head.target)) {
+      const url = URL.canParse(head.target) ? new URL(head.target) : null;
       if (url === null || !this.allowed(url)) {
-        this.misdirected = url?.host ?? target.slice(0, 255);
+        this.misdirected = url?.host ?? head.target.slice(0, 255);
         this.state = 'misdirected';
         return;
       }
     }
-    const fields = lines.map(
-      (line) =>
-        [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as const,
-    );
-    const lengths = fields.filter(([name]) => name === 'content-length').map(([, value]) => value);
+    const lengths = head.fields.filter(([name]) => name === 'content-length').map(([, value]) => value);
     const unfollowable =
-      requestLine.startsWith('CONNECT ') ||
-      fields.some(([name]) => name === 'transfer-encoding' || name === 'upgrade') ||
+      head.method === 'CONNECT' ||
+      head.fields.some(([name]) => name === 'transfer-encoding' || name === 'upgrade') ||
       lengths.some((value) => !/^\d{1,15}$/.test(value) || value !== lengths[0]);
     if (unfollowable) {
       this.state = 'untracked';
