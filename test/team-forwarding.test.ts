@@ -73,6 +73,48 @@ describe('a machine joined to a team', () => {
     expect(sent).toHaveLength(0);
   });
 
+  it("says when the team refused the machine's team token, not the caller's: team.scope_missing, recorded as such", async () => {
+    const teamRefusal = (code: string, details: unknown) =>
+      json(403, { error: { code, message: 'no', details }, request_id: 'team-side' }, { 'x-request-id': 'team-req' });
+    const { service } = joined(() => teamRefusal('auth.scope_missing', { missing: ['secrets:read'] }));
+    const { token } = await tokenWith(['runtime:control', 'secrets:read']);
+    const res = await call('/api/v1/automation/globals/fwd_secret', { token, fetcher: service });
+    expect(res.status).toBe(403);
+    expect(res.json.error).toMatchObject({
+      code: 'team.scope_missing',
+      details: { missing: ['secrets:read'], team_request_id: 'team-req' },
+    });
+    expect(res.json.request_id).toBe(res.headers.get('x-request-id'));
+    expect(res.headers.get('x-lpa-team-head')).toBe(HEAD);
+
+    // A team that names scopes this version does not know: the route's own are named.
+    const odd = joined(() => teamRefusal('auth.scope_missing', { missing: ['future:scope'] }));
+    const unknown = await call('/api/v1/automation/globals/fwd_secret', { token, fetcher: odd.service });
+    expect(unknown.json.error).toMatchObject({
+      code: 'team.scope_missing',
+      details: { missing: ['runtime:control', 'secrets:read'] },
+    });
+
+    // An audited write records the refusal under its own code.
+    const write = joined(() => teamRefusal('auth.scope_missing', { missing: ['rpa:write'] }));
+    const put = await call('/api/v1/automation/globals/fwd_write', {
+      method: 'PUT',
+      body: { value: 'v', expected_revision: 1 },
+      fetcher: write.service,
+    });
+    expect(put.json.error.code).toBe('team.scope_missing');
+    const [entry] = await sql<{ error_code: string }>(
+      `SELECT error_code FROM audit_log WHERE request_id = ?`,
+      put.headers.get('x-request-id')!,
+    );
+    expect(entry).toEqual({ error_code: 'team.scope_missing' });
+
+    // Any other 403 of the team passes through as the team gave it.
+    const other = joined(() => teamRefusal('auth.not_member', { member: 'x@example.com' }));
+    const passed = await call('/api/v1/profiles', { fetcher: other.service });
+    expect(passed.json.error.code).toBe('auth.not_member');
+  });
+
   it('validates locally: a bad body is 400 here and never reaches the team', async () => {
     const { service, sent } = joined(() => json(200, {}));
     const res = await call('/api/v1/automation/globals/fwd_bad', {
