@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { hostClient, type HostPort } from '../src/host/port';
 import { ErrorCodeForm, type TeamAnswer, type TeamRequest } from '../src/host/team-link-request';
 import { ERROR_CATALOG } from '../src/shared/errors/catalog';
@@ -317,11 +317,18 @@ describe('a team answer this machine does not pass on as the team API', () => {
       },
     };
     const service = serviceWith({ config: { teamUrl: `${TEAM_URL}-kept-heads` }, store, host });
+    // The failure is logged, not thrown at the request: the test takes that line instead of printing it.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const read = async () => {
       expect((await call('/api/v1/profiles', { fetcher: service })).headers.get('x-lpa-team-head')).toBe(head);
       await service.idle();
     };
     await read(); // the store fails: nothing kept
+    expect(logged).toHaveBeenCalledExactlyOnceWith(
+      'could not keep the team head',
+      expect.objectContaining({ message: 'the store is away' }),
+    );
+    logged.mockRestore();
     await read(); // asked again, kept
     await read();
     await read();
