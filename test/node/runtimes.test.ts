@@ -20,7 +20,7 @@ const alive = (pid: number) => {
 describe.each(RUNTIMES)('the service on %s', (runtime) => {
   const svc = useService(runtime);
 
-  it('prints the URL and where the admin token is, never the token, and nothing before them (as the README shows)', () => {
+  it('prints the URL and where the admin token is, never the token, and no line before them', () => {
     const { output, port, dataRoot, token } = svc.current;
     expect(output().split('\n').slice(0, 3)).toEqual([
       expect.stringMatching(
