@@ -1,6 +1,7 @@
 /**
  * `npm run docs`: writes docs/reference/ from the declarations in the code (the error catalogue, the
- * audit actions, the CLI program, the environment variables) and the configuration table of README.md.
+ * audit actions, the CLI program, the environment variables), the configuration table of README.md and
+ * the TypeScript SDK's types (packages/sdk-ts/src/schema.d.ts, from the OpenAPI document).
  * `npm run docs -- --check` writes nothing and exits 1 when a generated file is missing or differs
  * from what the code says (CI).
  */

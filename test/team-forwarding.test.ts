@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { hostClient, type HostPort } from '../src/host/port';
 import { ErrorCodeForm, type TeamAnswer, type TeamRequest } from '../src/host/team-link-request';
 import { ERROR_CATALOG } from '../src/shared/errors/catalog';
@@ -71,6 +71,48 @@ describe('a machine joined to a team', () => {
     expect(res.status).toBe(403);
     expect(res.json.error.code).toBe('auth.scope_missing');
     expect(sent).toHaveLength(0);
+  });
+
+  it("says when the team refused the machine's team token, not the caller's: team.scope_missing, recorded as such", async () => {
+    const teamRefusal = (code: string, details: unknown) =>
+      json(403, { error: { code, message: 'no', details }, request_id: 'team-side' }, { 'x-request-id': 'team-req' });
+    const { service } = joined(() => teamRefusal('auth.scope_missing', { missing: ['secrets:read'] }));
+    const { token } = await tokenWith(['runtime:control', 'secrets:read']);
+    const res = await call('/api/v1/automation/globals/fwd_secret', { token, fetcher: service });
+    expect(res.status).toBe(403);
+    expect(res.json.error).toMatchObject({
+      code: 'team.scope_missing',
+      details: { missing: ['secrets:read'], team_request_id: 'team-req' },
+    });
+    expect(res.json.request_id).toBe(res.headers.get('x-request-id'));
+    expect(res.headers.get('x-lpa-team-head')).toBe(HEAD);
+
+    // A team that names scopes this version does not know: the route's own are named.
+    const odd = joined(() => teamRefusal('auth.scope_missing', { missing: ['future:scope'] }));
+    const unknown = await call('/api/v1/automation/globals/fwd_secret', { token, fetcher: odd.service });
+    expect(unknown.json.error).toMatchObject({
+      code: 'team.scope_missing',
+      details: { missing: ['runtime:control', 'secrets:read'] },
+    });
+
+    // An audited write records the refusal under its own code.
+    const write = joined(() => teamRefusal('auth.scope_missing', { missing: ['rpa:write'] }));
+    const put = await call('/api/v1/automation/globals/fwd_write', {
+      method: 'PUT',
+      body: { value: 'v', expected_revision: 1 },
+      fetcher: write.service,
+    });
+    expect(put.json.error.code).toBe('team.scope_missing');
+    const [entry] = await sql<{ error_code: string }>(
+      `SELECT error_code FROM audit_log WHERE request_id = ?`,
+      put.headers.get('x-request-id')!,
+    );
+    expect(entry).toEqual({ error_code: 'team.scope_missing' });
+
+    // Any other 403 of the team passes through as the team gave it.
+    const other = joined(() => teamRefusal('auth.not_member', { member: 'x@example.com' }));
+    const passed = await call('/api/v1/profiles', { fetcher: other.service });
+    expect(passed.json.error.code).toBe('auth.not_member');
   });
 
   it('validates locally: a bad body is 400 here and never reaches the team', async () => {
@@ -275,11 +317,18 @@ describe('a team answer this machine does not pass on as the team API', () => {
       },
     };
     const service = serviceWith({ config: { teamUrl: `${TEAM_URL}-kept-heads` }, store, host });
+    // The failure is logged, not thrown at the request: the test takes that line instead of printing it.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const read = async () => {
       expect((await call('/api/v1/profiles', { fetcher: service })).headers.get('x-lpa-team-head')).toBe(head);
       await service.idle();
     };
     await read(); // the store fails: nothing kept
+    expect(logged).toHaveBeenCalledExactlyOnceWith(
+      'could not keep the team head',
+      expect.objectContaining({ message: 'the store is away' }),
+    );
+    logged.mockRestore();
     await read(); // asked again, kept
     await read();
     await read();

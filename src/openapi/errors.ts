@@ -3,11 +3,17 @@ import type { Contract } from '../contracts/define';
 
 /**
  * A machine in a team sends a team route on to the team and answers these when the team does not, or
- * answers what is not the team API's JSON (docs/teams.md#offline); solo, it never does, but the local
+ * answers what is not the team API's JSON (docs/teams.md#offline), or refuses the machine's team
+ * token (docs/teams.md#the-machines-team-token); solo, it never does, but the local
  * service's document is one for both.
  */
-export const forwardingErrors = (route: Contract): ErrorCode[] =>
-  route.home === 'team' ? ['team.unreachable', 'team.bad_answer'] : [];
+export function forwardingErrors(route: Contract): ErrorCode[] {
+  if (route.home !== 'team') return [];
+  const codes: ErrorCode[] = ['team.unreachable', 'team.bad_answer'];
+  // The team checks the machine's team token for the scopes the local service checked the caller's for.
+  if (route.access !== 'public' && route.scopes?.length) codes.push('team.scope_missing');
+  return codes;
+}
 
 /**
  * The error codes a route can answer, derived from what its declaration makes it do; `served`: the

@@ -4,10 +4,11 @@ import type { Contract } from '../contracts/define';
 import { reached, teamErrorCode, type TeamReply } from '../host/team-link-request';
 import { CLIENT_HEADER } from '../shared/client-header';
 import { ApiError } from '../shared/errors/api-error';
+import { ERROR_CATALOG } from '../shared/errors/catalog';
 import { TEAM_HEAD_HEADER, teamHeadValue } from '../shared/schemas/team';
 import { utf8Bytes, utf8Text } from '../shared/unicode';
 import { auditContext } from './audit-failure';
-import { baseHeaders } from './respond';
+import { baseHeaders, errorResponse } from './respond';
 import { perStore } from '../shared/store-memory';
 
 /** Statuses whose answer has no body (a Response with one would not even be built). */
@@ -48,6 +49,7 @@ export async function forwardToTeam(
   // A malformed head is the team's garbage: not kept, not passed on, not recorded.
   const head = parseTeamHead(answer.headers[TEAM_HEAD_HEADER]);
   if (head) witness(ctx, ctx.config.teamUrl!, head);
+  const refusal = teamTokenRefusal(answer, json, route);
   if (route.audit) {
     const ok = answer.status < 400;
     const details = {
@@ -61,8 +63,13 @@ export async function forwardToTeam(
       auditContext(ctx, route.audit),
       ok ? 'ok' : 'error',
       { details },
-      ok ? null : teamErrorCode(json, 'team.error'),
+      ok ? null : (refusal?.code ?? teamErrorCode(json, 'team.error')),
     );
+  }
+  if (refusal) {
+    const response = errorResponse(refusal, ctx.requestId, origin);
+    if (head) response.headers.set(TEAM_HEAD_HEADER, teamHeadValue(head));
+    return response;
   }
   const responseHeaders = new Headers(baseHeaders(ctx.requestId, origin));
   for (const [name, value] of Object.entries(answer.headers))
@@ -72,6 +79,23 @@ export async function forwardToTeam(
     status: answer.status,
     headers: responseHeaders,
   });
+}
+
+/**
+ * The team's 403 for a missing scope, said as what it is. The local service checked the caller's
+ * token for the route's scopes before forwarding, so such a refusal concerns the machine's team
+ * token, and passing the team's `auth.scope_missing` on would tell the caller that their own token
+ * lacks what it holds. (No route this machine forwards needs an admin session.)
+ */
+function teamTokenRefusal(answer: TeamReply, json: unknown, route: Contract): ApiError | null {
+  if (answer.status !== 403) return null;
+  const error = (json as { error?: { code?: unknown; details?: unknown } } | null)?.error;
+  const team_request_id = answer.headers['x-request-id']?.slice(0, 64) ?? null;
+  if (error?.code !== 'auth.scope_missing') return null;
+  const named = ERROR_CATALOG['auth.scope_missing'].details.safeParse(error.details);
+  // A team of another version may name scopes this one does not know: the route's own are missing then.
+  const missing = named.success ? named.data.missing : [...(route.scopes ?? [])];
+  return new ApiError('team.scope_missing', { missing, team_request_id });
 }
 
 /**

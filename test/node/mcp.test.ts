@@ -156,6 +156,17 @@ describe('lpa mcp', () => {
     expect(totpTools).not.toContain('getProfilesByIdAccountsByAccountIdPassword');
   });
 
+  it('writes nothing to the audit log at start: the scopes come from the token itself, not from probes', async () => {
+    const newest = async () => (await admin('/api/v1/audit?limit=1')).json.items[0];
+    const scoped = [await tokenWith(['profiles:read']), await tokenWith(['secrets:totp'])];
+    const before = await newest();
+    for (const token of [...scoped, service.token]) {
+      const agent = await connect(token);
+      expect((await agent.listTools()).tools.length).toBeGreaterThan(0);
+    }
+    expect(await newest()).toEqual(before);
+  });
+
   it('calls a write and a read; a scope refusal is a tool error with the envelope code; the audit log shows source mcp', async () => {
     const agent = await connect(await tokenWith(['profiles:read', 'profiles:write']));
     const created = await agent.callTool({ name: 'postProfiles', arguments: { name: 'made-by-agent', tags: ['mcp'] } });

@@ -20,10 +20,16 @@ const alive = (pid: number) => {
 describe.each(RUNTIMES)('the service on %s', (runtime) => {
   const svc = useService(runtime);
 
-  it('prints the URL and where the admin token is, never the token', () => {
-    expect(svc.current.output()).toContain(`listening on http://127.0.0.1:${svc.current.port}`);
-    expect(svc.current.output()).toContain(`admin token: in ${join(svc.current.dataRoot, 'admin-token')}`);
-    expect(svc.current.output()).not.toContain(svc.current.token);
+  it('prints the URL and where the admin token is, never the token, and no line before them', () => {
+    const { output, port, dataRoot, token } = svc.current;
+    expect(output().split('\n').slice(0, 3)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^LPA \\S+ \\([^)]+\\) listening on http://127\\.0\\.0\\.1:${port} \\(ready in \\d+ ms\\)$`),
+      ),
+      `data root: ${dataRoot}`,
+      `admin token: in ${join(dataRoot, 'admin-token')}`,
+    ]);
+    expect(output()).not.toContain(token);
   });
 
   it('keeps its keys and token private to the user', () => {

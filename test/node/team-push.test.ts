@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createPublicKey, verify } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,9 +60,10 @@ async function ok(service: RunningService, path: string, init: { method?: string
 function lpa(
   args: string[],
   env: Record<string, string> = {},
+  stdin = '',
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [join(process.cwd(), 'bin/lpa.mjs'), ...args],
       {
@@ -76,6 +77,7 @@ function lpa(
       },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
+    child.stdin?.end(stdin);
   });
 }
 
@@ -271,6 +273,35 @@ describe('lpa team push', () => {
       shares: counts(0, 1),
     });
     expect((await teamAudit())[0].seq).toBe(before);
+  });
+
+  it("takes an admin team token for the push alone (a file, or standard input) when the link's team token is narrower", async () => {
+    const narrow = await teamOk<{ token: string }>(team, `/teams/${TEAM}/api/v1/tokens`, {
+      method: 'POST',
+      token: ownerToken,
+      body: { name: 'narrow machine', scopes: ['profiles:read'] },
+    });
+    const narrowFile = join(work, 'narrow.token');
+    writeFileSync(narrowFile, `${narrow.token}\n`, { mode: 0o600 });
+    const link = { LPA_TEAM_URL: teamUrl, LPA_TEAM_TOKEN_FILE: narrowFile };
+
+    const refused = await lpa(['team', 'push', '--json'], link);
+    expect(refused.code).toBe(6);
+    expect(JSON.parse(refused.stderr).error).toMatchObject({
+      code: 'auth.admin_required',
+      message: expect.stringContaining('--admin-token-file'),
+    });
+
+    const withFile = await lpa(['team', 'push', '--json', '--admin-token-file', pushTokenFile], link);
+    expect(withFile.code, withFile.stderr).toBe(0);
+    expect(JSON.parse(withFile.stdout).counts.profiles).toEqual(counts(0, 2));
+
+    const admin = readFileSync(pushTokenFile, 'utf8');
+    const fromStdin = await lpa(['team', 'push', '--json', '--admin-token-file', '-'], link, admin);
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+    expect(JSON.parse(fromStdin.stdout).counts.globals).toEqual(counts(0, 2));
+    const empty = await lpa(['team', 'push', '--json', '--admin-token-file', '-'], link, '');
+    expect(JSON.parse(empty.stderr).error.code).toBe('cli.value_missing');
   });
 
   it('reports a conflict and exits 8 when the solo store changed an item since; the team keeps its own', async () => {

@@ -6,7 +6,7 @@ import {
   type TransferKind,
   type TransferPage,
 } from '../../../storage/transfer/schema';
-import type { ApiClient } from '../client';
+import { ApiCallError, type ApiClient } from '../client';
 import { EXIT } from '../exit-codes';
 import { show, table } from '../output';
 import { whileWaiting } from '../progress';
@@ -73,7 +73,20 @@ function human(report: PushReport): string {
 
 /** `lpa team push`: a conflict is exit 8 (as a 409), after the whole store was tried. */
 export async function teamPush(local: ApiClient, team: ApiClient, json: boolean | undefined): Promise<void> {
-  const report = await whileWaiting(`pushing this machine's store to ${team.baseUrl}`, copy(local, team));
+  const report = await whileWaiting(`pushing this machine's store to ${team.baseUrl}`, copy(local, team)).catch(
+    (error: unknown) => {
+      // The team's refusal names no way out: a machine that keeps a narrower team token day to day has one.
+      if (error instanceof ApiCallError && error.code === 'auth.admin_required')
+        throw new ApiCallError(
+          error.status,
+          error.code,
+          `${error.message} The team token the push used is not an admin token: pass one for this push alone with --admin-token-file <file> (- reads it from standard input).`,
+          error.details,
+          error.requestId,
+        );
+      throw error;
+    },
+  );
   show(report, json, human);
   if (report.conflicts.length > 0) process.exitCode = EXIT.conflict;
 }

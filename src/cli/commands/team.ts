@@ -31,6 +31,10 @@ function secretFile(path: string): string {
   return absolute;
 }
 
+interface PushOptions extends JsonOption {
+  adminTokenFile?: string;
+}
+
 interface JoinOptions extends JsonOption {
   tokenFile: string;
   accessClientId?: string;
@@ -152,10 +156,15 @@ export function teamCommand(team: Command): void {
       .description(
         "copy this machine's own store (profiles with their accounts, globals with their revisions, flows, shares) into the team it links to, " +
           'under the same ids; a second push changes nothing; exit 8 on a conflict',
+      )
+      .option(
+        '--admin-token-file <file>',
+        "a file holding an admin team token for this push alone, when the link's team token is narrower; - reads it from standard input",
       ),
   ).action(
-    action(async (client, options: JsonOption) => {
-      await teamPush(client, teamClient(process.env), options.json);
+    action(async (client, options: PushOptions) => {
+      const admin = options.adminTokenFile === undefined ? undefined : readSecret(options.adminTokenFile);
+      await teamPush(client, teamClient(process.env, admin), options.json);
     }),
   );
 }

@@ -11,7 +11,7 @@ import { secretScopesOf, toolOf, type ApiTool } from './tools';
 
 /** The tools this token may see: every operation, except those handing out a secret whose scope the token lacks. */
 export async function offeredTools(client: ApiClient): Promise<ApiTool[]> {
-  const held = await heldSecretScopes(client, CONTRACTS);
+  const held = await heldSecretScopes(client);
   return CONTRACTS.filter((contract) => secretScopesOf(contract).every((scope) => held.has(scope))).map(toolOf);
 }
 

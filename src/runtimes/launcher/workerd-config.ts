@@ -14,7 +14,12 @@ export interface WorkerdPaths {
   storeDir: string;
 }
 
-/** workerd's compatibility date for the worker: the installed workerd's own date, the same as wrangler.toml's (the tests); test/node/toolchain.test.ts checks both. */
+/**
+ * workerd's compatibility date for the worker: the installed workerd's own date, the same as
+ * wrangler.toml's (the tests); test/node/toolchain.test.ts checks both. From 2026-08-04 it turns on
+ * the `node:` modules (`nodejs_compat`) itself, so the config names no flag: workerd prints a notice
+ * on every start for a flag that the date already implies.
+ */
 export const COMPATIBILITY_DATE = '2026-11-17';
 
 const text = (name: string, value: string) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`;
@@ -53,7 +58,6 @@ const lpa :Workerd.Worker = (
     (name = "sha256.wasm", wasm = embed ${JSON.stringify(paths.sha256Wasm)}),
   ],
   compatibilityDate = ${JSON.stringify(COMPATIBILITY_DATE)},
-  compatibilityFlags = ["nodejs_compat"],
   bindings = [
     ${bindings.join(',\n    ')},
   ],

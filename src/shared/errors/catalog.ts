@@ -119,6 +119,17 @@ export const ERROR_CATALOG = {
     message: "The team answered this machine's own request with an error (its team token may lack audit:read).",
     details: z.object({ status: z.int(), code: z.string().max(64) }),
   },
+  'team.scope_missing': {
+    status: 403,
+    message:
+      "The team refused this machine's team token: it lacks a scope this route needs at the team. The caller's own token has it; the machine must hold a team token with it (docs/teams.md#the-machines-team-token).",
+    details: z.object({
+      missing: z
+        .array(z.enum(SCOPES))
+        .meta({ description: "The scopes the route needs that the machine's team token lacks." }),
+      team_request_id: z.string().max(64).nullable(),
+    }),
+  },
   'team.exists': {
     status: 409,
     message: 'A team with this id exists.',
