@@ -189,7 +189,7 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowList['items']
         <div role="region" aria-label="Share preview">
           <p>
             The code holds {preview.items.length} flow{preview.items.length === 1 ? '' : 's'}, created{' '}
-            {preview.created_at}; the import ticket expires {time(preview.expires_at)}.
+            {time(preview.created_at)}; the import ticket expires {time(preview.expires_at)}.
           </p>
           <Table
             columns={['Name', 'Group', 'Template', 'Steps', 'Missing values', 'Protected values']}
