@@ -115,7 +115,7 @@ export function createApi(
 /** Every route the service declares (src/contracts), with its method and path as literal types. */
 type Route = { [F in keyof Families]: Families[F][keyof Families[F]] }[keyof Families];
 /** The paths some contract declares for a method, `:name` for a path parameter. */
-type PathOf<M extends Method> = Extract<Route, { method: M }>['path'];
+export type PathOf<M extends Method> = Extract<Route, { method: M }>['path'];
 type RouteOf<M extends Method, P> = Extract<Route, { method: M; path: P }>;
 
 /** Query values travel as text: a field takes text, or the number or boolean it spells; null leaves it out. */

@@ -1,8 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createApi, typedApi, type Api } from './api';
+import { Show } from './components/section';
+import { SelfContext } from './may';
 import { PAGES, pageFor } from './pages';
 import { forgetToken, keepToken, savedToken } from './session';
 import { SignIn } from './sign-in';
+import { useLoad } from './use-load';
 
 /** The page named by the location's hash (`#/audit`); hash routes keep every page at `/`. */
 function useHashPage() {
@@ -41,6 +44,8 @@ export function App() {
 function Shell({ token, onSignOut }: { token: string; onSignOut: () => void }) {
   const api: Api = useMemo(() => typedApi(createApi(token)), [token]);
   const page = useHashPage();
+  // What the token may do decides which actions the pages show.
+  const self = useLoad(() => api.call('GET', '/api/v1/tokens/self'), token);
   const heading = useRef<HTMLHeadingElement>(null);
   // Keyboard and screen-reader users land on the new page's heading, not on the link they left.
   useEffect(() => heading.current?.focus(), [page]);
@@ -63,6 +68,12 @@ function Shell({ token, onSignOut }: { token: string; onSignOut: () => void }) {
             ))}
           </ul>
         </nav>
+        {self.data && (
+          <span class="muted" data-signed-in-as>
+            {self.data.name}
+            {self.data.admin && ' (admin)'}
+          </span>
+        )}
         <button type="button" class="quiet" onClick={onSignOut}>
           Sign out
         </button>
@@ -71,7 +82,13 @@ function Shell({ token, onSignOut }: { token: string; onSignOut: () => void }) {
         <h1 tabIndex={-1} ref={heading}>
           {page.name}
         </h1>
-        <Page api={api} />
+        <Show loaded={self} label="the token's scopes">
+          {(known) => (
+            <SelfContext.Provider value={known}>
+              <Page api={api} />
+            </SelfContext.Provider>
+          )}
+        </Show>
       </main>
     </>
   );

@@ -13,9 +13,14 @@ export function bytes(count: number | null | undefined): string {
   return unit === 0 ? `${count} bytes` : `${value.toFixed(1)} ${UNITS[unit]}`;
 }
 
-/** An epoch-milliseconds time as local date and time; null stays visible as "never". */
-export function time(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined) return 'never';
+/**
+ * A time (epoch milliseconds, or an ISO 8601 text) as local date and time. One rule for an absent time,
+ * whatever way the API says it — null, left out, or 0 (the membership's `verifiedUntil` when no account
+ * is signed in): "never", not a date in 1970. No time LPA records is at or before the epoch.
+ */
+export function time(at: number | string | null | undefined): string {
+  const ms = typeof at === 'string' ? Date.parse(at) : at;
+  if (ms === null || ms === undefined || !(ms > 0)) return 'never';
   return new Date(ms).toLocaleString();
 }
 

@@ -21,7 +21,10 @@ export function profileBody(form: FormData): ProfileBody {
   };
 }
 
-/** A new platform account: a secret left blank is not set (it is never sent as an empty string). */
+/**
+ * A platform account's form as its create or change body: a secret left blank is not sent (so it is
+ * not set, or kept; never an empty string), and a ticked "remove" sends null, which removes it.
+ */
 export function accountBody(form: FormData): AccountBody {
   const body: AccountBody = {
     platform_url: text(form, 'platform_url'),
@@ -32,6 +35,7 @@ export function accountBody(form: FormData): AccountBody {
   for (const secret of ['password', 'totp_secret'] as const) {
     const value = String(form.get(secret) ?? '');
     if (value !== '') body[secret] = value;
+    if (form.get(`remove_${secret}`) === 'on') body[secret] = null;
   }
   return body;
 }

@@ -9,6 +9,7 @@ import { FactsSection, Section, Show } from '../components/section';
 import { Table } from '../components/table';
 import { base64ToBytes, saveFile } from '../files';
 import { time } from '../format';
+import { useMay } from '../may';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 
@@ -23,6 +24,7 @@ type AuditRetention = Answer<'GET', '/api/v1/settings/audit'>;
 export function AuditPage({ api }: { api: Api }) {
   const [filters, setFilters] = useState<AuditFilters>({});
   const retention = useLoad(() => api.call('GET', '/api/v1/settings/audit'), 'retention');
+  const may = useMay();
   return (
     <>
       <Section title="Filters">
@@ -47,9 +49,9 @@ export function AuditPage({ api }: { api: Api }) {
         </Form>
       </Section>
       <Entries api={api} filters={filters} />
-      <Verify api={api} entries={retention.data?.entries} />
+      {may('GET', '/api/v1/audit/verify') && <Verify api={api} entries={retention.data?.entries} />}
       <Checkpoint api={api} />
-      <Export api={api} filters={filters} />
+      {may('GET', '/api/v1/audit/export') && <Export api={api} filters={filters} />}
       <Section title="Entries per day">
         <Show loaded={retention} label="the retention window">
           {(r) => <PerDay api={api} retention={r} />}

@@ -8,7 +8,9 @@ import { FactsSection, Section, Show } from '../components/section';
 import { ItemsTable, Table } from '../components/table';
 import { fieldText } from '../field-text';
 import { base64ToBytes, bytesToBase64, saveFile } from '../files';
+import { flowBody } from '../flow-form';
 import { bytes, time, yesNo } from '../format';
+import { useMay } from '../may';
 import { useAction } from '../use-action';
 import { useLoad, type Loaded } from '../use-load';
 import { Globals } from './globals';
@@ -30,6 +32,8 @@ export function AutomationPage({ api }: { api: Api }) {
 
 function Flows({ api, flows }: { api: Api; flows: Loaded<FlowList> }) {
   const remove = useAction();
+  const create = useAction();
+  const may = useMay();
   return (
     <Section title="Flows">
       <ErrorNote error={remove.error} />
@@ -39,17 +43,54 @@ function Flows({ api, flows }: { api: Api; flows: Loaded<FlowList> }) {
         columns={['Name', 'Group', 'Template', 'Steps', 'Values', 'Updated']}
         rowKey={(f) => f.id}
         cells={(f) => [f.name, f.group ?? '', yesNo(f.is_template), f.step_count, f.value_count, time(f.updated_at)]}
-        actions={(f) => (
-          <ConfirmDelete
-            remove={() => api.call('DELETE', '/api/v1/automation/flows/:id', { params: { id: f.id } })}
-            onDeleted={flows.reload}
-            label={`Delete flow ${f.name}`}
-            confirm={`Delete flow ${f.name} now`}
-            action={remove}
-          />
-        )}
+        actions={
+          may('DELETE', '/api/v1/automation/flows/:id')
+            ? (f) => (
+                <ConfirmDelete
+                  remove={() => api.call('DELETE', '/api/v1/automation/flows/:id', { params: { id: f.id } })}
+                  onDeleted={flows.reload}
+                  label={`Delete flow ${f.name}`}
+                  confirm={`Delete flow ${f.name} now`}
+                  action={remove}
+                />
+              )
+            : undefined
+        }
         empty="No flow yet."
       />
+      {may('POST', '/api/v1/automation/flows') && (
+        <>
+          <h3>New flow</h3>
+          <Form
+            label="New flow"
+            onSubmit={(fields, form) =>
+              void create.run(async () => {
+                await api.call('POST', '/api/v1/automation/flows', { body: flowBody(fields) });
+                form.reset();
+                flows.reload();
+              })
+            }
+          >
+            <label for="flow-name">Flow name</label>
+            <input id="flow-name" name="name" required maxLength={120} />
+            <label for="flow-group">Flow group</label>
+            <input id="flow-group" name="group" maxLength={120} />
+            <label for="flow-description">Description</label>
+            <input id="flow-description" name="description" maxLength={4000} />
+            <label>
+              <input type="checkbox" name="is_template" /> Template
+            </label>
+            <label for="flow-steps">Steps (a JSON array)</label>
+            <textarea id="flow-steps" name="steps" defaultValue="[]" spellcheck={false} />
+            <label for="flow-values">Values (name=value, one a line)</label>
+            <textarea id="flow-values" name="values" spellcheck={false} />
+            <label for="flow-protected">Protected values (name=value, one a line; never shown again)</label>
+            <textarea id="flow-protected" name="protected_values" spellcheck={false} />
+            <Submit label="Create flow" busy={create.busy} />
+          </Form>
+          <ActionNote action={create} busy="Creating the flow" />
+        </>
+      )}
     </Section>
   );
 }
@@ -60,6 +101,7 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowList['items']
   const [created, setCreated] = useState<Answer<'POST', '/api/v1/automation/shares'> | null>(null);
   const [preview, setPreview] = useState<Answer<'POST', '/api/v1/automation/shares/redeem'> | null>(null);
   const [imported, setImported] = useState('');
+  const may = useMay();
 
   const create = (form: FormData) =>
     void action.run(async () => {
@@ -98,19 +140,23 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowList['items']
           time(s.expires_at),
           bytes(s.size),
         ]}
-        actions={(s) => (
-          <ConfirmDelete
-            remove={() => api.call('DELETE', '/api/v1/automation/shares/:id', { params: { id: s.id } })}
-            onDeleted={shares.reload}
-            label={`Revoke share ${s.name}`}
-            confirm={`Revoke share ${s.name} now`}
-            action={action}
-          />
-        )}
+        actions={
+          may('DELETE', '/api/v1/automation/shares/:id')
+            ? (s) => (
+                <ConfirmDelete
+                  remove={() => api.call('DELETE', '/api/v1/automation/shares/:id', { params: { id: s.id } })}
+                  onDeleted={shares.reload}
+                  label={`Revoke share ${s.name}`}
+                  confirm={`Revoke share ${s.name} now`}
+                  action={action}
+                />
+              )
+            : undefined
+        }
         empty="No share."
       />
-      <h3>Share flows</h3>
-      {flows.length === 0 ? (
+      {may('POST', '/api/v1/automation/shares') && <h3>Share flows</h3>}
+      {!may('POST', '/api/v1/automation/shares') ? null : flows.length === 0 ? (
         <p class="muted">A share holds flows; there is none to share.</p>
       ) : (
         <Form onSubmit={create} label="Share flows">
@@ -128,18 +174,22 @@ function Shares({ api, flows, onImported }: { api: Api; flows: FlowList['items']
         </Form>
       )}
       {created && <OnceSecret label={`Share code of “${created.name}”`} value={created.code} />}
-      <h3>Redeem a share code</h3>
-      <Form onSubmit={redeem} label="Redeem a share code">
-        <label for="share-code">Share code</label>
-        <textarea id="share-code" name="code" required minLength={8} maxLength={2010} />
-        <Submit label="Preview" busy={action.busy} />
-      </Form>
+      {may('POST', '/api/v1/automation/shares/redeem') && (
+        <>
+          <h3>Redeem a share code</h3>
+          <Form onSubmit={redeem} label="Redeem a share code">
+            <label for="share-code">Share code</label>
+            <textarea id="share-code" name="code" required minLength={8} maxLength={2010} />
+            <Submit label="Preview" busy={action.busy} />
+          </Form>
+        </>
+      )}
       <ActionNote action={action} busy="Working on shares" />
       {preview && (
         <div role="region" aria-label="Share preview">
           <p>
             The code holds {preview.items.length} flow{preview.items.length === 1 ? '' : 's'}, created{' '}
-            {preview.created_at}; the import ticket expires {time(preview.expires_at)}.
+            {time(preview.created_at)}; the import ticket expires {time(preview.expires_at)}.
           </p>
           <Table
             columns={['Name', 'Group', 'Template', 'Steps', 'Missing values', 'Protected values']}
@@ -181,6 +231,7 @@ function Files({ api }: { api: Api }) {
   const files = useLoad(() => api.call('GET', '/api/v1/automation/files'), 'files');
   const action = useAction();
   const [done, setDone] = useState('');
+  const may = useMay();
 
   const upload = (fields: FormData, form: HTMLFormElement) => {
     const file = fields.get('file');
@@ -210,20 +261,22 @@ function Files({ api }: { api: Api }) {
                 {listing.items.map((f) => (
                   <li key={f.name}>
                     <code>{f.name}</code> <span class="muted">{bytes(f.size_bytes)}</span>{' '}
-                    <button
-                      type="button"
-                      class="quiet"
-                      onClick={() =>
-                        void action.run(async () => {
-                          const content = await api.call('GET', '/api/v1/automation/files/content', {
-                            query: { name: f.name },
-                          });
-                          saveFile(f.name, base64ToBytes(content.base64));
-                        })
-                      }
-                    >
-                      Download {f.name}
-                    </button>
+                    {may('GET', '/api/v1/automation/files/content') && (
+                      <button
+                        type="button"
+                        class="quiet"
+                        onClick={() =>
+                          void action.run(async () => {
+                            const content = await api.call('GET', '/api/v1/automation/files/content', {
+                              query: { name: f.name },
+                            });
+                            saveFile(f.name, base64ToBytes(content.base64));
+                          })
+                        }
+                      >
+                        Download {f.name}
+                      </button>
+                    )}
                   </li>
                 ))}
               </ul>
@@ -231,15 +284,17 @@ function Files({ api }: { api: Api }) {
           </>
         )}
       </Show>
-      <Form class="inline" onSubmit={upload} label="Upload a file">
-        <label>
-          File to upload
-          <input type="file" name="file" required />
-        </label>
-        <button type="submit" disabled={action.busy}>
-          Upload
-        </button>
-      </Form>
+      {may('POST', '/api/v1/automation/files') && (
+        <Form class="inline" onSubmit={upload} label="Upload a file">
+          <label>
+            File to upload
+            <input type="file" name="file" required />
+          </label>
+          <button type="submit" disabled={action.busy}>
+            Upload
+          </button>
+        </Form>
+      )}
       <ActionNote action={action} busy="Transferring the file" />
       <p role="status">{done}</p>
     </Section>

@@ -8,6 +8,7 @@ import { ItemsTable } from '../components/table';
 import { fieldText } from '../field-text';
 import { bytes, time } from '../format';
 import { useAction } from '../use-action';
+import { useMay } from '../may';
 import { useLoad } from '../use-load';
 
 interface Editing {
@@ -27,6 +28,7 @@ export function Globals({ api }: { api: Api }) {
   const [newer, setNewer] = useState<Answer<'GET', '/api/v1/automation/globals/:name'> | null>(null);
   const [saved, setSaved] = useState('');
   const action = useAction();
+  const may = useMay();
   const read = (name: string) => api.call('GET', '/api/v1/automation/globals/:name', { params: { name } });
 
   const open = (name: string) =>
@@ -66,49 +68,55 @@ export function Globals({ api }: { api: Api }) {
         cells={(g) => [<code>{g.name}</code>, g.revision, bytes(g.bytes), time(g.updated_at)]}
         actions={(g) => (
           <div class="actions">
-            <button type="button" class="quiet" onClick={() => open(g.name)}>
-              Edit {g.name}
-            </button>
-            <ConfirmDelete
-              remove={() =>
-                api.call('DELETE', '/api/v1/automation/globals/:name', {
-                  params: { name: g.name },
-                  query: { expected_revision: g.revision },
-                })
-              }
-              onDeleted={() => {
-                if (editing?.name === g.name) setEditing(null);
-                list.reload();
-              }}
-              label={`Delete ${g.name}`}
-              confirm={`Delete ${g.name} at revision ${g.revision}`}
-              action={action}
-            />
+            {may('PUT', '/api/v1/automation/globals/:name') && (
+              <button type="button" class="quiet" onClick={() => open(g.name)}>
+                Edit {g.name}
+              </button>
+            )}
+            {may('DELETE', '/api/v1/automation/globals/:name') && (
+              <ConfirmDelete
+                remove={() =>
+                  api.call('DELETE', '/api/v1/automation/globals/:name', {
+                    params: { name: g.name },
+                    query: { expected_revision: g.revision },
+                  })
+                }
+                onDeleted={() => {
+                  if (editing?.name === g.name) setEditing(null);
+                  list.reload();
+                }}
+                label={`Delete ${g.name}`}
+                confirm={`Delete ${g.name} at revision ${g.revision}`}
+                action={action}
+              />
+            )}
           </div>
         )}
         empty="No global yet."
       />
-      <Form
-        class="inline"
-        onSubmit={(fields) => {
-          setEditing({ name: fieldText(fields, 'name'), revision: 0, draft: '' });
-          setNewer(null);
-          setSaved('');
-        }}
-      >
-        <label>
-          New global name
-          <input
-            name="name"
-            required
-            pattern="[A-Za-z_][A-Za-z0-9_]{0,63}"
-            title="A letter or _, then letters, digits or _ (64 at most)"
-          />
-        </label>
-        <button type="submit" class="quiet">
-          New global
-        </button>
-      </Form>
+      {may('PUT', '/api/v1/automation/globals/:name') && (
+        <Form
+          class="inline"
+          onSubmit={(fields) => {
+            setEditing({ name: fieldText(fields, 'name'), revision: 0, draft: '' });
+            setNewer(null);
+            setSaved('');
+          }}
+        >
+          <label>
+            New global name
+            <input
+              name="name"
+              required
+              pattern="[A-Za-z_][A-Za-z0-9_]{0,63}"
+              title="A letter or _, then letters, digits or _ (64 at most)"
+            />
+          </label>
+          <button type="submit" class="quiet">
+            New global
+          </button>
+        </Form>
+      )}
       <ActionNote action={action} busy="Working on the global" />
       {editing && (
         <Form label={`Editing ${editing.name}`} onSubmit={() => void save(editing.revision)}>

@@ -2,20 +2,21 @@ import { useState } from 'preact/hooks';
 import type { Answer, Api } from '../api';
 import { ConfirmDelete } from '../components/confirm-delete';
 import { Form, Submit } from '../components/form';
-import { ActionNote, ErrorNote } from '../components/notes';
-import { Section, Show } from '../components/section';
+import { ActionNote } from '../components/notes';
+import { Facts, Section, Show } from '../components/section';
 import { Table } from '../components/table';
 import { fieldText } from '../field-text';
 import { time, yesNo } from '../format';
-import { accountBody, profileBody } from '../profile-form';
+import { profileBody } from '../profile-form';
+import { useMay } from '../may';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
+import { Accounts } from './profile-accounts';
 import { ProfileRun, RunStateBadge } from './profile-run';
 
 const PAGE_SIZE = 25;
 
 type Profile = Answer<'GET', '/api/v1/profiles/:id'>;
-type PlatformAccount = Answer<'GET', '/api/v1/profiles/:id/accounts'>['items'][number];
 
 export function ProfilesPage({ api }: { api: Api }) {
   const [q, setQ] = useState('');
@@ -32,6 +33,7 @@ export function ProfilesPage({ api }: { api: Api }) {
   const runOf = new Map(runs.data?.items.map((run) => [run.profile_id, run]));
   const [openId, setOpenId] = useState<string | null>(null);
   const create = useAction();
+  const may = useMay();
 
   const refresh = () => list.reload();
 
@@ -115,21 +117,23 @@ export function ProfilesPage({ api }: { api: Api }) {
           onRunChanged={runs.reload}
         />
       )}
-      <Section title="New profile">
-        <ProfileForm
-          submitLabel="Create profile"
-          busy={create.busy}
-          onSubmit={(body, form) =>
-            create.run(async () => {
-              const created = await api.call('POST', '/api/v1/profiles', { body });
-              form.reset();
-              refresh();
-              setOpenId(created.id);
-            })
-          }
-        />
-        <ActionNote action={create} busy="Creating the profile" />
-      </Section>
+      {may('POST', '/api/v1/profiles') && (
+        <Section title="New profile">
+          <ProfileForm
+            submitLabel="Create profile"
+            busy={create.busy}
+            onSubmit={(body, form) =>
+              create.run(async () => {
+                const created = await api.call('POST', '/api/v1/profiles', { body });
+                form.reset();
+                refresh();
+                setOpenId(created.id);
+              })
+            }
+          />
+          <ActionNote action={create} busy="Creating the profile" />
+        </Section>
+      )}
     </>
   );
 }
@@ -179,33 +183,48 @@ function ProfileDetail({
 }) {
   const profile = useLoad(() => api.call('GET', '/api/v1/profiles/:id', { params: { id } }), id);
   const action = useAction();
+  const may = useMay();
   return (
     <Section title={profile.data ? `Profile ${profile.data.name}` : 'Profile'}>
       <Show loaded={profile} label="the profile">
         {(p) => (
           <>
-            <ProfileForm
-              key={p.updated_at}
-              profile={p}
-              submitLabel="Save profile"
-              busy={action.busy}
-              onSubmit={(body) =>
-                action.run(async () => {
-                  await api.call('PATCH', '/api/v1/profiles/:id', { params: { id }, body });
-                  profile.reload();
-                  onChanged();
-                })
-              }
-            />
-            <div class="actions">
-              <ConfirmDelete
-                remove={() => api.call('DELETE', '/api/v1/profiles/:id', { params: { id } })}
-                onDeleted={onDeleted}
-                label={`Delete profile ${p.name}`}
-                confirm={`Delete ${p.name} and its accounts`}
-                action={action}
+            {may('PATCH', '/api/v1/profiles/:id') ? (
+              <ProfileForm
+                key={p.updated_at}
+                profile={p}
+                submitLabel="Save profile"
+                busy={action.busy}
+                onSubmit={(body) =>
+                  action.run(async () => {
+                    await api.call('PATCH', '/api/v1/profiles/:id', { params: { id }, body });
+                    profile.reload();
+                    onChanged();
+                  })
+                }
               />
-            </div>
+            ) : (
+              <Facts
+                items={[
+                  ['Name', p.name],
+                  ['Group', p.group ?? 'none'],
+                  ['Tags', p.tags.join(', ') || 'none'],
+                  ['Pinned', yesNo(p.pinned)],
+                  ['Notes', p.notes ?? 'none'],
+                ]}
+              />
+            )}
+            {may('DELETE', '/api/v1/profiles/:id') && (
+              <div class="actions">
+                <ConfirmDelete
+                  remove={() => api.call('DELETE', '/api/v1/profiles/:id', { params: { id } })}
+                  onDeleted={onDeleted}
+                  label={`Delete profile ${p.name}`}
+                  confirm={`Delete ${p.name} and its accounts`}
+                  action={action}
+                />
+              </div>
+            )}
             <ActionNote action={action} busy="Saving the profile" />
             <ProfileRun api={api} id={id} onRunChanged={onRunChanged} />
             <Accounts api={api} profileId={id} />
@@ -213,159 +232,5 @@ function ProfileDetail({
         )}
       </Show>
     </Section>
-  );
-}
-
-function Accounts({ api, profileId }: { api: Api; profileId: string }) {
-  const accounts = useLoad(
-    () => api.call('GET', '/api/v1/profiles/:id/accounts', { params: { id: profileId } }),
-    profileId,
-  );
-  const add = useAction();
-  return (
-    <>
-      <h3>Platform accounts</h3>
-      <Show loaded={accounts} label="platform accounts">
-        {({ items }) =>
-          items.length === 0 ? (
-            <p>No platform account.</p>
-          ) : (
-            <ul class="accounts">
-              {items.map((a) => (
-                <Account
-                  key={a.id}
-                  api={api}
-                  params={{ id: profileId, accountId: a.id }}
-                  account={a}
-                  onDeleted={accounts.reload}
-                />
-              ))}
-            </ul>
-          )
-        }
-      </Show>
-      <Form
-        label="Add a platform account"
-        onSubmit={(fields, form) =>
-          void add.run(async () => {
-            await api.call('POST', '/api/v1/profiles/:id/accounts', {
-              params: { id: profileId },
-              body: accountBody(fields),
-            });
-            form.reset();
-            accounts.reload();
-          })
-        }
-      >
-        <label for="account-url">Platform URL</label>
-        <input id="account-url" name="platform_url" required maxLength={256} />
-        <label for="account-user">Username</label>
-        <input id="account-user" name="username" maxLength={256} autocomplete="off" />
-        <label for="account-password">Password</label>
-        <input id="account-password" name="password" type="password" maxLength={1024} autocomplete="new-password" />
-        <label for="account-totp">2FA (TOTP) secret</label>
-        <input id="account-totp" name="totp_secret" type="password" maxLength={1024} autocomplete="off" />
-        <label for="account-notes">Account notes</label>
-        <input id="account-notes" name="notes" maxLength={1024} />
-        <Submit label="Add account" busy={add.busy} />
-      </Form>
-      <ActionNote action={add} busy="Adding the account" />
-    </>
-  );
-}
-
-/**
- * One account, its secrets masked. Revealing the password or a 2FA code is a button press of its own:
- * the API checks its scope and audits the read, as for any client.
- */
-function Account({
-  api,
-  params,
-  account,
-  onDeleted,
-}: {
-  api: Api;
-  /** The account's address: its profile's id and its own. */
-  params: { id: string; accountId: string };
-  account: PlatformAccount;
-  onDeleted: () => void;
-}) {
-  const [password, setPassword] = useState<string | null>(null);
-  const [totp, setTotp] = useState<Answer<'GET', '/api/v1/profiles/:id/accounts/:accountId/totp'> | null>(null);
-  const action = useAction();
-  const who = account.username ?? account.platform_url;
-  return (
-    <li>
-      <p>
-        <strong>{account.platform_url}</strong> {account.username && <>as {account.username}</>}
-        {account.notes && <span class="muted"> — {account.notes}</span>}
-      </p>
-      <p>
-        Password:{' '}
-        {!account.password_set ? (
-          'not set'
-        ) : password === null ? (
-          <>
-            <span aria-label="masked">••••••••</span>{' '}
-            <button
-              type="button"
-              class="quiet"
-              onClick={() =>
-                void action.run(async () =>
-                  setPassword(
-                    (await api.call('GET', '/api/v1/profiles/:id/accounts/:accountId/password', { params })).password,
-                  ),
-                )
-              }
-            >
-              Reveal password of {who}
-            </button>
-          </>
-        ) : (
-          <>
-            <span class="secret" data-password>
-              {password}
-            </span>{' '}
-            <button type="button" class="quiet" onClick={() => setPassword(null)}>
-              Hide password of {who}
-            </button>
-          </>
-        )}
-      </p>
-      <p>
-        2FA:{' '}
-        {!account.totp_set ? (
-          'not set'
-        ) : (
-          <>
-            {totp && (
-              <span class="secret" data-totp>
-                {totp.code}
-              </span>
-            )}{' '}
-            {totp && <span class="muted">valid {totp.remaining_s} s more</span>}{' '}
-            <button
-              type="button"
-              class="quiet"
-              onClick={() =>
-                void action.run(async () =>
-                  setTotp(await api.call('GET', '/api/v1/profiles/:id/accounts/:accountId/totp', { params })),
-                )
-              }
-            >
-              Show 2FA code of {who}
-            </button>
-          </>
-        )}
-      </p>
-      <ConfirmDelete
-        remove={() => api.call('DELETE', '/api/v1/profiles/:id/accounts/:accountId', { params })}
-        onDeleted={onDeleted}
-        label={`Delete account ${who}`}
-        confirm={`Delete account ${who} now`}
-        action={action}
-      />
-      <ErrorNote error={action.error} />
-    </li>
   );
 }

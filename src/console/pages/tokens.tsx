@@ -9,6 +9,7 @@ import { Section } from '../components/section';
 import { ItemsTable } from '../components/table';
 import { fieldText } from '../field-text';
 import { time } from '../format';
+import { useMay } from '../may';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 
@@ -28,32 +29,35 @@ export function TokensPage({ api }: { api: Api }) {
   const [issued, setIssued] = useState<Answer<'POST', '/api/v1/tokens'> | null>(null);
   const issue = useAction();
   const revoke = useAction();
+  const may = useMay();
 
   return (
     <>
-      <Section title="Issue a token">
-        <Form
-          onSubmit={(fields, form) =>
-            void issue.run(async () => {
-              setIssued(await api.call('POST', '/api/v1/tokens', { body: tokenRequest(fields) }));
-              form.reset();
-              tokens.reload();
-            })
-          }
-        >
-          <label for="token-name">Name</label>
-          <input id="token-name" name="name" required maxLength={120} />
-          <Choices legend="Scopes" name="scopes" choices={SCOPES.map((scope) => [scope, scope] as const)} />
-          <label>
-            <input type="checkbox" name="admin" /> Admin session (every scope, and tokens)
-          </label>
-          <label for="token-expires">Expires in minutes (empty: never)</label>
-          <input id="token-expires" name="expires" type="number" min={1} max={5_256_000} inputMode="numeric" />
-          <Submit label="Issue token" busy={issue.busy} />
-        </Form>
-        <ActionNote action={issue} busy="Issuing the token" />
-        {issued && <OnceSecret label={`Token “${issued.name}”`} value={issued.token} />}
-      </Section>
+      {may('POST', '/api/v1/tokens') && (
+        <Section title="Issue a token">
+          <Form
+            onSubmit={(fields, form) =>
+              void issue.run(async () => {
+                setIssued(await api.call('POST', '/api/v1/tokens', { body: tokenRequest(fields) }));
+                form.reset();
+                tokens.reload();
+              })
+            }
+          >
+            <label for="token-name">Name</label>
+            <input id="token-name" name="name" required maxLength={120} />
+            <Choices legend="Scopes" name="scopes" choices={SCOPES.map((scope) => [scope, scope] as const)} />
+            <label>
+              <input type="checkbox" name="admin" /> Admin session (every scope, and tokens)
+            </label>
+            <label for="token-expires">Expires in minutes (empty: never)</label>
+            <input id="token-expires" name="expires" type="number" min={1} max={5_256_000} inputMode="numeric" />
+            <Submit label="Issue token" busy={issue.busy} />
+          </Form>
+          <ActionNote action={issue} busy="Issuing the token" />
+          {issued && <OnceSecret label={`Token “${issued.name}”`} value={issued.token} />}
+        </Section>
+      )}
       <Section title="Live tokens">
         <ErrorNote error={revoke.error} />
         <ItemsTable
@@ -68,16 +72,20 @@ export function TokensPage({ api }: { api: Api }) {
             time(token.created_at),
             time(token.expires_at),
           ]}
-          actions={(token) => (
-            <ConfirmDelete
-              remove={() => api.call('DELETE', '/api/v1/tokens/:id', { params: { id: token.id } })}
-              onDeleted={tokens.reload}
-              label={`Revoke ${token.name}`}
-              confirm={`Revoke ${token.name} now`}
-              disabled={revoke.busy}
-              action={revoke}
-            />
-          )}
+          actions={
+            may('DELETE', '/api/v1/tokens/:id')
+              ? (token) => (
+                  <ConfirmDelete
+                    remove={() => api.call('DELETE', '/api/v1/tokens/:id', { params: { id: token.id } })}
+                    onDeleted={tokens.reload}
+                    label={`Revoke ${token.name}`}
+                    confirm={`Revoke ${token.name} now`}
+                    disabled={revoke.busy}
+                    action={revoke}
+                  />
+                )
+              : undefined
+          }
           empty="No token has been issued."
         />
       </Section>

@@ -3,7 +3,7 @@ import { ApiFailure, apiPath, createApi, failureOf, NOT_AN_ENVELOPE, UNREACHABLE
 import { countPerDay, windowStart } from '../../../src/console/audit-days';
 import { auditFilters } from '../../../src/console/audit-query';
 import { base64ToBytes, bytesToBase64 } from '../../../src/console/files';
-import { bytes } from '../../../src/console/format';
+import { bytes, time } from '../../../src/console/format';
 import { excerptLines } from '../../../src/console/log-view';
 import { accountBody, profileBody } from '../../../src/console/profile-form';
 
@@ -102,6 +102,19 @@ describe('files and sizes', () => {
     const data = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256);
     expect(bytesToBase64(data)).toBe(Buffer.from(data).toString('base64'));
     expect(base64ToBytes(bytesToBase64(data))).toEqual(data);
+  });
+
+  it('writes an absent time as "never", never as a date in 1970', () => {
+    expect([time(null), time(undefined), time(0), time(-1), time('')]).toEqual([
+      'never',
+      'never',
+      'never',
+      'never',
+      'never',
+    ]);
+    const at = Date.UTC(2026, 10, 27, 12);
+    expect(time(at)).toBe(new Date(at).toLocaleString());
+    expect(time(new Date(at).toISOString())).toBe(new Date(at).toLocaleString());
   });
 
   it('writes sizes in binary units', () => {

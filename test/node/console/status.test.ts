@@ -58,7 +58,13 @@ describe.skipIf(noChromium)('the console: serving, sign-in, Status, sign-out', {
     await expect.poll(() => core.textContent()).toContain('normal');
     expect(await core.textContent()).toContain(web.svc.current.dataRoot);
     await expect.poll(() => page.getByRole('region', { name: 'Versions' }).textContent()).toContain('0.1.0');
-    await expect.poll(() => page.getByRole('region', { name: 'Membership' }).textContent()).toContain('Signed in');
+    const membership = page.getByRole('region', { name: 'Membership' });
+    await expect.poll(() => membership.textContent()).toContain('Signed in');
+    // No account is signed in: its verifiedUntil is 0, an absent time, not 1 January 1970.
+    expect(await membership.locator('dt', { hasText: 'Verified until' }).locator('xpath=../dd').textContent()).toBe(
+      'never',
+    );
+    expect(await page.locator('main').textContent()).not.toContain('1970');
     // The next refresh asks the API again without any action.
     await page.waitForRequest((request) => request.url().endsWith('/api/v1/system/status'), { timeout: 8_000 });
     await expectAccessible(page);

@@ -63,4 +63,56 @@ describe.skipIf(noChromium)('the console: Tokens, and what a scope-limited token
     expect(errors.filter((e) => !e.includes('status of 403'))).toEqual([]);
     await page.context().close();
   });
+
+  it("shows only the actions the token's scopes allow, from GET /api/v1/tokens/self", async () => {
+    const post = (path: string, body: unknown) =>
+      raw(web.svc.current.port, path, {
+        method: 'POST',
+        headers: { ...web.svc.auth(), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await post('/api/v1/profiles', { name: 'seen' })).status).toBe(201);
+    const reader = (await post('/api/v1/tokens', { name: 'profile reader', scopes: ['profiles:read'] })).json.token;
+    const { page, errors } = await web.open();
+    await signIn(page, reader);
+    expect(await page.locator('[data-signed-in-as]').textContent()).toBe('profile reader');
+    await goTo(page, 'Profiles');
+    await page.getByRole('button', { name: 'seen' }).click();
+    const profile = page.getByRole('region', { name: 'Profile seen' });
+    await expect.poll(() => profile.textContent()).toContain('No platform account.');
+    // It reads, and is offered nothing it would be refused.
+    expect(await page.getByRole('region', { name: 'New profile' }).count()).toBe(0);
+    expect(await profile.getByRole('button', { name: /Save profile|Delete profile/ }).count()).toBe(0);
+    expect(await profile.getByRole('form', { name: 'Add a platform account' }).count()).toBe(0);
+    expect(await profile.locator('dl').textContent()).toContain('Pinned');
+    await expectAccessible(page);
+    await goTo(page, 'Automation');
+    await expect.poll(() => page.locator('progress').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Upload|Create flow|New global|Preview/ }).count()).toBe(0);
+    await goTo(page, 'Audit');
+    await expect.poll(() => page.locator('progress').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Verify$|Download export|Download the public key/ }).count()).toBe(
+      0,
+    );
+    await goTo(page, 'Tokens');
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Live tokens' }).textContent())
+      .toContain('auth.admin_required');
+    expect(await page.getByRole('region', { name: 'Issue a token' }).count()).toBe(0);
+    await expectAccessible(page);
+    expect(errors.filter((e) => !e.includes('status of 403'))).toEqual([]);
+    await page.context().close();
+
+    // The admin token is offered every action.
+    const admin = await web.open();
+    await signIn(admin.page, web.svc.current.token);
+    expect(await admin.page.locator('[data-signed-in-as]').textContent()).toMatch(/\(admin\)$/);
+    await goTo(admin.page, 'Tokens');
+    await admin.page.getByRole('region', { name: 'Issue a token' }).waitFor();
+    await goTo(admin.page, 'Audit');
+    await admin.page.getByRole('button', { name: 'Download export' }).waitFor();
+    await admin.page.getByRole('button', { name: 'Verify', exact: true }).waitFor();
+    expect(admin.errors).toEqual([]);
+    await admin.page.context().close();
+  });
 });
