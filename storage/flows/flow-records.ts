@@ -1,11 +1,13 @@
 import { ApiError } from '../../src/shared/errors/api-error';
 import { deleteChunks, getChunks, putChunks } from '../chunks';
 import type { StoreContext } from '../context';
-import type { BundledFlow, Flow, FlowSummary, NewFlow, Step } from './schema';
+import type { FlowStep } from '../../src/shared/schemas/flow-steps';
+import type { BundledFlow, Flow, FlowSummary, NewFlow } from './schema';
 
 /** What the chunk store holds for a flow; a protected value only as vault ciphertext. */
 interface FlowDocument {
-  steps: Step[];
+  /** As saved: steps saved before the step vocabulary (#32) may not be steps of it (storage/flows/runnable.ts). */
+  steps: FlowStep[];
   values: { name: string; protected: boolean; value: string | null; sealed: string | null }[];
 }
 

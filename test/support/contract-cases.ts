@@ -34,7 +34,7 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
     return `/api/v1/automation/globals/${name}`;
   }
 
-  const flow = () => createFlow(t, { name: unique('contract-flow'), steps: [{ type: 'wait' }] });
+  const flow = () => createFlow(t, { name: unique('contract-flow'), steps: [{ type: 'wait', ms: 1 }] });
 
   async function share(ids?: string[]) {
     const body = { ids: ids ?? [await flow()], name: 'contract', expires_in_minutes: 60, max_uses: 5 };
@@ -237,7 +237,7 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
         path: '/api/v1/automation/flows',
         body: {
           name: unique('contract'),
-          steps: [{ type: 'open' }],
+          steps: [{ type: 'open_url', url: 'https://example.com' }],
           values: [{ name: 'k', value: 's', protected: true }],
         },
       },
