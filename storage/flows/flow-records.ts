@@ -156,6 +156,12 @@ export function readFlow(ctx: StoreContext, summaryRow: FlowSummary): Flow {
   };
 }
 
+/** A protected value in plaintext, for the one step of a run that uses it (never answered); null when none is set. */
+export function protectedValue(ctx: StoreContext, id: string, name: string): string | null {
+  const value = flowDocument(ctx, id).values.find((v) => v.name === name && v.protected);
+  return value?.sealed ? ctx.vault.open(value.sealed, valueAad(id, name)) : null;
+}
+
 /** A flow for a share bundle; protected values are opened only when the share carries secrets. */
 export function bundleFlow(ctx: StoreContext, summaryRow: FlowSummary, includeSecrets: boolean): BundledFlow {
   const document = flowDocument(ctx, summaryRow.id);
