@@ -11,6 +11,7 @@ import { base64ToBytes, bytesToBase64, saveFile } from '../files';
 import { bytes, time, yesNo } from '../format';
 import { useAction } from '../use-action';
 import { useLoad, type Loaded } from '../use-load';
+import { FlowRuns } from './flow-runs';
 import { Globals } from './globals';
 
 type FlowList = Answer<'GET', '/api/v1/automation/flows'>;
@@ -21,6 +22,7 @@ export function AutomationPage({ api }: { api: Api }) {
     <>
       <Globals api={api} />
       <Flows api={api} flows={flows} />
+      <FlowRuns api={api} flows={flows.data?.items ?? []} />
       <Shares api={api} flows={flows.data?.items ?? []} onImported={flows.reload} />
       <Files api={api} />
       <Synchronizer api={api} />
