@@ -2,6 +2,7 @@ import type { Families } from '../src/contracts';
 import { auditRoutes } from './audit';
 import { fileRoutes } from './files';
 import { flowRoutes } from './flows';
+import { flowRunRoutes } from './flow-runs';
 import { globalRoutes } from './globals';
 import type { Route } from './implement';
 import { logRoutes } from './logs';
@@ -32,6 +33,7 @@ const IMPLEMENTED: { [F in keyof Omit<Families, 'reachability'>]: Route[] } = {
   logs: logRoutes,
   globals: globalRoutes,
   flows: flowRoutes,
+  flowRuns: flowRunRoutes,
   shares: shareRoutes,
   files: fileRoutes,
   synchronizer: synchronizerRoutes,

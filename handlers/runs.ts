@@ -43,6 +43,12 @@ async function syncRuns(host: HostPort, store: StoreClient): Promise<Map<string,
   return live;
 }
 
+/** The runs whose browser is alive, once the store is in step with the host. */
+export async function liveRuns(ctx: Pick<RequestContext, 'host' | 'store'>): Promise<StoredRun[]> {
+  await syncRuns(ctx.host, ctx.store);
+  return ctx.store.runs.live();
+}
+
 /** The store's watch of its live runs: one timer per store, running while any run is live. */
 const watches = perStore(() => ({ timer: null as ReturnType<typeof setTimeout> | null }));
 
@@ -66,8 +72,8 @@ export function watchRuns(ctx: Pick<RequestContext, 'host' | 'store' | 'memory'>
 /** How many browsers a batch starts or stops at once: a few, so that a batch of 100 does not swamp the machine. */
 const BATCH_AT_ONCE = 3;
 
-/** One profile's start, as the single route and each item of a batch run it. */
-async function startOne(ctx: RequestContext, audit: AuditContext, id: string, options: RunStart): Promise<Run> {
+/** One profile's start, as the single route, each item of a batch and a flow job (handlers/flow-job.ts) run it. */
+export async function startOne(ctx: RequestContext, audit: AuditContext, id: string, options: RunStart): Promise<Run> {
   await ctx.store.profiles.get(id);
   const found = await ctx.host.runs.browser();
   if (!found.found) throw new ApiError('run.browser_missing', { problem: found.problem });
@@ -97,7 +103,7 @@ async function startOne(ctx: RequestContext, audit: AuditContext, id: string, op
 }
 
 /** One profile's stop; `run.not_running` when it has no live run. */
-async function stopOne(ctx: RequestContext, audit: AuditContext, id: string, force: boolean): Promise<Run> {
+export async function stopOne(ctx: RequestContext, audit: AuditContext, id: string, force: boolean): Promise<Run> {
   await ctx.store.profiles.get(id);
   await syncRuns(ctx.host, ctx.store);
   const run = await ctx.store.runs.latest(id);

@@ -6,6 +6,7 @@ import { SYSTEM_ACTOR } from './audit/entry';
 import type { ProofKeys } from './audit/proofs';
 import { StoreContext } from './context';
 import { Flows } from './flows/flows';
+import { FlowRuns } from './flow-runs/flow-runs';
 import { Globals } from './globals/globals';
 import { migrate, type MigrationReport } from './migrations/migrate';
 import { Profiles } from './profiles/profiles';
@@ -47,6 +48,7 @@ export class Store {
   readonly settings: Settings;
   readonly globals: Globals;
   readonly flows: Flows;
+  readonly flowRuns: FlowRuns;
   readonly shares: Shares;
   readonly audit: Audit;
   readonly profiles: Profiles;
@@ -70,6 +72,7 @@ export class Store {
     this.settings = new Settings(ctx, this.audit);
     this.globals = new Globals(ctx);
     this.flows = new Flows(ctx);
+    this.flowRuns = new FlowRuns(ctx);
     this.shares = new Shares(ctx);
     this.profiles = new Profiles(ctx);
     this.runs = new Runs(ctx);
@@ -86,6 +89,8 @@ export class Store {
       },
       null,
     );
+    // A job's steps run in the memory of the service that started it: one this store did not start is over.
+    this.flowRuns.failLeftBehind();
   }
 }
 

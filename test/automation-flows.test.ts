@@ -16,7 +16,7 @@ describe('creating flows', () => {
       description: 'Signs in',
       is_template: true,
       steps: [
-        { type: 'open', url: 'https://example.test' },
+        { type: 'open_url', url: 'https://example.test' },
         { type: 'click', selector: '#go' },
       ],
       values: [
@@ -35,7 +35,7 @@ describe('creating flows', () => {
       is_template: true,
       dependencies: [],
       steps: [
-        { type: 'open', url: 'https://example.test' },
+        { type: 'open_url', url: 'https://example.test' },
         { type: 'click', selector: '#go' },
       ],
       values: [
@@ -88,8 +88,48 @@ describe('creating flows', () => {
     ['a value that is not a string', { name: 'x', steps: [], values: [{ name: 'v', value: 5 }] }],
     ['an unknown field', { name: 'x', steps: [], owner: 'me' }],
     ['an unknown value field', { name: 'x', steps: [], values: [{ name: 'v', secret: true }] }],
+    ['a step of an unknown type', { name: 'x', steps: [{ type: 'hover', selector: '#a' }] }],
+    ['a step without its type', { name: 'x', steps: [{ selector: '#a' }] }],
+    ['a click without its selector', { name: 'x', steps: [{ type: 'click' }] }],
+    ['a step with a parameter it does not take', { name: 'x', steps: [{ type: 'close_tab', index: 1 }] }],
+    ['a tab index that is not an integer', { name: 'x', steps: [{ type: 'switch_tab', index: '1' }] }],
+    ['a wait of two forms', { name: 'x', steps: [{ type: 'wait', ms: 5, selector: '#a' }] }],
+    ['a wait of no form', { name: 'x', steps: [{ type: 'wait' }] }],
+    ['a random wait whose min is above its max', { name: 'x', steps: [{ type: 'wait', min_ms: 9, max_ms: 2 }] }],
+    [
+      'an extract into a global that is no global name',
+      { name: 'x', steps: [{ type: 'extract', selector: '#a', global: '1x' }] },
+    ],
+    ['a fill_password without its account', { name: 'x', steps: [{ type: 'fill_password', selector: '#p' }] }],
   ])('refuses %s', async (_, body) => {
     expectError(await post(body), 400, 'request.invalid');
+  });
+
+  it('takes every type of the step vocabulary, `${name}` values in its strings', async () => {
+    const steps = [
+      { type: 'open_url', url: 'https://${host}/login' },
+      { type: 'new_tab' },
+      { type: 'new_tab', url: 'about:blank' },
+      { type: 'switch_tab', index: 0 },
+      { type: 'close_tab' },
+      { type: 'click', selector: '#go' },
+      { type: 'type', selector: '#user', text: '${user}' },
+      { type: 'select', selector: 'select', value: 'b' },
+      { type: 'press', key: 'Enter' },
+      { type: 'scroll', y: 400 },
+      { type: 'scroll', selector: '#footer' },
+      { type: 'wait', ms: 10 },
+      { type: 'wait', min_ms: 10, max_ms: 20 },
+      { type: 'wait', selector: '#done', timeout_ms: 5000 },
+      { type: 'extract', selector: '#balance', attribute: 'data-value', global: 'balance' },
+      { type: 'screenshot', file: 'after-${user}.png' },
+      { type: 'run_flow', flow_id: 'some-flow' },
+      { type: 'fill_password', selector: '#password', profile_account_id: 'acct' },
+      { type: 'fill_totp', selector: '#code', profile_account_id: 'acct' },
+    ];
+    const res = await post({ name: 'every step', steps });
+    expect(res.status).toBe(201);
+    expect(res.json.steps).toEqual(steps);
   });
 
   it('refuses dependencies on flows that do not exist, listing them', async () => {
@@ -114,7 +154,11 @@ describe('listing, reading and deleting flows', () => {
   it('lists summaries without steps or values', async () => {
     const id = await createFlow({
       name: 'listed',
-      steps: [{ a: 1 }, { b: 2 }, { c: 3 }],
+      steps: [
+        { type: 'wait', ms: 1 },
+        { type: 'wait', ms: 2 },
+        { type: 'wait', ms: 3 },
+      ],
       values: [{ name: 'k', value: 'LISTED-PROTECTED-1', protected: true }],
     });
     const res = await call(FLOWS);

@@ -19,7 +19,7 @@ const importItems = (ticket: string, ids: string[]) =>
 async function shareOf(options: { max_uses?: number; include_secrets?: boolean; secret?: string } = {}) {
   const flow = await createFlow({
     name: `shared-${crypto.randomUUID()}`,
-    steps: [{ type: 'wait' }],
+    steps: [{ type: 'wait', ms: 1 }],
     values: [{ name: 'token', value: options.secret ?? 'S', protected: true }],
   });
   const res = await createShare({
@@ -99,7 +99,7 @@ describe('creating shares', () => {
   it('answers the share and a code once; the bundle is stored encrypted under the code key only', async () => {
     const flow = await createFlow({
       name: 'bundled',
-      steps: [{ step: 1 }],
+      steps: [{ type: 'wait', ms: 1 }],
       values: [{ name: 'pw', value: 'SHARED-PROTECTED-41aa', protected: true }],
     });
     const before = Date.now();
@@ -166,7 +166,12 @@ describe('creating shares', () => {
     async () => {
       const ids: string[] = [];
       for (let i = 0; i < 9; i++)
-        ids.push(await createFlow({ name: `bulky-${i}`, steps: [{ blob: 'x'.repeat(1_000_000) }] }));
+        ids.push(
+          await createFlow({
+            name: `bulky-${i}`,
+            steps: [{ type: 'type', selector: '#a', text: 'x'.repeat(1_000_000) }],
+          }),
+        );
       const res = await createShare({ ids, name: 'bulky', expires_in_minutes: 1, max_uses: 1 });
       expectError(res, 400, 'shares.bundle_too_large');
       expect(res.json.error.details).toEqual({ size: expect.any(Number), limit_bytes: 8 * 1024 * 1024 });
@@ -180,7 +185,12 @@ describe('creating shares', () => {
     async () => {
       const ids: string[] = [];
       for (let i = 0; i < 8; i++)
-        ids.push(await createFlow({ name: `large-${i}`, steps: [{ blob: String(i).repeat(1_000_000) }] }));
+        ids.push(
+          await createFlow({
+            name: `large-${i}`,
+            steps: [{ type: 'type', selector: '#a', text: String(i).repeat(1_000_000) }],
+          }),
+        );
       const created = await createShare({ ids, name: 'large', expires_in_minutes: 1, max_uses: 1 });
       expect(created.status).toBe(200);
       expect(created.json.size).toBeGreaterThan(8_000_000);
@@ -193,7 +203,7 @@ describe('creating shares', () => {
       expect(preview.json.items.map((i: PreviewItem) => i.name)).toEqual(ids.map((_, i) => `large-${i}`));
       const imported = await importItems(preview.json.ticket, [ids[7]!]);
       const flow = await call(`/api/v1/automation/flows/${imported.json.items[0].id}`);
-      expect(flow.json.steps[0].blob === '7'.repeat(1_000_000)).toBe(true);
+      expect(flow.json.steps[0].text === '7'.repeat(1_000_000)).toBe(true);
     },
     LARGE_TIMEOUT_MS,
   );
@@ -211,12 +221,15 @@ describe('redeeming codes', () => {
       group: 'g',
       description: 'd',
       is_template: true,
-      steps: [{ a: 1 }, { b: 2 }],
+      steps: [
+        { type: 'wait', ms: 1 },
+        { type: 'wait', ms: 2 },
+      ],
     });
     const user = await createFlow({
       name: 'user',
       dependencies: [base],
-      steps: [{ c: 3 }],
+      steps: [{ type: 'wait', ms: 3 }],
       values: [
         { name: 'p', value: 'secret', protected: true },
         { name: 'q', protected: true },
@@ -384,7 +397,7 @@ describe('importing', () => {
   async function redeemedChain(includeSecrets: boolean) {
     const a = await createFlow({
       name: 'chain-a',
-      steps: [{ n: 1 }],
+      steps: [{ type: 'wait', ms: 1 }],
       values: [{ name: 'key', value: 'IMPORTED-SECRET-0b', protected: true }],
     });
     const b = await createFlow({ name: 'chain-b', steps: [], dependencies: [a] });
@@ -418,7 +431,7 @@ describe('importing', () => {
     const importedA = await call(`/api/v1/automation/flows/${newA}`);
     expect(importedA.json).toMatchObject({
       name: 'chain-a',
-      steps: [{ n: 1 }],
+      steps: [{ type: 'wait', ms: 1 }],
       values: [{ name: 'key', value: null, protected: true, value_set: true }],
     });
     expect(await tablesHolding('IMPORTED-SECRET-0b')).toEqual([]);

@@ -212,7 +212,7 @@ async function sharedFlow() {
     method: 'POST',
     body: {
       name: `log-secret-${crypto.randomUUID()}`,
-      steps: [{ type: 'wait' }],
+      steps: [{ type: 'wait', ms: 1 }],
       values: [{ name: 'password', value: secret, protected: true }],
     },
   });

@@ -126,7 +126,7 @@ describe('GET /api/v1/team/export', () => {
         method: 'POST',
         body: {
           name: 'export flow',
-          steps: [{ type: 'wait' }],
+          steps: [{ type: 'wait', ms: 1 }],
           values: [{ name: 'k', value: 'export-protected', protected: true }],
         },
       })

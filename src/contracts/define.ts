@@ -65,7 +65,7 @@ export interface Contract<
   bodyOptional?: boolean;
   /** Largest accepted body in bytes; the default is the spec's 1 MiB. */
   bodyLimit?: number;
-  status?: 200 | 201 | 204;
+  status?: 200 | 201 | 202 | 204;
   /** The success body; absent for 204. */
   response?: R;
   /** Declares a route that changes state or reads a secret: its success and failure are audited. */

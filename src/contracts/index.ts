@@ -2,6 +2,7 @@ import { audit } from './audit';
 import type { Contract } from './define';
 import { files } from './files';
 import { flows } from './flows';
+import { flowRuns } from './flow-runs';
 import { globals } from './globals';
 import { logs } from './logs';
 import { members } from './members';
@@ -35,6 +36,7 @@ export const FAMILIES = {
   logs,
   globals,
   flows,
+  flowRuns,
   shares,
   files,
   synchronizer,

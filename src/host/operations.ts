@@ -4,7 +4,8 @@ import { LogFileEntry, LogStream, WRITTEN_STREAMS } from '../shared/logs/streams
 import { AuditSeal } from '../shared/schemas/audit-seal';
 import { Base64Bytes } from '../shared/schemas/base64';
 import { AutomationFileListing } from './files-schema';
-import { BrowserFound, HostRuns, RunEnd, RunLaunch, RunStartResult } from './runs-schema';
+import { PageStep } from '../shared/schemas/flow-steps';
+import { BrowserFound, HostRuns, PageStepResult, RunEnd, RunLaunch, RunStartResult } from './runs-schema';
 import { TeamAnswer, TeamRequest } from './team-link-request';
 
 /**
@@ -96,6 +97,11 @@ export const HOST_OPERATIONS = {
     forget: operation(z.tuple([z.string()]), z.void()),
     /** `screenshot(runId)`: a PNG of the run's first page, base64; null when it has none. */
     screenshot: operation(z.tuple([z.string()]), z.string().nullable()),
+    /**
+     * `step(runId, step)`: one step of a flow on the run's current tab, its values resolved (a secret
+     * only as a `type`'s text, which the host neither keeps nor logs); a step that fails is a result.
+     */
+    step: operation(z.tuple([z.string(), PageStep]), PageStepResult),
   },
   /** The audit's append-only seal record beside the keys. */
   seals: {

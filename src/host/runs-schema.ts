@@ -71,3 +71,10 @@ export type RunEnd = z.output<typeof RunEnd>;
 /** The host's runs: those alive, those still starting (by id), and those that ended (kept a day, for the store to record). */
 export const HostRuns = z.object({ live: z.array(LiveRun), starting: z.array(z.string()), ended: z.array(RunEnd) });
 export type HostRuns = z.output<typeof HostRuns>;
+
+/** How one step of a flow on a run's page went: an extract's text or a screenshot's PNG (base64), else null; or why it failed. */
+export const PageStepResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.string().nullable() }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);
+export type PageStepResult = z.output<typeof PageStepResult>;

@@ -13,6 +13,7 @@ export const OPENAPI_INFO_VERSION = '0.5.12';
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
   201: 'Created',
+  202: 'Accepted',
   204: 'No content',
   400: 'Bad request',
   401: 'Unauthorized',

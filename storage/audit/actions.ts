@@ -24,6 +24,12 @@ export const AUDIT_ACTIONS = {
   'globals.read': { category: 'account', description: 'The plaintext value of an automation global was read.' },
   'flows.create': { category: 'account', description: 'An automation flow was created.' },
   'flows.delete': { category: 'account', description: 'An automation flow was deleted.' },
+  'flow_runs.start': { category: 'account', description: 'A flow run (a job) was started on some profiles.' },
+  'flow_runs.cancel': { category: 'account', description: 'A running flow job was asked to stop.' },
+  'flow_runs.profile_end': {
+    category: 'profile',
+    description: "One profile's run of a flow job ended: succeeded, failed (with the error code) or cancelled.",
+  },
   'shares.create': { category: 'account', description: 'A share of automation flows was created.' },
   'shares.revoke': { category: 'account', description: 'A share was revoked.' },
   'shares.redeem': { category: 'account', description: 'A share code was redeemed for an import preview.' },

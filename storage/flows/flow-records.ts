@@ -1,11 +1,13 @@
 import { ApiError } from '../../src/shared/errors/api-error';
 import { deleteChunks, getChunks, putChunks } from '../chunks';
 import type { StoreContext } from '../context';
-import type { BundledFlow, Flow, FlowSummary, NewFlow, Step } from './schema';
+import type { FlowStep } from '../../src/shared/schemas/flow-steps';
+import type { BundledFlow, Flow, FlowSummary, NewFlow } from './schema';
 
 /** What the chunk store holds for a flow; a protected value only as vault ciphertext. */
 interface FlowDocument {
-  steps: Step[];
+  /** As saved: steps saved before the step vocabulary (#32) may not be steps of it (storage/flows/runnable.ts). */
+  steps: FlowStep[];
   values: { name: string; protected: boolean; value: string | null; sealed: string | null }[];
 }
 
@@ -152,6 +154,12 @@ export function readFlow(ctx: StoreContext, summaryRow: FlowSummary): Flow {
       value_set: v.protected ? v.sealed !== null : v.value !== null,
     })),
   };
+}
+
+/** A protected value in plaintext, for the one step of a run that uses it (never answered); null when none is set. */
+export function protectedValue(ctx: StoreContext, id: string, name: string): string | null {
+  const value = flowDocument(ctx, id).values.find((v) => v.name === name && v.protected);
+  return value?.sealed ? ctx.vault.open(value.sealed, valueAad(id, name)) : null;
 }
 
 /** A flow for a share bundle; protected values are opened only when the share carries secrets. */

@@ -1,7 +1,15 @@
 import { ApiError } from '../../src/shared/errors/api-error';
 import type { AuditContext } from '../audit/entry';
 import type { StoreContext } from '../context';
-import { assertFlowsExist, dependentsOf, flowRows, insertFlow, readFlow, removeFlow } from './flow-records';
+import {
+  assertFlowsExist,
+  dependentsOf,
+  flowRows,
+  insertFlow,
+  protectedValue,
+  readFlow,
+  removeFlow,
+} from './flow-records';
 import type { Flow, FlowSummary, NewFlow } from './schema';
 
 /** Automation flows. A flow's dependencies always name existing flows: one cannot be deleted while another needs it. */
@@ -30,6 +38,11 @@ export class Flows {
 
   get(id: string): Flow {
     return readFlow(this.ctx, this.summary(id));
+  }
+
+  /** A protected value in plaintext, for the step of a flow run that uses it (handlers/flow-job.ts); null when none is set. */
+  protectedValue(id: string, name: string): string | null {
+    return protectedValue(this.ctx, this.summary(id).id, name);
   }
 
   delete(audit: AuditContext, id: string): void {

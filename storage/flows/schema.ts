@@ -2,13 +2,10 @@ import { z } from 'zod';
 import { Id, uniqueItems } from '../../src/shared/schemas/ids';
 import { itemList } from '../../src/shared/schemas/list';
 import { DEFAULT_BODY_LIMIT } from '../../src/shared/body-limit';
+import { FlowStep } from '../../src/shared/schemas/flow-steps';
 
 /** The name of a flow, of its group or of one of its values. */
 const Label = z.string().min(1).max(120);
-
-/** A step is the runner's business; the store keeps it as it came. */
-export const Step = z.record(z.string(), z.unknown());
-export type Step = z.output<typeof Step>;
 
 export const FlowValueInput = z
   // A value has no bound of its own in the spec: the body limit is its bound, stated so that the document shows one.
@@ -26,7 +23,7 @@ export const NewFlow = z
     description: z.string().max(4000).nullable().optional(),
     is_template: z.boolean().optional(),
     dependencies: uniqueItems(z.array(Id).max(1000), 'Dependencies must be unique').optional(),
-    steps: z.array(Step).max(10_000),
+    steps: z.array(FlowStep).max(10_000),
     values: uniqueItems(z.array(FlowValueInput).max(1000), 'Value names must be unique', (v) => v.name)
       .meta({ description: 'No two values with the same name.' })
       .optional(),
@@ -62,7 +59,9 @@ const FlowValue = BundledFlowValue.extend({
   value_set: z.boolean(),
 });
 
-export const Flow = z.object({ ...flowFields, steps: z.array(Step), values: z.array(FlowValue) }).meta({ id: 'Flow' });
+export const Flow = z
+  .object({ ...flowFields, steps: z.array(FlowStep), values: z.array(FlowValue) })
+  .meta({ id: 'Flow' });
 export type Flow = z.output<typeof Flow>;
 
 /** A flow as a share bundle carries it: no timestamps, its values as `BundledFlowValue`. */

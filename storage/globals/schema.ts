@@ -5,10 +5,7 @@ import { isWellFormed } from '../../src/shared/unicode';
 
 export const GLOBAL_VALUE_MAX_CHARS = 1_048_576;
 
-export const GlobalName = z
-  .string()
-  .max(64)
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'A global name is a letter or _, then up to 63 letters, digits or _');
+export { GlobalName } from '../../src/shared/schemas/global-name';
 
 /** A global as a list shows it: never its value. */
 export const GlobalSummary = z

@@ -110,7 +110,11 @@ seen.global_deleted = (
 // Flows
 const base = await ok(
   api.POST('/api/v1/automation/flows', {
-    body: { name: 'base', steps: [{ type: 'open' }], values: [{ name: 'k', value: 's', protected: true }] },
+    body: {
+      name: 'base',
+      steps: [{ type: 'open_url', url: 'https://example.com' }],
+      values: [{ name: 'k', value: 's', protected: true }],
+    },
   }),
 );
 const dependent = await ok(

@@ -205,14 +205,14 @@ describe('lpa globals list, flows and shares', () => {
         file,
         JSON.stringify({
           name: 'cli flow',
-          steps: [{ type: 'open', url: 'https://example.com' }],
+          steps: [{ type: 'open_url', url: 'https://example.com' }],
           values: [{ name: 'v', value: '1' }],
         }),
       );
       const created = await lpa(['flows', 'create', '--file', file]);
       expect(created.stdout).toMatch(/^created (\S+) \(cli flow\)\n$/);
       const id = /^created (\S+)/.exec(created.stdout)![1]!;
-      expect((await json(['flows', 'get', id])).steps).toEqual([{ type: 'open', url: 'https://example.com' }]);
+      expect((await json(['flows', 'get', id])).steps).toEqual([{ type: 'open_url', url: 'https://example.com' }]);
       expect((await lpa(['flows', 'list'])).stdout).toMatch(new RegExp(`^ID\\s+NAME.*\\n${id}\\s+cli flow`));
 
       const share = await json([

@@ -41,7 +41,7 @@ describe.each(RUNTIMES)('secrets at rest on %s', (runtime) => {
       ).toBe(200);
       const flow = await send('POST', '/api/v1/automation/flows', {
         name: 'at rest',
-        steps: [{ type: 'login' }],
+        steps: [{ type: 'click', selector: '#login' }],
         values: [{ name: 'pw', value: secrets.protectedValue, protected: true }],
       });
       expect(flow.status).toBe(201);

@@ -151,7 +151,7 @@ describe('two machines joined to one team', () => {
   it('redeems on one machine a share code created on the other', async () => {
     const flow = await call(a, '/api/v1/automation/flows', {
       method: 'POST',
-      body: { name: 'shared flow', steps: [{ type: 'open' }] },
+      body: { name: 'shared flow', steps: [{ type: 'open_url', url: 'https://example.com' }] },
     });
     expect(flow.status).toBe(201);
     const share = await call(a, '/api/v1/automation/shares', {

@@ -110,13 +110,13 @@ async function seed(service: RunningService): Promise<Seeded> {
     method: 'POST',
     body: {
       name: 'base flow',
-      steps: [{ type: 'open', url: 'https://shop.example' }],
+      steps: [{ type: 'open_url', url: 'https://shop.example' }],
       values: [{ name: 'key', value: 'protected value', protected: true }],
     },
   });
   const child = await ok(service, '/api/v1/automation/flows', {
     method: 'POST',
-    body: { name: 'child flow', dependencies: [base.id], steps: [{ type: 'click' }] },
+    body: { name: 'child flow', dependencies: [base.id], steps: [{ type: 'click', selector: '#go' }] },
   });
   const share = await ok(service, '/api/v1/automation/shares', {
     method: 'POST',

@@ -34,7 +34,18 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
     return `/api/v1/automation/globals/${name}`;
   }
 
-  const flow = () => createFlow(t, { name: unique('contract-flow'), steps: [{ type: 'wait' }] });
+  const flow = () => createFlow(t, { name: unique('contract-flow'), steps: [{ type: 'wait', ms: 1 }] });
+
+  /** A run request for one profile that stops the browser it starts. */
+  const job = (profile: string) => ({ profile_ids: [profile], headless: true, stop_after: true });
+
+  /** The id of a job that waits `ms` on a new profile. */
+  async function startedJob(ms: number): Promise<string> {
+    const profile = (await createProfile(t, { name: unique('contract-job') })).id;
+    const waits = await createFlow(t, { name: unique('contract-flow'), steps: [{ type: 'wait', ms }] });
+    const path = `/api/v1/automation/flows/${waits}/runs`;
+    return (await expectStatus(t(path, { method: 'POST', body: job(profile) }), 202)).json.id;
+  }
 
   async function share(ids?: string[]) {
     const body = { ids: ids ?? [await flow()], name: 'contract', expires_in_minutes: 60, max_uses: 5 };
@@ -185,6 +196,35 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
       },
     ],
     'POST /api/v1/runs/stop-all': async () => [{ status: 200, path: '/api/v1/runs/stop-all', body: {} }],
+    // A flow job runs in this machine's browsers; a joined machine's flows are the team's.
+    'POST /api/v1/automation/flows/{id}/runs': async () => {
+      const refused = [
+        { status: 404, path: `/api/v1/automation/flows/${NO_ID}/runs`, body: { profile_ids: [NO_ID] } },
+        { status: 400, path: `/api/v1/automation/flows/${NO_ID}/runs`, body: { profile_ids: [] } },
+      ];
+      if (teamMode) return refused;
+      const profile = (await createProfile(t, { name: unique('contract-job') })).id;
+      const needs = await createFlow(t, {
+        name: unique('contract-flow'),
+        steps: [{ type: 'open_url', url: '${nowhere}' }],
+      });
+      return [
+        { status: 202, path: `/api/v1/automation/flows/${await flow()}/runs`, body: job(profile) },
+        { status: 400, path: `/api/v1/automation/flows/${needs}/runs`, body: job(profile) },
+        ...refused,
+      ];
+    },
+    'GET /api/v1/automation/runs': async () => [{ status: 200, path: '/api/v1/automation/runs' }],
+    'GET /api/v1/automation/runs/{job_id}': async () => {
+      const refused = [{ status: 404, path: `/api/v1/automation/runs/${NO_ID}` }];
+      if (teamMode) return refused;
+      return [{ status: 200, path: `/api/v1/automation/runs/${await startedJob(1)}` }, ...refused];
+    },
+    'POST /api/v1/automation/runs/{job_id}/cancel': async () => {
+      const refused = [{ status: 404, path: `/api/v1/automation/runs/${NO_ID}/cancel` }];
+      if (teamMode) return refused;
+      return [{ status: 200, path: `/api/v1/automation/runs/${await startedJob(600_000)}/cancel` }, ...refused];
+    },
     'DELETE /api/v1/profiles/{id}/accounts/{accountId}': async () => {
       const { base, id } = await account();
       return [
@@ -237,7 +277,7 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
         path: '/api/v1/automation/flows',
         body: {
           name: unique('contract'),
-          steps: [{ type: 'open' }],
+          steps: [{ type: 'open_url', url: 'https://example.com' }],
           values: [{ name: 'k', value: 's', protected: true }],
         },
       },

@@ -80,7 +80,7 @@ async function setUp(index: number): Promise<Team> {
       teamCall(path('/automation/flows'), {
         ...as,
         method: 'POST',
-        body: { name: 'login', steps: [{ type: 'wait' }] },
+        body: { name: 'login', steps: [{ type: 'wait', ms: 1 }] },
       }),
       201,
     )

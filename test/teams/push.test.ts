@@ -52,7 +52,7 @@ const base = {
   description: null,
   is_template: false,
   dependencies: [],
-  steps: [{ type: 'open' }],
+  steps: [{ type: 'open_url', url: 'https://example.com' }],
   created_at: 4000,
   updated_at: 4000,
 };

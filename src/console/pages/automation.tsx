@@ -13,6 +13,7 @@ import { bytes, time, yesNo } from '../format';
 import { useMay } from '../may';
 import { useAction } from '../use-action';
 import { useLoad, type Loaded } from '../use-load';
+import { FlowRuns } from './flow-runs';
 import { Globals } from './globals';
 
 type FlowList = Answer<'GET', '/api/v1/automation/flows'>;
@@ -23,6 +24,7 @@ export function AutomationPage({ api }: { api: Api }) {
     <>
       <Globals api={api} />
       <Flows api={api} flows={flows} />
+      <FlowRuns api={api} flows={flows.data?.items ?? []} />
       <Shares api={api} flows={flows.data?.items ?? []} onImported={flows.reload} />
       <Files api={api} />
       <Synchronizer api={api} />

@@ -148,7 +148,7 @@ export const ERROR_CATALOG = {
       .object({
         resource: z.string().meta({
           description:
-            'What was not found: profile, profile_account, password, totp_secret, token, flow, share, global, file, log_file, member.',
+            'What was not found: profile, profile_account, password, totp_secret, token, flow, job, share, global, file, log_file, member.',
         }),
         id: z.string().optional(),
         account_id: z.string().optional(),
@@ -209,6 +209,36 @@ export const ERROR_CATALOG = {
     status: 409,
     message: 'Other flows depend on this flow; delete them first (details.dependents).',
     details: z.object({ dependents: ids }),
+  },
+  'flows.missing_values': {
+    status: 400,
+    message: 'Some values the flow (or a flow it runs) refers to have no value; see details.missing.',
+    details: z.object({
+      missing: z.array(z.object({ flow_id: z.string(), name: z.string() })).meta({
+        description: 'Each value with no value in the run request, in its flow or among the globals.',
+      }),
+    }),
+  },
+  'flows.dependency_cycle': {
+    status: 400,
+    message: 'The flows depend on each other in a cycle (dependencies or run_flow); see details.cycle.',
+    details: z.object({ cycle: ids }),
+  },
+  'flows.not_runnable': {
+    status: 400,
+    message:
+      'A flow of the run has a step that is not a step of the vocabulary (saved before it existed); see details.',
+    details: z.object({ flow_id: z.string(), step: z.int(), reason: z.string() }),
+  },
+  'flows.profile_busy': {
+    status: 409,
+    message: 'Some profiles are in a running flow job; wait for it or cancel it (details.profile_ids).',
+    details: z.object({ profile_ids: ids }),
+  },
+  'flows.job_ended': {
+    status: 409,
+    message: 'The job has already ended.',
+    details: z.object({ state: z.string() }),
   },
   'shares.dependencies_outside': {
     status: 400,

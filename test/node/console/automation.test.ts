@@ -95,4 +95,29 @@ describe.skipIf(noChromium)('the console: Automation', { timeout: 120_000 }, () 
     expect(errors).toEqual([]);
     await page.context().close();
   });
+
+  it('runs a flow on a chosen profile and watches its job until it succeeds', async () => {
+    const flow = await api('/api/v1/automation/flows', {
+      method: 'POST',
+      body: { name: 'console-run', steps: [{ type: 'wait', ms: 1500 }] },
+    });
+    const profile = await api('/api/v1/profiles', { method: 'POST', body: { name: 'console-runner' } });
+    expect([flow.status, profile.status]).toEqual([201, 201]);
+    const { page, errors } = await web.open();
+    await signIn(page, web.svc.current.token);
+    await goTo(page, 'Automation');
+    const runs = page.getByRole('region', { name: 'Flow runs' });
+    await runs.getByRole('combobox').selectOption({ label: 'console-run' });
+    await runs.getByRole('checkbox', { name: 'console-runner' }).check();
+    await runs.getByRole('checkbox', { name: 'Start browsers without a window' }).check();
+    await runs.getByRole('checkbox', { name: 'Stop the browsers it starts when done' }).check();
+    await runs.getByRole('button', { name: 'Run flow' }).click();
+    const watched = page.getByRole('region', { name: 'Watched job' });
+    await expect.poll(() => watched.getByRole('status').textContent(), { timeout: 60_000 }).toContain('running');
+    await expect.poll(() => watched.textContent(), { timeout: 60_000 }).toContain('1 of 1 (wait)');
+    await expectAccessible(page);
+    await expect.poll(() => watched.getByRole('status').textContent(), { timeout: 60_000 }).toContain('succeeded');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 });

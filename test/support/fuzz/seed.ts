@@ -25,7 +25,7 @@ export async function seed(): Promise<{ knownIds: string[]; tokens: Record<Calle
   });
   const flow = await created('/api/v1/automation/flows', {
     name: 'fuzz flow',
-    steps: [{ op: 'noop' }],
+    steps: [{ type: 'wait', ms: 0 }],
     values: [{ name: 'v', value: 's', protected: true }],
   });
   await created('/api/v1/automation/globals/fuzz_global', { value: 'fuzz', expected_revision: 0 }, 'PUT');

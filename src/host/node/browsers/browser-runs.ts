@@ -12,6 +12,7 @@ import {
   type BrowserFound,
   type HostRuns,
   type LiveRun,
+  type PageStepResult,
   type RunEnd,
   type RunLaunch,
   type RunStartResult,
@@ -19,6 +20,8 @@ import {
 import { DevtoolsPipe } from './devtools-pipe';
 import { type ClientEvents, type ClientSocket, DevtoolsRelay, type RelayTarget } from './devtools-relay';
 import { findBrowser } from './find-browser';
+import { PageSteps } from './page-steps';
+import type { PageStep } from '../../../shared/schemas/flow-steps';
 import { HostRefusal } from '../../port';
 
 /** How long a clean stop waits for the browser to close itself before it is killed. */
@@ -74,6 +77,7 @@ export function browserFlags(folder: string, launch: Pick<RunLaunch, 'headless' 
 /** One browser process and its DevTools relay. */
 class BrowserRun {
   readonly relay = new DevtoolsRelay();
+  readonly steps = new PageSteps(this.relay);
   readonly tail: string[] = [];
   stopping: RunEnd['end_reason'] | null = null;
   live: LiveRun | null = null;
@@ -235,6 +239,13 @@ export class BrowserRuns {
     }
   }
 
+  /** One step of a flow on the run's current tab (./page-steps.ts). */
+  async step(runId: string, step: PageStep): Promise<PageStepResult> {
+    const run = this.runs.get(runId);
+    if (!run?.live || run.stopping !== null) return { ok: false, error: 'the browser is not running' };
+    return run.steps.run(step);
+  }
+
   /** The run an endpoint path names, and what after the secret it asks for; null for any other path. */
   private endpoint(path: string): { run: BrowserRun; rest: string } | null {
     const match = ENDPOINT_PATH.exec(path);
@@ -391,6 +402,7 @@ export class BrowserRuns {
     this.bySecret.delete(hashOf(run.secret));
     const asked = run.stopping;
     const how = signal ? `killed by ${signal}` : `exit code ${code}`;
+    run.steps.close();
     run.relay.close(new Error(`the browser has exited (${how})`));
     const end: RunEnd = asked
       ? { run_id: runId, state: 'stopped', end_reason: asked, exit_code: code, error: null, ended_at: Date.now() }
