@@ -2,7 +2,7 @@ import type { Input } from './api';
 import { fieldText as text } from './field-text';
 
 /** The profile and account forms as the API's bodies: blank optional text is null, tags a unique list. */
-export type ProfileBody = Required<Input<'POST', '/api/v1/profiles'>['body']>;
+export type ProfileBody = Required<Omit<Input<'POST', '/api/v1/profiles'>['body'], 'proxy'>>;
 type AccountBody = Input<'POST', '/api/v1/profiles/:id/accounts'>['body'];
 
 const orNull = (value: string) => (value === '' ? null : value);
