@@ -5,10 +5,10 @@ import type { StoreContext } from '../context';
 import { CursorSigner } from './cursor';
 import { FIELD_COLUMNS, fieldValues, PROFILE_ROWS, toProfile, type ProfileRow } from './columns';
 import { listProfileRows } from './list';
-import { proxyOf, writeProxy } from './proxy';
+import { proxyOf, recordCheck, writeProxy } from './proxy';
 import type { Profile, ProfileFields, ProfileInput, ProfilePage, ProfilePatch, ProfileQuery } from './schema';
 import { first } from '../sql/sql';
-import type { ProxyUpstream } from '../../src/shared/schemas/proxy';
+import type { ProxyCheck, ProxyUpstream } from '../../src/shared/schemas/proxy';
 
 /** What a signed-in account allows; null when nobody is signed in (local mode: no limits). */
 export interface ProfileQuota {
@@ -92,6 +92,11 @@ export class Profiles {
   /** The profile's proxy with its password opened: only for its browser's start or a check through it. */
   proxy(id: string): ProxyUpstream | null {
     return proxyOf(this.ctx, this.require(id));
+  }
+
+  /** Audits a check through the profile's proxy (`profiles.proxy_check`). */
+  proxyChecked(audit: AuditContext, id: string, url: string, check: ProxyCheck): void {
+    recordCheck(this.ctx, audit, this.require(id), url, check);
   }
 
   list(query: ProfileQuery): ProfilePage {

@@ -1,4 +1,4 @@
-import type { ProxyUpstream } from '../../src/shared/schemas/proxy';
+import { type ProxyCheck, proxyName, type ProxyUpstream } from '../../src/shared/schemas/proxy';
 import type { AuditContext } from '../audit/entry';
 import type { StoreContext } from '../context';
 import { first } from '../sql/sql';
@@ -13,10 +13,6 @@ interface ProxyColumns {
   proxy: string | null;
   proxy_password: string | null;
 }
-
-/** How a proxy is named in an audit entry or an error: `type://host:port`, never its credentials. */
-export const proxyName = (proxy: Pick<ProxyUpstream, 'type' | 'host' | 'port'>) =>
-  `${proxy.type}://${proxy.host}:${proxy.port}`;
 
 /**
  * Writes a profile's proxy in the caller's transaction, its password sealed by the vault exactly as a
@@ -56,6 +52,27 @@ export function proxyOf(ctx: StoreContext, profile: Profile): ProxyUpstream | nu
           field: 'proxy_password',
         });
   return { ...(JSON.parse(stored.proxy) as Omit<ProxyUpstream, 'password'>), password };
+}
+
+/** A check through the profile's proxy, audited as `profiles.proxy_check` (category `proxy`): the site's origin only, since a URL's path and query may hold secrets. */
+export function recordCheck(
+  ctx: StoreContext,
+  audit: AuditContext,
+  profile: Profile,
+  url: string,
+  check: ProxyCheck,
+): void {
+  const proxy = first<ProxyColumns>(ctx.db, 'SELECT proxy FROM profiles WHERE no = ?', profile.no)?.proxy;
+  ctx.change(
+    audit,
+    () => undefined,
+    () => ({
+      entity_type: 'profile',
+      entity_id: profile.id,
+      entity_no: profile.no,
+      details: { proxy: proxy ? proxyName(JSON.parse(proxy)) : null, origin: new URL(url).origin, ...check },
+    }),
+  );
 }
 
 /** A profile row's proxy as the record shows it: its JSON with `password_set` (the column `proxy_shown` of ./columns.ts). */

@@ -173,6 +173,7 @@ export const ERROR_CATALOG = {
     details: z.object({ max: z.int(), started_today: z.int(), retry_after_s: z.int() }),
   },
   'run.not_running': { status: 409, message: 'The profile is not running.', details: NONE },
+  'proxy.not_set': { status: 409, message: 'The profile has no proxy.', details: NONE },
   'proxy.auth_failed': {
     status: 502,
     message: "The profile's proxy refused its credentials.",

@@ -27,6 +27,10 @@ export const ProxyUpstream = z.object({
 });
 export type ProxyUpstream = z.output<typeof ProxyUpstream>;
 
+/** How a proxy is named in an audit entry or an error: `type://host:port`, never its credentials. */
+export const proxyName = (proxy: Pick<ProxyUpstream, 'type' | 'host' | 'port'>) =>
+  `${proxy.type}://${proxy.host}:${proxy.port}`;
+
 /** Why a proxy failed: it refused the credentials, could not be reached, or reached but the site did not answer through it. */
 export const ProxyErrorCode = z.enum(['proxy.auth_failed', 'proxy.unreachable', 'proxy.check_failed']);
 export type ProxyErrorCode = z.output<typeof ProxyErrorCode>;
