@@ -7,6 +7,7 @@ import { createServer as createSocksServer } from '@pondwader/socks5-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '../../src/shared/schemas/run';
 import { ensureChromium } from './chromium';
+import { lpaRunner } from './cli-run';
 import { RUNTIMES, type RunningService, startService } from './service';
 
 const browser = ensureChromium();
@@ -318,5 +319,11 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
 
     const noProxy = await api('/api/v1/profiles', { method: 'POST', body: { name: 'no-proxy' } });
     expect((await check(siteUrl('/x'), noProxy.json.id)).json.error.code).toBe('proxy.not_set');
+
+    const lpa = lpaRunner(() => service);
+    const viaCli = await lpa(['profiles', 'proxy', 'check', id, '--url', siteUrl('/cli'), '--json']);
+    expect(viaCli.code, viaCli.stderr).toBe(0);
+    expect(JSON.parse(viaCli.stdout)).toMatchObject({ ok: true, status: 200, error_code: null });
+    expect(site.visits.at(-1)).toMatchObject({ path: '/cli', from: FROM.socks5 });
   });
 });
