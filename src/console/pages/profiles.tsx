@@ -10,6 +10,7 @@ import { time, yesNo } from '../format';
 import { accountBody, profileBody } from '../profile-form';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
+import { ProfileProxy } from './profile-proxy';
 import { ProfileRun, RunStateBadge } from './profile-run';
 
 const PAGE_SIZE = 25;
@@ -208,6 +209,7 @@ function ProfileDetail({
             </div>
             <ActionNote action={action} busy="Saving the profile" />
             <ProfileRun api={api} id={id} onRunChanged={onRunChanged} />
+            <ProfileProxy key={p.updated_at} api={api} profile={p} onSaved={profile.reload} />
             <Accounts api={api} profileId={id} />
           </>
         )}
