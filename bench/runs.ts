@@ -2,13 +2,17 @@
  * `npm run bench -- --runs [--quick]`: a profile's browser as `npm start` runs it, against the same
  * browser started directly with the same switches, in one run: the time from the start request to a
  * usable Puppeteer connection, a DevTools round trip through LPA's endpoint and on the browser's own
- * port, LPA's own memory with ten profiles running, and `GET /status` while ten start at once.
+ * port, LPA's own memory with ten profiles running, `GET /status` while ten start at once, and a page
+ * load through a profile's authenticated proxy against the browser pointed at the same proxy directly.
  * Printed and written to its section of bench/RESULTS.md (docs/benchmarks.md#runs).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Server as ProxyServer } from 'proxy-chain';
 import puppeteer, { type Browser, type CDPSession, type ConnectOptions } from 'puppeteer-core';
 import { browserFlags } from '../src/host/node/browsers/browser-runs';
 import type { Run } from '../src/shared/schemas/run';
@@ -21,7 +25,7 @@ import { percentiles, sample, sampleWhile } from './load';
 import { processesRss } from './memory';
 import { machine, markdownRows, printTable, writeSection, type Row } from './report';
 
-const TARGETS = { startRatio: 1.2, roundTripRatio: 1.3, memoryMb: 30, statusP99Ms: 50 };
+const TARGETS = { startRatio: 1.2, roundTripRatio: 1.3, memoryMb: 30, statusP99Ms: 50, proxyLoadRatio: 1.2 };
 /** Profiles started at once for the memory and `/status` figures. */
 const AT_ONCE = 10;
 /** Round trips of one client taken in a row before the other client's turn. */
@@ -47,9 +51,13 @@ const launched = new Set<ChildProcess>();
  * except that DevTools listens on a TCP port of its choosing instead of the pipe. Resolves with the
  * endpoint Chromium prints once it listens (as `puppeteer.launch` reads it).
  */
-async function launchDirect(path: string, folder: string): Promise<{ child: ChildProcess; endpoint: string }> {
-  const flags = browserFlags(folder, { headless: true, debug_port: false, args: [], url: null }).map((flag) =>
-    flag === '--remote-debugging-pipe' ? '--remote-debugging-port=0' : flag,
+async function launchDirect(
+  path: string,
+  folder: string,
+  proxyUrl: string | null = null,
+): Promise<{ child: ChildProcess; endpoint: string }> {
+  const flags = browserFlags(folder, { headless: true, debug_port: false, args: [], url: null }, proxyUrl).map(
+    (flag) => (flag === '--remote-debugging-pipe' ? '--remote-debugging-port=0' : flag),
   );
   const child = spawn(path, flags, { stdio: ['ignore', 'ignore', 'pipe'] });
   launched.add(child);
@@ -317,8 +325,82 @@ async function atOnceFigures({ service, own, browser, root, row }: Bench, firstS
   await Promise.all(ids.map((id) => stopRun(service, id)));
 }
 
+/** The page the proxy figures load: 64 KB of text, from a site on loopback. */
+const PROXY_PAGE = `<!doctype html><title>bench</title><pre>${'lpa proxy bench\n'.repeat(4096)}</pre>`;
+
+/**
+ * A page load (`page.goto` to `load`, cache off) through a profile's authenticated proxy, that is
+ * LPA's local proxy-chain forwarding to the upstream with the credentials, against the same browser
+ * with LPA's proxy switches pointed at the same upstream directly, without credentials (Chromium
+ * cannot send them). The upstream is proxy-chain's own server on loopback, which checks the
+ * credentials when they are given. The two sides take turns, one load each.
+ */
+async function proxyFigures({ service, browser, root, row, notes }: Bench, loads: number): Promise<void> {
+  log(`page loads through a proxy: ${loads} through the profile's proxy and ${loads} with Chromium pointed at it`);
+  const site = createServer((_, res) => res.end(PROXY_PAGE));
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const upstream = new ProxyServer({
+    host: '127.0.0.1',
+    port: 0,
+    prepareRequestFunction: ({ username, password }) => ({
+      requestAuthentication: username !== '' && (username !== 'bench' || password !== 'bench-pw'),
+    }),
+  });
+  await upstream.listen();
+  const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  const profile = await ok<{ id: string }>(service, '/api/v1/profiles', {
+    method: 'POST',
+    body: {
+      name: 'bench proxy',
+      proxy: { type: 'http', host: '127.0.0.1', port: upstream.port, username: 'bench', password: 'bench-pw' },
+    },
+  });
+  const run = await startRun(service, profile.id);
+  const viaLpa = await connect({ browserWSEndpoint: run.ws_endpoint! });
+  const direct = await launchDirect(browser, join(root, 'direct-proxy'), `http://127.0.0.1:${upstream.port}`);
+  const viaUpstream = await connect({ browserWSEndpoint: direct.endpoint });
+  try {
+    const pages = await Promise.all([viaLpa, viaUpstream].map((client) => client.newPage()));
+    for (const page of pages) await page.setCacheEnabled(false);
+    const load = async (page: (typeof pages)[number]) => {
+      const began = performance.now();
+      await page.goto(url, { waitUntil: 'load' });
+      return performance.now() - began;
+    };
+    // One load each first: not measured (connections to the proxies, the first page).
+    for (const page of pages) await load(page);
+    const measured: [number[], number[]] = [[], []];
+    for (let round = 0; round < loads; round++) {
+      const order = round % 2 === 0 ? [0, 1] : [1, 0];
+      for (const side of order) measured[side]!.push(await load(pages[side]!));
+    }
+    const [lpa, reference] = measured.map(percentiles) as [
+      ReturnType<typeof percentiles>,
+      ReturnType<typeof percentiles>,
+    ];
+    const ratio = lpa.p50 / reference.p50;
+    row('Proxy', `page load through the profile's authenticated proxy, p50 of ${loads}`, ms(lpa.p50), {
+      reference: `Chromium pointed at the same upstream ${ms(reference.p50)}`,
+      ratio: times(ratio),
+      target: `≤ ${TARGETS.proxyLoadRatio.toFixed(2)}×`,
+      met: ratio <= TARGETS.proxyLoadRatio,
+    });
+    notes.push(
+      `Proxy page loads, p99: through the profile's proxy ${ms(lpa.p99)}, pointed at the upstream ${ms(reference.p99)}.`,
+    );
+  } finally {
+    await viaLpa.disconnect();
+    await stopRun(service, profile.id);
+    await closeDirect(viaUpstream, direct.child);
+    await upstream.close(true);
+    site.close();
+  }
+}
+
 export async function benchRuns({ quick }: { quick: boolean }): Promise<void> {
-  const plan = quick ? { startRounds: 3, roundTrips: 200 } : { startRounds: 7, roundTrips: 500 };
+  const plan = quick
+    ? { startRounds: 3, roundTrips: 200, proxyLoads: 15 }
+    : { startRounds: 7, roundTrips: 500, proxyLoads: 41 };
   const chromium = ensureChromium();
   if ('skip' in chromium) throw new Error(chromium.skip);
   const root = mkdtempSync(join(tmpdir(), 'lpa-bench-runs-'));
@@ -340,6 +422,7 @@ export async function benchRuns({ quick }: { quick: boolean }): Promise<void> {
     const firstStart = await startFigures(bench, plan.startRounds);
     await roundTripFigures(bench, plan.roundTrips);
     await atOnceFigures(bench, firstStart);
+    await proxyFigures(bench, plan.proxyLoads);
   } finally {
     // Stopping the service closes its browsers; the bench's own are killed.
     await service?.stop();

@@ -4,6 +4,7 @@ import type { HostPort } from '../src/host/port';
 import { devtoolsBase, type LiveRun } from '../src/host/runs-schema';
 import { ApiError } from '../src/shared/errors/api-error';
 import { errorBody, toApiError } from '../src/shared/errors/envelope';
+import { type ProxyUpstream, proxyName } from '../src/shared/schemas/proxy';
 import type { Run, RunBatchResults, RunStart } from '../src/shared/schemas/run';
 import { perStore } from '../src/shared/store-memory';
 import { type AuditContext, SYSTEM_ACTOR } from '../storage/audit/entry';
@@ -69,6 +70,28 @@ export function watchRuns(ctx: Pick<RequestContext, 'host' | 'store' | 'memory'>
   watch.timer = setTimeout(tick, 0);
 }
 
+/** How long a check through a profile's proxy waits for the site's answer. */
+const PROXY_CHECK_MS = 15_000;
+
+/** The profile's proxy with its password opened, or `proxy.not_set`. */
+async function requireProxy(ctx: RequestContext, id: string): Promise<ProxyUpstream> {
+  const proxy = await ctx.store.profiles.proxy(id);
+  if (!proxy) throw new ApiError('proxy.not_set');
+  return proxy;
+}
+
+/** `check_proxy` of a start: its `url` (http or https) fetched through the proxy first; the start is refused unless it answered. */
+async function checkBeforeStart(ctx: RequestContext, proxy: ProxyUpstream, url: string | undefined): Promise<void> {
+  if (!url || !/^https?:/.test(url)) return;
+  const check = await ctx.host.runs.checkProxy(proxy, url, PROXY_CHECK_MS);
+  if (check.ok) return;
+  const name = proxyName(proxy);
+  if (check.error_code === 'proxy.auth_failed') throw new ApiError('proxy.auth_failed', { proxy: name });
+  if (check.error_code === 'proxy.unreachable')
+    throw new ApiError('proxy.unreachable', { proxy: name, error: check.error ?? '' });
+  throw new ApiError('proxy.check_failed', { proxy: name, url, status: check.status, error: check.error });
+}
+
 /** How many browsers a batch starts or stops at once: a few, so that a batch of 100 does not swamp the machine. */
 const BATCH_AT_ONCE = 3;
 
@@ -77,6 +100,8 @@ export async function startOne(ctx: RequestContext, audit: AuditContext, id: str
   await ctx.store.profiles.get(id);
   const found = await ctx.host.runs.browser();
   if (!found.found) throw new ApiError('run.browser_missing', { problem: found.problem });
+  const proxy = options.check_proxy ? await requireProxy(ctx, id) : await ctx.store.profiles.proxy(id);
+  if (proxy && options.check_proxy) await checkBeforeStart(ctx, proxy, options.url);
   await syncRuns(ctx.host, ctx.store);
   const run = await ctx.store.runs.begin(
     { id: crypto.randomUUID(), profile_id: id, headless: options.headless, started_at: Date.now() },
@@ -90,10 +115,14 @@ export async function startOne(ctx: RequestContext, audit: AuditContext, id: str
     args: options.args,
     timeout_ms: options.timeout_ms,
     debug_port: options.debug_port,
+    proxy,
   });
   if (!started.ok) {
     await ctx.store.runs.failed(run.id, started.error);
     if (started.reason === 'browser_missing') throw new ApiError('run.browser_missing', { problem: started.error });
+    if (started.reason === 'proxy.auth_failed') throw new ApiError('proxy.auth_failed', { proxy: proxyName(proxy!) });
+    if (started.reason === 'proxy.unreachable')
+      throw new ApiError('proxy.unreachable', { proxy: proxyName(proxy!), error: started.error });
     throw new ApiError('run.start_failed', { run_id: run.id, error: started.error });
   }
   const { pid, browser_version, debug_port } = started.run;
@@ -201,6 +230,12 @@ export const runRoutes = implement(runs, {
     if (!(await syncRuns(ctx.host, ctx.store)).has(run.id)) throw new ApiError('run.not_running');
     if (png === null) throw new ApiError('resource.not_found', { resource: 'page', id: params.id });
     throw png.error;
+  },
+  checkProxy: async ({ ctx, params, body, audit }) => {
+    const proxy = await requireProxy(ctx, params.id);
+    const { error: _error, ...check } = await ctx.host.runs.checkProxy(proxy, body.url, PROXY_CHECK_MS);
+    await ctx.store.profiles.proxyChecked(audit!, params.id, body.url, check);
+    return check;
   },
   list: async ({ ctx }) => {
     const live = await syncRuns(ctx.host, ctx.store);

@@ -64,3 +64,23 @@ export class Vault {
     return this.key;
   }
 }
+
+/** What a secret that does not open names: its record and field (the catalogue's `vault.unreadable`). */
+export type UnreadableSecret = {
+  field: 'password' | 'totp_secret' | 'proxy_password';
+} & ({ account_id: string } | { profile_id: string });
+
+/** A secret field's value sealed under its AAD, for its column; null (or absent) stays null. */
+export function sealField(vault: Vault, value: string | null | undefined, aad: string): string | null {
+  return value === undefined || value === null ? null : vault.seal(value, aad);
+}
+
+/** A sealed field opened; a ciphertext that does not open under this key and AAD was altered or sealed under another key. */
+export function openField(vault: Vault, sealed: string, aad: string, names: UnreadableSecret): string {
+  try {
+    return vault.open(sealed, aad);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError('vault.unreadable', names);
+  }
+}

@@ -10,7 +10,6 @@ import { ENVIRONMENT, type EnvironmentReader } from '../../src/shared/environmen
 import { ERROR_CATALOG } from '../../src/shared/errors/catalog';
 import { AUDIT_ACTIONS, AuditCategory } from '../../storage/audit/actions';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { CONTRACTS } from '../../src/contracts';
 import { openapiDocument } from '../../src/openapi/document';
 import { DEFAULT_PORT } from '../../src/shared/config';
 

@@ -2,8 +2,9 @@ import type { Input } from './api';
 import { fieldText as text } from './field-text';
 
 /** The profile and account forms as the API's bodies: blank optional text is null, tags a unique list. */
-export type ProfileBody = Required<Input<'POST', '/api/v1/profiles'>['body']>;
+export type ProfileBody = Required<Omit<Input<'POST', '/api/v1/profiles'>['body'], 'proxy'>>;
 type AccountBody = Input<'POST', '/api/v1/profiles/:id/accounts'>['body'];
+type ProxyBody = NonNullable<NonNullable<Input<'PATCH', '/api/v1/profiles/:id'>['body']>['proxy']>;
 
 const orNull = (value: string) => (value === '' ? null : value);
 
@@ -37,5 +38,24 @@ export function accountBody(form: FormData): AccountBody {
     if (value !== '') body[secret] = value;
     if (form.get(`remove_${secret}`) === 'on') body[secret] = null;
   }
+  return body;
+}
+
+/**
+ * A profile's proxy form as the change's `proxy`: null when its type is "none". The password is
+ * write-only: left blank it is not sent, so the stored one stays; "remove password" sends null.
+ */
+export function proxyBody(form: FormData): ProxyBody | null {
+  const type = text(form, 'proxy_type');
+  if (type === '') return null;
+  const body: ProxyBody = {
+    type: type as ProxyBody['type'],
+    host: text(form, 'proxy_host'),
+    port: Number(text(form, 'proxy_port')),
+    username: orNull(text(form, 'proxy_username')),
+  };
+  const password = String(form.get('proxy_password') ?? '');
+  if (form.get('proxy_password_remove') === 'on') body.password = null;
+  else if (password !== '') body.password = password;
   return body;
 }

@@ -9,6 +9,7 @@ import {
   RunStart,
   RunStop,
 } from '../shared/schemas/run';
+import { ProxyCheck, ProxyCheckRequest } from '../shared/schemas/proxy';
 import { defineContract } from './define';
 
 const RUNS_DOC = 'docs/runs.md';
@@ -71,6 +72,10 @@ export const runs = {
       'run.start_failed',
       'account.running_limit',
       'account.daily_starts_limit',
+      'proxy.auth_failed',
+      'proxy.unreachable',
+      'proxy.check_failed',
+      'proxy.not_set',
     ],
   }),
   stop: defineContract({
@@ -110,6 +115,21 @@ export const runs = {
     params: IdParams,
     response: RunScreenshot,
     errors: ['resource.not_found', 'run.not_running'],
+  }),
+  checkProxy: defineContract({
+    method: 'POST',
+    path: '/api/v1/profiles/:id/proxy/check',
+    home: 'local',
+    tag: 'Runs',
+    summary: "Fetch a URL through the profile's proxy, as its browser would",
+    description:
+      '`ok` when the site answered through the proxy, whatever its status; otherwise `error_code` says why (docs/proxies.md).',
+    scopes: ['runtime:control'],
+    params: IdParams,
+    body: ProxyCheckRequest,
+    response: ProxyCheck,
+    audit: 'profiles.proxy_check',
+    errors: ['resource.not_found', 'proxy.not_set'],
   }),
   list: defineContract({
     method: 'GET',

@@ -5,7 +5,16 @@ import { AuditSeal } from '../shared/schemas/audit-seal';
 import { Base64Bytes } from '../shared/schemas/base64';
 import { AutomationFileListing } from './files-schema';
 import { PageStep } from '../shared/schemas/flow-steps';
-import { BrowserFound, HostRuns, PageStepResult, RunEnd, RunLaunch, RunStartResult } from './runs-schema';
+import { ProxyUpstream } from '../shared/schemas/proxy';
+import {
+  BrowserFound,
+  HostRuns,
+  PageStepResult,
+  ProxyCheckResult,
+  RunEnd,
+  RunLaunch,
+  RunStartResult,
+} from './runs-schema';
 import { TeamAnswer, TeamRequest } from './team-link-request';
 
 /**
@@ -95,6 +104,8 @@ export const HOST_OPERATIONS = {
     list: operation(z.tuple([]), HostRuns),
     /** `forget(profileId)`: removes a deleted profile's browser folder (its live browser was stopped first). */
     forget: operation(z.tuple([z.string()]), z.void()),
+    /** `checkProxy(proxy, url, timeoutMs)`: fetches `url` through the proxy as a run's browser would (docs/proxies.md). */
+    checkProxy: operation(z.tuple([ProxyUpstream, z.string(), z.int().min(1)]), ProxyCheckResult),
     /** `screenshot(runId)`: a PNG of the run's first page, base64; null when it has none. */
     screenshot: operation(z.tuple([z.string()]), z.string().nullable()),
     /**

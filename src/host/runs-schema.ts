@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../shared/errors/api-error';
 import { REDACTED } from '../shared/logs/sanitize';
+import { ProxyCheck, ProxyErrorCode, ProxyUpstream } from '../shared/schemas/proxy';
 import { RunEndReason, RunState } from '../shared/schemas/run';
 
 /**
@@ -32,6 +33,8 @@ export const RunLaunch = z.object({
   args: z.array(z.string()),
   timeout_ms: z.int().min(1),
   debug_port: z.boolean(),
+  /** The profile's proxy, its password opened by the store for this start only; null for none. */
+  proxy: ProxyUpstream.nullable(),
 });
 export type RunLaunch = z.output<typeof RunLaunch>;
 
@@ -46,11 +49,23 @@ export const LiveRun = z.object({
 });
 export type LiveRun = z.output<typeof LiveRun>;
 
-/** How a start ended: running, or why not (`browser_missing`: no browser to start; `failed`: it did not answer DevTools in time, or exited). */
+/**
+ * How a start ended: running, or why not (`browser_missing`: no browser to start; `failed`: it did not
+ * answer DevTools in time, or exited; a proxy's code: its proxy refused the credentials or could not
+ * be reached, and no browser was started).
+ */
 export const RunStartResult = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), run: LiveRun }),
-  z.object({ ok: z.literal(false), reason: z.enum(['browser_missing', 'failed']), error: z.string() }),
+  z.object({
+    ok: z.literal(false),
+    reason: z.union([z.enum(['browser_missing', 'failed']), ProxyErrorCode.exclude(['proxy.check_failed'])]),
+    error: z.string(),
+  }),
 ]);
+
+/** A check through a profile's proxy (`POST /api/v1/profiles/{id}/proxy/check`), with what went wrong, for a start it refuses. */
+export const ProxyCheckResult = ProxyCheck.extend({ error: z.string().nullable() });
+export type ProxyCheckResult = z.output<typeof ProxyCheckResult>;
 export type RunStartResult = z.output<typeof RunStartResult>;
 
 /**

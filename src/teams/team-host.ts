@@ -58,6 +58,7 @@ export function teamHost({ teamId, bucket, keys }: TeamHostParts): HostPort {
       list: async () => ({ live: [], starting: [], ended: [] }),
       screenshot: refuse('browsers'),
       step: refuse('browsers'),
+      checkProxy: refuse('browsers'),
       forget: async () => undefined,
     },
     seals: {

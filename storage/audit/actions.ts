@@ -51,6 +51,14 @@ export const AUDIT_ACTIONS = {
     category: 'profile',
     description: 'A 2FA code of a platform account was generated and read.',
   },
+  'profiles.proxy_write': {
+    category: 'proxy',
+    description: "A profile's proxy was set, changed or removed (never its password).",
+  },
+  'profiles.proxy_check': {
+    category: 'proxy',
+    description: "A page was fetched through a profile's proxy to check it (`POST /api/v1/profiles/{id}/proxy/check`).",
+  },
   'runs.start': {
     category: 'startup',
     description:

@@ -9,6 +9,7 @@ import { membersMigration } from './007-members';
 import { teamWitnessMigration } from './008-team-witness';
 import { witnessPerTeamMigration } from './009-witness-per-team';
 import { runsMigration } from './010-runs';
+import { profileProxyMigration } from './011-profile-proxy';
 import { flowRunsMigration } from './013-flow-runs';
 
 /**
@@ -26,5 +27,6 @@ export const MIGRATIONS = migrationList([
   teamWitnessMigration,
   witnessPerTeamMigration,
   runsMigration,
+  profileProxyMigration,
   flowRunsMigration,
 ]);

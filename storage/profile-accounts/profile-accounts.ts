@@ -5,6 +5,7 @@ import type { StoreContext } from '../context';
 import type { Profiles } from '../profiles/profiles';
 import type { Profile } from '../profiles/schema';
 import { first } from '../sql/sql';
+import { openField, sealField } from '../vault';
 import type { PlatformAccountInput, PlatformAccountPatch, PlatformAccount, PlatformPassword, TotpCode } from './schema';
 import type { ItemOf } from '../transfer/schema';
 
@@ -217,18 +218,12 @@ export class ProfileAccounts {
     return { profile, sealed };
   }
 
-  /** A ciphertext that does not open under this key and AAD was altered or sealed under another key. */
   private open(accountId: string, field: SecretField, sealed: string): string {
-    try {
-      return this.ctx.vault.open(sealed, aad(accountId, field));
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      throw new ApiError('vault.unreadable', { account_id: accountId, field });
-    }
+    return openField(this.ctx.vault, sealed, aad(accountId, field), { account_id: accountId, field });
   }
 
   private seal(accountId: string, field: SecretField, value: string | null | undefined): string | null {
-    return value === undefined || value === null ? null : this.ctx.vault.seal(value, aad(accountId, field));
+    return sealField(this.ctx.vault, value, aad(accountId, field));
   }
 
   private requireRow(profile: Profile, accountId: string): AccountRow {

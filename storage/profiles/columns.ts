@@ -1,5 +1,6 @@
 import { LIVE_STATES_SQL } from '../runs/runs';
 import type { SqlValue } from '../sql/sql';
+import { PROXY_SHOWN } from './proxy';
 import { Profile, PROFILE_DEFAULTS, ProfileFields } from './schema';
 
 /** The columns a listing sorts by; `no` is the rowid. */
@@ -32,13 +33,15 @@ const STORED_AS: Partial<Record<keyof Profile, Stored>> = {
   pinned: { column: 'pinned', write: (pinned) => (pinned ? 1 : 0), read: (flag) => flag === 1 },
   // Not stored: PROFILE_ROWS computes it from the runs.
   running: { column: 'running', write: asIs, read: (flag) => flag === 1 },
+  // Written on its own with its sealed password (./proxy.ts); PROFILE_ROWS shows it as `proxy_shown`.
+  proxy: { column: 'proxy_shown', write: asIs, read: (text) => (text === null ? null : JSON.parse(text as string)) },
 };
 
 /** Whether a profile has a live run (storage/runs), as a column of the row. */
 export const RUNNING = `EXISTS (SELECT 1 FROM runs r WHERE r.profile_id = profiles.id AND r.state IN (${LIVE_STATES_SQL}))`;
 
 /** The rows of profiles with every column the record reads: `SELECT ${PROFILE_ROWS} WHERE …`. */
-export const PROFILE_ROWS = `*, ${RUNNING} AS running FROM profiles`;
+export const PROFILE_ROWS = `*, ${RUNNING} AS running, ${PROXY_SHOWN} AS proxy_shown FROM profiles`;
 
 /** Text fields with a lower-cased copy in `<field>_lc`, for the name sort and for `q`. */
 const CASE_FOLDED = ['name', 'notes'] as const;

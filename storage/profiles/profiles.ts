@@ -5,8 +5,10 @@ import type { StoreContext } from '../context';
 import { CursorSigner } from './cursor';
 import { FIELD_COLUMNS, fieldValues, PROFILE_ROWS, toProfile, type ProfileRow } from './columns';
 import { listProfileRows } from './list';
+import { proxyOf, recordCheck, writeProxy } from './proxy';
 import type { Profile, ProfileFields, ProfileInput, ProfilePage, ProfilePatch, ProfileQuery } from './schema';
 import { first } from '../sql/sql';
+import type { ProxyCheck, ProxyUpstream } from '../../src/shared/schemas/proxy';
 
 /** What a signed-in account allows; null when nobody is signed in (local mode: no limits). */
 export interface ProfileQuota {
@@ -45,7 +47,10 @@ export class Profiles {
       () => {
         if (quota) this.assertQuota(quota);
         const now = this.ctx.now();
-        return this.insert(crypto.randomUUID(), input, now, now);
+        const profile = this.insert(crypto.randomUUID(), input, now, now);
+        if (!input.proxy) return profile;
+        writeProxy(this.ctx, audit, profile, input.proxy);
+        return this.require(profile.id);
       },
       subject,
     );
@@ -62,6 +67,7 @@ export class Profiles {
         const current = this.require(id);
         this.ctx.db.run(UPDATE, ...fieldValues({ ...current, ...patch }), this.ctx.now(), current.no);
         if (patch.tags) this.writeTags(current.no, patch.tags);
+        if (patch.proxy !== undefined) writeProxy(this.ctx, audit, current, patch.proxy);
         return this.require(id);
       },
       (p) => ({ ...subject(p), details: { name: p.name, fields: Object.keys(patch).sort() } }),
@@ -81,6 +87,16 @@ export class Profiles {
       },
       ({ profile, accounts }) => ({ ...subject(profile), details: { name: profile.name, accounts_deleted: accounts } }),
     );
+  }
+
+  /** The profile's proxy with its password opened: only for its browser's start or a check through it. */
+  proxy(id: string): ProxyUpstream | null {
+    return proxyOf(this.ctx, this.require(id));
+  }
+
+  /** Audits a check through the profile's proxy (`profiles.proxy_check`). */
+  proxyChecked(audit: AuditContext, id: string, url: string, check: ProxyCheck): void {
+    recordCheck(this.ctx, audit, this.require(id), url, check);
   }
 
   list(query: ProfileQuery): ProfilePage {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uniqueItems } from '../../src/shared/schemas/ids';
+import { ProxyUpstream } from '../../src/shared/schemas/proxy';
 import { queryBool, queryInt } from '../../src/shared/schemas/query';
 
 /** Bounds the spec leaves open (docs/profiles.md#profiles). */
@@ -35,10 +36,54 @@ export type ProfileFields = z.output<typeof ProfileFields>;
 /** What a new profile holds for a field it was not given; any other field it was not given is null. */
 export const PROFILE_DEFAULTS: Partial<ProfileFields> = { tags: [], pinned: false };
 
-export const ProfileInput = ProfileFields.partial().required({ name: true }).strict().meta({ id: 'ProfileInput' });
+/** The bounds of a proxy's credentials: 255, as SOCKS5 carries them (RFC 1929). */
+const Credential = z.string().min(1).max(255);
+
+/**
+ * A profile's proxy as a client writes it (docs/proxies.md). `password` is write-only: absent keeps
+ * the stored one, null removes it. SOCKS4 carries a user id and no password, so a password with it is refused.
+ */
+export const ProxyInput = z
+  .object({
+    type: ProxyUpstream.shape.type,
+    host: ProxyUpstream.shape.host,
+    port: ProxyUpstream.shape.port,
+    username: Credential.nullable().default(null),
+    password: Credential.nullable()
+      .optional()
+      .meta({ description: 'Write-only, sealed in the vault; absent keeps the stored one, null removes it.' }),
+  })
+  .strict()
+  .refine((proxy) => proxy.type !== 'socks4' || !proxy.password, {
+    path: ['password'],
+    message: 'SOCKS4 has no password (only a user id): use socks5 for a proxy that asks for one',
+  })
+  .meta({ id: 'ProxyInput' });
+export type ProxyInput = z.output<typeof ProxyInput>;
+
+/** A profile's proxy as reads and listings show it: whether a password is stored, never its value. */
+export const ProxySettings = z
+  .object({
+    type: ProxyUpstream.shape.type,
+    host: ProxyUpstream.shape.host,
+    port: ProxyUpstream.shape.port,
+    username: z.string().nullable(),
+    password_set: z.boolean(),
+  })
+  .meta({ id: 'ProxySettings' });
+export type ProxySettings = z.output<typeof ProxySettings>;
+
+/** `proxy` of a create or a change: the whole proxy, or null for none (kept as its own columns, ./proxy.ts). */
+const ProxyField = { proxy: ProxyInput.nullable().optional() };
+
+export const ProfileInput = ProfileFields.partial()
+  .required({ name: true })
+  .extend(ProxyField)
+  .strict()
+  .meta({ id: 'ProfileInput' });
 export type ProfileInput = z.output<typeof ProfileInput>;
 
-export const ProfilePatch = ProfileFields.partial().strict().meta({ id: 'ProfilePatch' });
+export const ProfilePatch = ProfileFields.partial().extend(ProxyField).strict().meta({ id: 'ProfilePatch' });
 export type ProfilePatch = z.output<typeof ProfilePatch>;
 
 export const Profile = z
@@ -46,6 +91,9 @@ export const Profile = z
     id: z.string(),
     no: z.int(),
     ...ProfileFields.shape,
+    proxy: ProxySettings.nullable().meta({
+      description: 'The proxy every start of its browser goes through (docs/proxies.md).',
+    }),
     created_at: z.int(),
     updated_at: z.int(),
     running: z

@@ -170,6 +170,21 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
       return [{ status: 404, path }, ...refused];
     },
     'GET /api/v1/runs': async () => [{ status: 200, path: '/api/v1/runs' }],
+    'POST /api/v1/profiles/{id}/proxy/check': async () => {
+      const body = { url: 'http://127.0.0.1:1/' };
+      const refused = [{ status: 404, path: `/api/v1/profiles/${NO_ID}/proxy/check`, body }];
+      if (teamMode) return refused;
+      const bare = (await createProfile(t, { name: unique('contract-proxy') })).id;
+      // A proxy on a port nothing listens on: the check answers, with ok false.
+      const proxy = { type: 'http', host: '127.0.0.1', port: 1 };
+      const proxied = (await createProfile(t, { name: unique('contract-proxy'), proxy })).id;
+      return [
+        { status: 200, path: `/api/v1/profiles/${proxied}/proxy/check`, body },
+        { status: 400, path: `/api/v1/profiles/${proxied}/proxy/check`, body: { url: 'ftp://x.example/' } },
+        { status: 409, path: `/api/v1/profiles/${bare}/proxy/check`, body },
+        ...refused,
+      ];
+    },
     'GET /api/v1/profiles/{id}/screenshot': async () => {
       const refused = [{ status: 404, path: `/api/v1/profiles/${NO_ID}/screenshot` }];
       if (teamMode) return refused;

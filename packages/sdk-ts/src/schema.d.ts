@@ -403,6 +403,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/profiles/{id}/proxy/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fetch a URL through the profile's proxy, as its browser would
+         * @description `ok` when the site answered through the proxy, whatever its status; otherwise `error_code` says why (docs/proxies.md).
+         */
+        post: operations["postProfilesByIdProxyCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs": {
         parameters: {
             query?: never;
@@ -521,6 +541,77 @@ export interface paths {
         post?: never;
         /** Delete a flow that no other flow depends on */
         delete: operations["deleteAutomationFlowsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automation/flows/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a flow on 1..100 profiles; answers the job at once, before any browser starts
+         * @description Every value a step names is resolved and the flows it runs are ordered before the job starts: a missing value is `400 flows.missing_values`, a cycle `400 flows.dependency_cycle`, and nothing starts. Profiles not running are started (`headless`).
+         */
+        post: operations["postAutomationFlowsByIdRuns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automation/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest flow jobs first (at most 50) */
+        get: operations["getAutomationRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automation/runs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A flow job: each profile's state, step and error */
+        get: operations["getAutomationRunsByJobId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automation/runs/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a running flow job: each profile stops before its next step (a wait is cut short) */
+        post: operations["postAutomationRunsByJobIdCancel"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1199,7 +1290,7 @@ export interface components {
          * @description Stable machine-readable code; see the catalogue (`x-error-catalog`).
          * @enum {string}
          */
-        ErrorCode: "auth.token_missing" | "auth.token_invalid" | "auth.scope_missing" | "auth.admin_required" | "auth.not_member" | "auth.throttled" | "request.host_forbidden" | "request.origin_forbidden" | "request.invalid" | "request.body_timeout" | "request.malformed_json" | "request.body_incomplete" | "request.unsupported_media_type" | "request.too_large" | "route.not_found" | "team.not_found" | "team.unreachable" | "team.bad_answer" | "team.not_joined" | "team.refused" | "team.scope_missing" | "team.exists" | "team.not_empty" | "resource.not_found" | "state.revision_conflict" | "run.browser_missing" | "run.active" | "account.running_limit" | "account.daily_starts_limit" | "run.not_running" | "run.start_failed" | "state.conflict" | "members.last_owner" | "vault.locked" | "flows.unknown" | "flows.has_dependents" | "shares.dependencies_outside" | "shares.bundle_too_large" | "shares.code_malformed" | "shares.code_unknown" | "shares.code_invalid" | "shares.revoked" | "shares.expired" | "shares.exhausted" | "shares.ticket_unknown" | "shares.ticket_used" | "shares.ticket_expired" | "shares.import_unknown_items" | "shares.import_dependencies_missing" | "files.exists" | "files.folder_refused" | "audit.export_too_large" | "audit.export_busy" | "audit.verify_busy" | "audit.signing_key_missing" | "request.cursor_invalid" | "request.cursor_mismatch" | "profile_accounts.limit_reached" | "account.limit_reached" | "account.entitlement_missing" | "vault.unreadable" | "internal";
+        ErrorCode: "auth.token_missing" | "auth.token_invalid" | "auth.scope_missing" | "auth.admin_required" | "auth.not_member" | "auth.throttled" | "request.host_forbidden" | "request.origin_forbidden" | "request.invalid" | "request.body_timeout" | "request.malformed_json" | "request.body_incomplete" | "request.unsupported_media_type" | "request.too_large" | "route.not_found" | "team.not_found" | "team.unreachable" | "team.bad_answer" | "team.not_joined" | "team.refused" | "team.scope_missing" | "team.exists" | "team.not_empty" | "resource.not_found" | "state.revision_conflict" | "run.browser_missing" | "run.active" | "account.running_limit" | "account.daily_starts_limit" | "run.not_running" | "proxy.not_set" | "proxy.auth_failed" | "proxy.unreachable" | "proxy.check_failed" | "run.start_failed" | "state.conflict" | "members.last_owner" | "vault.locked" | "flows.unknown" | "flows.has_dependents" | "flows.missing_values" | "flows.dependency_cycle" | "flows.not_runnable" | "flows.profile_busy" | "flows.job_ended" | "shares.dependencies_outside" | "shares.bundle_too_large" | "shares.code_malformed" | "shares.code_unknown" | "shares.code_invalid" | "shares.revoked" | "shares.expired" | "shares.exhausted" | "shares.ticket_unknown" | "shares.ticket_used" | "shares.ticket_expired" | "shares.import_unknown_items" | "shares.import_dependencies_missing" | "files.exists" | "files.folder_refused" | "audit.export_too_large" | "audit.export_busy" | "audit.verify_busy" | "audit.signing_key_missing" | "request.cursor_invalid" | "request.cursor_mismatch" | "profile_accounts.limit_reached" | "account.limit_reached" | "account.entitlement_missing" | "vault.unreadable" | "internal";
         FilesExistsError: {
             error: {
                 /** @constant */
@@ -1233,9 +1324,7 @@ export interface components {
             created_at: number;
             /** Format: int64 */
             updated_at: number;
-            steps: {
-                [key: string]: unknown;
-            }[];
+            steps: components["schemas"]["FlowStep"][];
             values: {
                 name: string;
                 /** @description Always null for a protected value: those are never shown. */
@@ -1244,8 +1333,83 @@ export interface components {
                 value_set: boolean;
             }[];
         };
+        FlowJob: {
+            id: string;
+            flow_id: string;
+            /** @enum {string} */
+            state: "running" | "succeeded" | "failed" | "cancelled";
+            headless: boolean;
+            stop_after: boolean;
+            /**
+             * Format: int64
+             * @description The steps each profile runs: dependencies first, `run_flow` expanded.
+             */
+            step_count: number;
+            cancel_requested: boolean;
+            /** @description Why the job ended as a whole, when it did not end by its profiles. */
+            error: string | null;
+            /** Format: int64 */
+            created_at: number;
+            ended_at: number | null;
+            profiles: {
+                profile_id: string;
+                /** @enum {string} */
+                state: "queued" | "starting" | "running" | "succeeded" | "failed" | "cancelled";
+                /** @description The index in the job’s steps of the step running now, or the last one run. */
+                step: number | null;
+                step_type: string | null;
+                /** @description The browser run the steps ran on. */
+                run_id: string | null;
+                /** @description Whether the job started this browser. */
+                started_browser: boolean;
+                error: components["schemas"]["FlowJobError"] | null;
+                started_at: number | null;
+                ended_at: number | null;
+            }[];
+        };
+        FlowJobError: {
+            code: string;
+            message: string;
+            step: number | null;
+            step_type: string | null;
+            /** @description The flow the failed step belongs to. */
+            flow_id: string | null;
+        };
+        FlowJobList: {
+            items: components["schemas"]["FlowJob"][];
+        };
         FlowList: {
             items: components["schemas"]["FlowSummary"][];
+        };
+        FlowRunRequest: {
+            profile_ids: string[];
+            /** @description Values by name; they come before the flow’s own values and the globals. */
+            values?: {
+                [key: string]: string;
+            };
+            /**
+             * @description How the job starts a browser that is not running.
+             * @default false
+             */
+            headless?: boolean;
+            /**
+             * @description Stop each browser the job started once its profile’s run ends.
+             * @default false
+             */
+            stop_after?: boolean;
+        };
+        FlowsDependencyCycleError: {
+            error: {
+                /** @constant */
+                code: "flows.dependency_cycle";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: {
+                    /** @description The ids at fault. */
+                    cycle: string[];
+                };
+            };
+            request_id: string;
         };
         FlowsHasDependentsError: {
             error: {
@@ -1259,6 +1423,147 @@ export interface components {
                 };
             };
             request_id: string;
+        };
+        FlowsJobEndedError: {
+            error: {
+                /** @constant */
+                code: "flows.job_ended";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: {
+                    state: string;
+                };
+            };
+            request_id: string;
+        };
+        FlowsMissingValuesError: {
+            error: {
+                /** @constant */
+                code: "flows.missing_values";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: {
+                    /** @description Each value with no value in the run request, in its flow or among the globals. */
+                    missing: {
+                        flow_id: string;
+                        name: string;
+                    }[];
+                };
+            };
+            request_id: string;
+        };
+        FlowsNotRunnableError: {
+            error: {
+                /** @constant */
+                code: "flows.not_runnable";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: {
+                    flow_id: string;
+                    /** Format: int64 */
+                    step: number;
+                    reason: string;
+                };
+            };
+            request_id: string;
+        };
+        FlowsProfileBusyError: {
+            error: {
+                /** @constant */
+                code: "flows.profile_busy";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: {
+                    /** @description The ids at fault. */
+                    profile_ids: string[];
+                };
+            };
+            request_id: string;
+        };
+        FlowStep: {
+            /** @constant */
+            type: "open_url";
+            url: string;
+        } | {
+            /** @constant */
+            type: "new_tab";
+            url?: string;
+        } | {
+            /** @constant */
+            type: "close_tab";
+        } | {
+            /** @constant */
+            type: "switch_tab";
+            /** Format: int32 */
+            index: number;
+        } | {
+            /** @constant */
+            type: "click";
+            /** @description A CSS selector. */
+            selector: string;
+        } | {
+            /** @constant */
+            type: "type";
+            /** @description A CSS selector. */
+            selector: string;
+            text: string;
+        } | {
+            /** @constant */
+            type: "select";
+            /** @description A CSS selector. */
+            selector: string;
+            value: string;
+        } | {
+            /** @constant */
+            type: "press";
+            key: string;
+        } | {
+            /** @constant */
+            type: "scroll";
+            /** @description A CSS selector. */
+            selector?: string;
+            x?: number;
+            y?: number;
+        } | {
+            /** @constant */
+            type: "wait";
+            /** Format: int32 */
+            ms?: number;
+            /** Format: int32 */
+            min_ms?: number;
+            /** Format: int32 */
+            max_ms?: number;
+            /** @description A CSS selector. */
+            selector?: string;
+            /** Format: int32 */
+            timeout_ms?: number;
+        } | {
+            /** @constant */
+            type: "extract";
+            /** @description A CSS selector. */
+            selector: string;
+            attribute?: string;
+            global: string;
+        } | {
+            /** @constant */
+            type: "screenshot";
+            file: string;
+        } | {
+            /** @constant */
+            type: "run_flow";
+            flow_id: string;
+        } | {
+            /** @constant */
+            type: "fill_password";
+            /** @description A CSS selector. */
+            selector: string;
+            profile_account_id: string;
+        } | {
+            /** @constant */
+            type: "fill_totp";
+            /** @description A CSS selector. */
+            selector: string;
+            profile_account_id: string;
         };
         FlowSummary: {
             id: string;
@@ -1372,9 +1677,7 @@ export interface components {
             description?: string | null;
             is_template?: boolean;
             dependencies?: string[];
-            steps: {
-                [key: string]: unknown;
-            }[];
+            steps: components["schemas"]["FlowStep"][];
             /** @description No two values with the same name. */
             values?: {
                 name: string;
@@ -1456,6 +1759,8 @@ export interface components {
             tags: string[];
             pinned: boolean;
             notes: string | null;
+            /** @description The proxy every start of its browser goes through (docs/proxies.md). */
+            proxy: components["schemas"]["ProxySettings"] | null;
             /** Format: int64 */
             created_at: number;
             /** Format: int64 */
@@ -1482,6 +1787,7 @@ export interface components {
             tags?: string[];
             pinned?: boolean;
             notes?: string | null;
+            proxy?: components["schemas"]["ProxyInput"] | null;
         };
         ProfilePage: {
             items: components["schemas"]["Profile"][];
@@ -1495,6 +1801,97 @@ export interface components {
             tags?: string[];
             pinned?: boolean;
             notes?: string | null;
+            proxy?: components["schemas"]["ProxyInput"] | null;
+        };
+        ProxyAuthFailedError: {
+            error: {
+                /** @constant */
+                code: "proxy.auth_failed";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: {
+                    /** @description type://host:port, never the credentials */
+                    proxy: string;
+                };
+            };
+            request_id: string;
+        };
+        ProxyCheck: {
+            /** @description The site answered through the proxy (any HTTP status of its own). */
+            ok: boolean;
+            /** @description The site's HTTP status; null when it did not answer. */
+            status: number | null;
+            /**
+             * Format: int64
+             * @description From the first byte sent to the proxy to the head of the answer.
+             */
+            latency_ms: number;
+            error_code: ("proxy.auth_failed" | "proxy.unreachable" | "proxy.check_failed") | null;
+        };
+        ProxyCheckFailedError: {
+            error: {
+                /** @constant */
+                code: "proxy.check_failed";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: {
+                    proxy: string;
+                    url: string;
+                    status: number | null;
+                    error: string | null;
+                };
+            };
+            request_id: string;
+        };
+        ProxyCheckRequest: {
+            /**
+             * Format: uri
+             * @description An http or https URL, fetched through the proxy as the browser would.
+             */
+            url: string;
+        };
+        ProxyInput: {
+            /** @enum {string} */
+            type: "http" | "https" | "socks4" | "socks5";
+            host: string;
+            /** Format: int32 */
+            port: number;
+            /** @default null */
+            username?: string | null;
+            /** @description Write-only, sealed in the vault; absent keeps the stored one, null removes it. */
+            password?: string | null;
+        };
+        ProxyNotSetError: {
+            error: {
+                /** @constant */
+                code: "proxy.not_set";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: Record<string, never>;
+            };
+            request_id: string;
+        };
+        ProxySettings: {
+            /** @enum {string} */
+            type: "http" | "https" | "socks4" | "socks5";
+            host: string;
+            /** Format: int32 */
+            port: number;
+            username: string | null;
+            password_set: boolean;
+        };
+        ProxyUnreachableError: {
+            error: {
+                /** @constant */
+                code: "proxy.unreachable";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: {
+                    proxy: string;
+                    error: string;
+                };
+            };
+            request_id: string;
         };
         Reachability: {
             /** @enum {string} */
@@ -1620,7 +2017,7 @@ export interface components {
                 /** @description Text for people; do not branch on it. */
                 message: string;
                 details: {
-                    /** @description What was not found: profile, profile_account, password, totp_secret, token, flow, share, global, file, log_file, member. */
+                    /** @description What was not found: profile, profile_account, password, totp_secret, token, flow, job, share, global, file, log_file, member. */
                     resource: string;
                     id?: string;
                     account_id?: string;
@@ -1699,6 +2096,11 @@ export interface components {
              * @default false
              */
             debug_port?: boolean;
+            /**
+             * @description First fetch `url` (when it is http or https) through the profile's proxy, and start only if it answers (docs/proxies.md).
+             * @default false
+             */
+            check_proxy?: boolean;
             ids: string[];
         };
         RunBatchStop: {
@@ -1755,6 +2157,11 @@ export interface components {
              * @default false
              */
             debug_port?: boolean;
+            /**
+             * @description First fetch `url` (when it is http or https) through the profile's proxy, and start only if it answers (docs/proxies.md).
+             * @default false
+             */
+            check_proxy?: boolean;
         };
         RunStartFailedError: {
             error: {
@@ -2219,9 +2626,7 @@ export interface components {
             description: string | null;
             is_template: boolean;
             dependencies: string[];
-            steps: {
-                [key: string]: unknown;
-            }[];
+            steps: components["schemas"]["FlowStep"][];
             values: {
                 name: string;
                 value: string | null;
@@ -2278,9 +2683,10 @@ export interface components {
                 /** @description Text for people; do not branch on it. */
                 message: string;
                 details: {
-                    account_id: string;
+                    account_id?: string;
+                    profile_id?: string;
                     /** @enum {string} */
-                    field: "password" | "totp_secret";
+                    field: "password" | "totp_secret" | "proxy_password";
                 };
             };
             request_id: string;
@@ -5863,7 +6269,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequestBodyTimeoutError"];
                 };
             };
-            /** @description Conflict: `run.active` */
+            /** @description Conflict: `run.active`, `proxy.not_set` */
             409: {
                 headers: {
                     /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
@@ -5871,7 +6277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunActiveError"];
+                    "application/json": components["schemas"]["RunActiveError"] | components["schemas"]["ProxyNotSetError"];
                 };
             };
             /** @description Payload too large: `request.too_large` */
@@ -5931,7 +6337,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
-            /** @description Error: `run.start_failed` */
+            /** @description Error: `run.start_failed`, `proxy.auth_failed`, `proxy.unreachable`, `proxy.check_failed` */
             502: {
                 headers: {
                     /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
@@ -5939,7 +6345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunStartFailedError"];
+                    "application/json": components["schemas"]["RunStartFailedError"] | components["schemas"]["ProxyAuthFailedError"] | components["schemas"]["ProxyUnreachableError"] | components["schemas"]["ProxyCheckFailedError"];
                 };
             };
             /** @description Service unavailable: `run.browser_missing` */
@@ -6284,6 +6690,157 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunNotRunningError"];
+                };
+            };
+            /** @description Misdirected request: `request.host_forbidden` */
+            421: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHostForbiddenError"];
+                };
+            };
+            /** @description Too many requests: `auth.throttled` */
+            429: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds until the block of the client address is lifted (a block lasts one minute). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthThrottledError"];
+                };
+            };
+            /** @description Internal error: `internal` */
+            500: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    postProfilesByIdProxyCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProxyCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProxyCheck"];
+                };
+            };
+            /** @description Bad request: `request.invalid`, `request.malformed_json` */
+            400: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestInvalidError"] | components["schemas"]["RequestMalformedJsonError"];
+                };
+            };
+            /** @description Unauthorized: `auth.token_missing`, `auth.token_invalid` */
+            401: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthTokenMissingError"] | components["schemas"]["AuthTokenInvalidError"];
+                };
+            };
+            /** @description Forbidden: `request.origin_forbidden`, `auth.scope_missing` */
+            403: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestOriginForbiddenError"] | components["schemas"]["AuthScopeMissingError"];
+                };
+            };
+            /** @description Not found: `resource.not_found` */
+            404: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFoundError"];
+                };
+            };
+            /** @description Error: `request.body_timeout` */
+            408: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestBodyTimeoutError"];
+                };
+            };
+            /** @description Conflict: `proxy.not_set` */
+            409: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProxyNotSetError"];
+                };
+            };
+            /** @description Payload too large: `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestTooLargeError"];
+                };
+            };
+            /** @description Unsupported media type: `request.unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestUnsupportedMediaTypeError"];
                 };
             };
             /** @description Misdirected request: `request.host_forbidden` */
@@ -7848,6 +8405,475 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TeamUnreachableError"];
+                };
+            };
+        };
+    };
+    postAutomationFlowsByIdRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowRunRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowJob"];
+                };
+            };
+            /** @description Bad request: `request.invalid`, `request.malformed_json`, `flows.unknown`, `flows.missing_values`, `flows.dependency_cycle`, `flows.not_runnable` */
+            400: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestInvalidError"] | components["schemas"]["RequestMalformedJsonError"] | components["schemas"]["FlowsUnknownError"] | components["schemas"]["FlowsMissingValuesError"] | components["schemas"]["FlowsDependencyCycleError"] | components["schemas"]["FlowsNotRunnableError"];
+                };
+            };
+            /** @description Unauthorized: `auth.token_missing`, `auth.token_invalid` */
+            401: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthTokenMissingError"] | components["schemas"]["AuthTokenInvalidError"];
+                };
+            };
+            /** @description Forbidden: `request.origin_forbidden`, `auth.scope_missing`, `account.entitlement_missing` */
+            403: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestOriginForbiddenError"] | components["schemas"]["AuthScopeMissingError"] | components["schemas"]["AccountEntitlementMissingError"];
+                };
+            };
+            /** @description Not found: `resource.not_found` */
+            404: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFoundError"];
+                };
+            };
+            /** @description Error: `request.body_timeout` */
+            408: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestBodyTimeoutError"];
+                };
+            };
+            /** @description Conflict: `flows.profile_busy` */
+            409: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowsProfileBusyError"];
+                };
+            };
+            /** @description Payload too large: `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestTooLargeError"];
+                };
+            };
+            /** @description Unsupported media type: `request.unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestUnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Misdirected request: `request.host_forbidden` */
+            421: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHostForbiddenError"];
+                };
+            };
+            /** @description Too many requests: `auth.throttled` */
+            429: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds until the block of the client address is lifted (a block lasts one minute). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthThrottledError"];
+                };
+            };
+            /** @description Internal error: `internal` */
+            500: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Service unavailable: `run.browser_missing`, `vault.locked` */
+            503: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunBrowserMissingError"] | components["schemas"]["VaultLockedError"];
+                };
+            };
+        };
+    };
+    getAutomationRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowJobList"];
+                };
+            };
+            /** @description Bad request: `request.invalid` */
+            400: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestInvalidError"];
+                };
+            };
+            /** @description Unauthorized: `auth.token_missing`, `auth.token_invalid` */
+            401: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthTokenMissingError"] | components["schemas"]["AuthTokenInvalidError"];
+                };
+            };
+            /** @description Forbidden: `request.origin_forbidden`, `auth.scope_missing` */
+            403: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestOriginForbiddenError"] | components["schemas"]["AuthScopeMissingError"];
+                };
+            };
+            /** @description Misdirected request: `request.host_forbidden` */
+            421: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHostForbiddenError"];
+                };
+            };
+            /** @description Too many requests: `auth.throttled` */
+            429: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds until the block of the client address is lifted (a block lasts one minute). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthThrottledError"];
+                };
+            };
+            /** @description Internal error: `internal` */
+            500: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    getAutomationRunsByJobId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowJob"];
+                };
+            };
+            /** @description Bad request: `request.invalid` */
+            400: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestInvalidError"];
+                };
+            };
+            /** @description Unauthorized: `auth.token_missing`, `auth.token_invalid` */
+            401: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthTokenMissingError"] | components["schemas"]["AuthTokenInvalidError"];
+                };
+            };
+            /** @description Forbidden: `request.origin_forbidden`, `auth.scope_missing` */
+            403: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestOriginForbiddenError"] | components["schemas"]["AuthScopeMissingError"];
+                };
+            };
+            /** @description Not found: `resource.not_found` */
+            404: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFoundError"];
+                };
+            };
+            /** @description Misdirected request: `request.host_forbidden` */
+            421: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHostForbiddenError"];
+                };
+            };
+            /** @description Too many requests: `auth.throttled` */
+            429: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds until the block of the client address is lifted (a block lasts one minute). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthThrottledError"];
+                };
+            };
+            /** @description Internal error: `internal` */
+            500: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    postAutomationRunsByJobIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowJob"];
+                };
+            };
+            /** @description Bad request: `request.invalid` */
+            400: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestInvalidError"];
+                };
+            };
+            /** @description Unauthorized: `auth.token_missing`, `auth.token_invalid` */
+            401: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthTokenMissingError"] | components["schemas"]["AuthTokenInvalidError"];
+                };
+            };
+            /** @description Forbidden: `request.origin_forbidden`, `auth.scope_missing` */
+            403: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestOriginForbiddenError"] | components["schemas"]["AuthScopeMissingError"];
+                };
+            };
+            /** @description Not found: `resource.not_found` */
+            404: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFoundError"];
+                };
+            };
+            /** @description Conflict: `flows.job_ended` */
+            409: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowsJobEndedError"];
+                };
+            };
+            /** @description Misdirected request: `request.host_forbidden` */
+            421: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHostForbiddenError"];
+                };
+            };
+            /** @description Too many requests: `auth.throttled` */
+            429: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds until the block of the client address is lifted (a block lasts one minute). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthThrottledError"];
+                };
+            };
+            /** @description Internal error: `internal` */
+            500: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
                 };
             };
         };

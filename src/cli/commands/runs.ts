@@ -27,7 +27,8 @@ export function profileRunCommands(profiles: Command): void {
       .option('--url <url>', 'the first page')
       .option('--arg <switch>', 'a browser switch, --name or --name=value (repeat for more)', repeated)
       .option('--timeout-ms <ms>', 'how long the browser has to answer DevTools', intBetween(1_000, 120_000))
-      .option('--debug-port', 'also open a raw DevTools port on 127.0.0.1 (for Selenium)'),
+      .option('--debug-port', 'also open a raw DevTools port on 127.0.0.1 (for Selenium)')
+      .option('--check-proxy', "first fetch --url through the profile's proxy; start only if it answers"),
   ).action(
     action(
       async (
@@ -39,6 +40,7 @@ export function profileRunCommands(profiles: Command): void {
           arg?: string[];
           timeoutMs?: number;
           debugPort?: boolean;
+          checkProxy?: boolean;
         },
       ) => {
         const body = {
@@ -47,6 +49,7 @@ export function profileRunCommands(profiles: Command): void {
           args: options.arg,
           timeout_ms: options.timeoutMs,
           debug_port: options.debugPort,
+          check_proxy: options.checkProxy,
         };
         const run = await client.api(runs.start, { params: { id }, body });
         show(run, options.json, (started) => started.ws_endpoint ?? keyValues(started));
@@ -67,6 +70,18 @@ export function profileRunCommands(profiles: Command): void {
   withJson(profiles.command('run').description("a profile's latest run").argument('<id>')).action(
     action(async (client, id: string, options: JsonOption) => {
       show(await client.api(runs.read, { params: { id } }), options.json, keyValues);
+    }),
+  );
+  const proxy = profiles.command('proxy').description("a profile's proxy (docs/proxies.md)");
+  withJson(
+    proxy
+      .command('check')
+      .description("fetch a URL through the profile's proxy, as its browser would")
+      .argument('<id>')
+      .requiredOption('--url <url>', 'an http or https URL'),
+  ).action(
+    action(async (client, id: string, options: JsonOption & { url: string }) => {
+      show(await client.api(runs.checkProxy, { params: { id }, body: { url: options.url } }), options.json, keyValues);
     }),
   );
 }

@@ -12,6 +12,7 @@ import { useMay } from '../may';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 import { Accounts } from './profile-accounts';
+import { ProfileProxy } from './profile-proxy';
 import { ProfileRun, RunStateBadge } from './profile-run';
 
 const PAGE_SIZE = 25;
@@ -227,6 +228,7 @@ function ProfileDetail({
             )}
             <ActionNote action={action} busy="Saving the profile" />
             <ProfileRun api={api} id={id} onRunChanged={onRunChanged} />
+            <ProfileProxy key={p.updated_at} api={api} profile={p} onSaved={profile.reload} />
             <Accounts api={api} profileId={id} />
           </>
         )}

@@ -37,6 +37,7 @@ export function nodeHost(
       list: async () => browsers.runsNow(),
       screenshot: (runId) => browsers.screenshot(runId),
       step: (runId, step) => browsers.step(runId, step),
+      checkProxy: (proxy, url, timeoutMs) => browsers.checkProxy(proxy, url, timeoutMs),
       forget: async (profileId) => browsers.forget(profileId),
     },
     disk: nodeDisk(dataRoot),

@@ -184,6 +184,27 @@ export const ERROR_CATALOG = {
     details: z.object({ max: z.int(), started_today: z.int(), retry_after_s: z.int() }),
   },
   'run.not_running': { status: 409, message: 'The profile is not running.', details: NONE },
+  'proxy.not_set': { status: 409, message: 'The profile has no proxy.', details: NONE },
+  'proxy.auth_failed': {
+    status: 502,
+    message: "The profile's proxy refused its credentials.",
+    details: z.object({ proxy: z.string().meta({ description: 'type://host:port, never the credentials' }) }),
+  },
+  'proxy.unreachable': {
+    status: 502,
+    message: "The profile's proxy could not be reached.",
+    details: z.object({ proxy: z.string(), error: z.string() }),
+  },
+  'proxy.check_failed': {
+    status: 502,
+    message: "The page did not answer through the profile's proxy; the check's result is in details.",
+    details: z.object({
+      proxy: z.string(),
+      url: z.string(),
+      status: z.int().nullable(),
+      error: z.string().nullable(),
+    }),
+  },
   'run.start_failed': {
     status: 502,
     message: 'The browser did not start; its last output is in details.',
@@ -345,7 +366,11 @@ export const ERROR_CATALOG = {
   'vault.unreadable': {
     status: 500,
     message: 'A stored secret does not decrypt: it was altered, or sealed under another vault key.',
-    details: z.object({ account_id: z.string(), field: z.enum(['password', 'totp_secret']) }),
+    details: z.object({
+      account_id: z.string().optional(),
+      profile_id: z.string().optional(),
+      field: z.enum(['password', 'totp_secret', 'proxy_password']),
+    }),
   },
   internal: { status: 500, message: 'Internal error.', details: NONE },
 } as const satisfies Record<string, { status: number; message: string; details: z.ZodObject }>;

@@ -91,6 +91,10 @@ export const RunStart = z
       .boolean()
       .default(false)
       .meta({ description: "Also open a raw DevTools port on 127.0.0.1 (for Selenium's `debuggerAddress`); audited." }),
+    check_proxy: z.boolean().default(false).meta({
+      description:
+        "First fetch `url` (when it is http or https) through the profile's proxy, and start only if it answers (docs/proxies.md).",
+    }),
   })
   .strict()
   .meta({ id: 'RunStart' });

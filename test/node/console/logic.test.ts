@@ -5,7 +5,7 @@ import { auditFilters } from '../../../src/console/audit-query';
 import { base64ToBytes, bytesToBase64 } from '../../../src/console/files';
 import { bytes, time } from '../../../src/console/format';
 import { excerptLines } from '../../../src/console/log-view';
-import { accountBody, profileBody } from '../../../src/console/profile-form';
+import { accountBody, profileBody, proxyBody } from '../../../src/console/profile-form';
 
 describe('the console API client', () => {
   it('leaves blank query values out and encodes the rest', () => {
@@ -155,6 +155,19 @@ describe('the profile and account forms', () => {
     expect(
       accountBody(formOf({ platform_url: 'https://x', username: '', password: ' p ', totp_secret: '', notes: '' })),
     ).toEqual({ platform_url: 'https://x', username: null, notes: null, password: ' p ' });
+  });
+
+  it("sends a proxy's password only when typed, null when removed, and no proxy for the type none", () => {
+    const proxy = { proxy_type: 'socks5', proxy_host: ' h ', proxy_port: '1080', proxy_username: '' };
+    expect(proxyBody(formOf({ ...proxy, proxy_password: '' }))).toEqual({
+      type: 'socks5',
+      host: 'h',
+      port: 1080,
+      username: null,
+    });
+    expect(proxyBody(formOf({ ...proxy, proxy_password: ' p ' }))?.password).toBe(' p ');
+    expect(proxyBody(formOf({ ...proxy, proxy_password: 'p', proxy_password_remove: 'on' }))?.password).toBeNull();
+    expect(proxyBody(formOf({ ...proxy, proxy_type: '' }))).toBeNull();
   });
 });
 

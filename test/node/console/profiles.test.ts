@@ -91,6 +91,46 @@ describe.skipIf(noChromium)('the console: Profiles', { timeout: 120_000 }, () =>
     await page.context().close();
   });
 
+  it("sets a profile's proxy with its password write-only, and shows a check's result", async () => {
+    const proxied = (await api('/api/v1/profiles', { method: 'POST', body: { name: 'proxied' } })).json;
+    const { page, errors } = await web.open();
+    await signIn(page, web.svc.current.token);
+    await goTo(page, 'Profiles');
+    const list = page.getByRole('region', { name: 'Profiles' });
+    await list.getByRole('searchbox', { name: 'Search' }).fill('proxied');
+    await list.getByRole('button', { name: 'Search', exact: true }).click();
+    await list.getByRole('button', { name: 'proxied' }).click();
+    const detail = page.getByRole('region', { name: 'Profile proxied' });
+    await detail.getByLabel('Proxy type').selectOption('http');
+    await detail.getByLabel('Proxy host').fill('127.0.0.1');
+    // Port 1: nothing listens there, so the check below fails as unreachable.
+    await detail.getByLabel('Proxy port').fill('1');
+    await detail.getByLabel('Proxy username').fill('ann');
+    await detail.getByLabel('Proxy password').fill('proxy-pw-in-console');
+    await detail.getByRole('button', { name: 'Save proxy' }).click();
+    await expect
+      .poll(async () => (await api(`/api/v1/profiles/${proxied.id}`)).json.proxy)
+      .toEqual({ type: 'http', host: '127.0.0.1', port: 1, username: 'ann', password_set: true });
+    await expect.poll(() => detail.getByLabel('Proxy password').getAttribute('placeholder')).toContain('stored');
+    expect(await page.content()).not.toContain('proxy-pw-in-console');
+
+    await detail.getByLabel('Check URL').fill('http://127.0.0.1:1/');
+    await detail.getByRole('button', { name: 'Check proxy' }).click();
+    await expect
+      .poll(() => detail.getByRole('status', { name: 'Proxy check result' }).textContent())
+      .toContain('proxy.unreachable');
+    await expectAccessible(page);
+
+    // Saving again with the password left blank keeps it.
+    await detail.getByLabel('Proxy port').fill('2');
+    await detail.getByRole('button', { name: 'Save proxy' }).click();
+    await expect
+      .poll(async () => (await api(`/api/v1/profiles/${proxied.id}`)).json.proxy)
+      .toMatchObject({ port: 2, password_set: true });
+    expect(errors.filter((e) => !expectedRefusal(e))).toEqual([]);
+    await page.context().close();
+  });
+
   it("starts a profile's browser from the page, shows its run, endpoints and a live PNG thumbnail, copies the endpoint, stops it", async () => {
     const runner = (await api('/api/v1/profiles', { method: 'POST', body: { name: 'runner' } })).json;
     const { page, errors } = await web.open('/', ['clipboard-read', 'clipboard-write']);

@@ -13,6 +13,7 @@ import {
   type HostRuns,
   type LiveRun,
   type PageStepResult,
+  type ProxyCheckResult,
   type RunEnd,
   type RunLaunch,
   type RunStartResult,
@@ -22,6 +23,8 @@ import { type ClientEvents, type ClientSocket, DevtoolsRelay, type RelayTarget }
 import { findBrowser } from './find-browser';
 import { PageSteps } from './page-steps';
 import type { PageStep } from '../../../shared/schemas/flow-steps';
+import { LocalProxy } from './profile-proxy';
+import type { ProxyUpstream } from '../../../shared/schemas/proxy';
 import { HostRefusal } from '../../port';
 
 /** How long a clean stop waits for the browser to close itself before it is killed. */
@@ -54,12 +57,44 @@ export interface BrowserRunsOptions {
   kernel: (profileId: string, records: LogRecord[]) => void;
 }
 
+/** How long a start waits for its proxy to answer the probe of its credentials. */
+const PROXY_PROBE_MS = 10_000;
+
+/**
+ * The switches that keep a browser behind its local proxy (docs/proxies.md): every request through
+ * it, loopback included (Chromium sends loopback around a proxy unless told `<-loopback>`); no DNS of
+ * its own (the proxy resolves names: the resolver rule Chromium's own SOCKS guide gives, so a DNS
+ * prefetch resolves nothing), no DNS-over-HTTPS; WebRTC only over the proxy, which
+ * carries no UDP, so no candidate outside it. Chromium keeps the last `--disable-features` it is given,
+ * so the start's own are merged into LPA's here.
+ */
+function proxyFlags(proxyUrl: string, args: readonly string[]): { flags: string[]; args: string[] } {
+  const DISABLE = '--disable-features=';
+  const disabled = args.filter((arg) => arg.startsWith(DISABLE)).flatMap((arg) => arg.slice(DISABLE.length).split(','));
+  return {
+    flags: [
+      `--proxy-server=${proxyUrl}`,
+      '--proxy-bypass-list=<-loopback>',
+      // A rule maps IP literals too: the local proxy's own address is left alone.
+      '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+      '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+      `${DISABLE}${[...new Set(['DnsOverHttps', ...disabled.filter(Boolean)])].join(',')}`,
+    ],
+    args: args.filter((arg) => !arg.startsWith(DISABLE)),
+  };
+}
+
 /**
  * The command line of a run's browser on `folder`: DevTools over the pipe (and a port, when the start
- * asks for one), then what the start asked for. Exported for `npm run bench -- --runs`, whose
- * reference launches the same browser with the same switches.
+ * asks for one), its local proxy's switches when it has one, then what the start asked for. Exported
+ * for `npm run bench -- --runs`, whose reference launches the same browser with the same switches.
  */
-export function browserFlags(folder: string, launch: Pick<RunLaunch, 'headless' | 'debug_port' | 'args' | 'url'>) {
+export function browserFlags(
+  folder: string,
+  launch: Pick<RunLaunch, 'headless' | 'debug_port' | 'args' | 'url'>,
+  proxyUrl: string | null = null,
+) {
+  const proxied = proxyUrl === null ? { flags: [], args: launch.args } : proxyFlags(proxyUrl, launch.args);
   return [
     '--remote-debugging-pipe',
     `--user-data-dir=${folder}`,
@@ -69,7 +104,8 @@ export function browserFlags(folder: string, launch: Pick<RunLaunch, 'headless' 
     // Chromium refuses to run as root with its sandbox on; LPA as root is a container's choice.
     ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ...(launch.debug_port ? ['--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1'] : []),
-    ...launch.args,
+    ...proxied.flags,
+    ...proxied.args,
     launch.url ?? 'about:blank',
   ];
 }
@@ -87,6 +123,8 @@ class BrowserRun {
     readonly launch: RunLaunch,
     readonly secret: string,
     readonly child: ChildProcess,
+    /** The run's local proxy, closed when the browser exits, however it ends. */
+    readonly proxy: LocalProxy | null,
   ) {
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   }
@@ -117,11 +155,18 @@ export class BrowserRuns {
   async start(launch: RunLaunch): Promise<RunStartResult> {
     const browser = this.browser();
     if (!browser.found) return { ok: false, reason: 'browser_missing', error: browser.problem };
+    const proxy = launch.proxy ? await LocalProxy.open(launch.proxy) : null;
+    // A proxy that refuses the credentials or cannot be reached fails the start before any browser runs.
+    const refused = await proxy?.probe(Math.min(PROXY_PROBE_MS, launch.timeout_ms));
+    if (refused) {
+      await proxy!.close();
+      return { ok: false, reason: refused.code as 'proxy.auth_failed' | 'proxy.unreachable', error: refused.error };
+    }
     const folder = this.folderOf(launch.profile_id);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     // Left by the browser's last run: a port that is no longer open must not be read as this run's.
     rmSync(join(folder, 'DevToolsActivePort'), { force: true });
-    const child = spawn(browser.path, browserFlags(folder, launch), {
+    const child = spawn(browser.path, browserFlags(folder, launch, proxy?.url), {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
     });
     // The host's servers decide how long its process lives, never a browser: once it exits, the
@@ -129,7 +174,7 @@ export class BrowserRuns {
     child.unref();
     for (const stream of child.stdio) (stream as (Readable & { unref?: () => void }) | null)?.unref?.();
     const secret = randomBytes(32).toString('base64url');
-    const run = new BrowserRun(launch, secret, child);
+    const run = new BrowserRun(launch, secret, child, proxy);
     this.runs.set(launch.run_id, run);
     this.bySecret.set(hashOf(secret), run);
     const pipe = new DevtoolsPipe(
@@ -216,6 +261,16 @@ export class BrowserRuns {
       starting: [...this.runs.values()].flatMap((run) => (run.live === null ? [run.launch.run_id] : [])),
       ended: [...this.ended.values()],
     };
+  }
+
+  /** Fetches `url` through a profile's proxy as its browser would: through a local proxy of its own, closed after. */
+  async checkProxy(upstream: ProxyUpstream, url: string, timeoutMs: number): Promise<ProxyCheckResult> {
+    const proxy = await LocalProxy.open(upstream);
+    try {
+      return await proxy.check(url, timeoutMs);
+    } finally {
+      await proxy.close();
+    }
   }
 
   /** A PNG of the run's first page, base64; null when the run is not alive or has no page. */
@@ -404,6 +459,7 @@ export class BrowserRuns {
     const how = signal ? `killed by ${signal}` : `exit code ${code}`;
     run.steps.close();
     run.relay.close(new Error(`the browser has exited (${how})`));
+    run.proxy?.close().catch((error: Error) => console.error("a run's local proxy did not close:", error.message));
     const end: RunEnd = asked
       ? { run_id: runId, state: 'stopped', end_reason: asked, exit_code: code, error: null, ended_at: Date.now() }
       : code === 0

@@ -1,0 +1,329 @@
+import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { Server as ProxyServer } from 'proxy-chain';
+import puppeteer, { type Page } from 'puppeteer-core';
+import { createServer as createSocksServer } from '@pondwader/socks5-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Run } from '../../src/shared/schemas/run';
+import { ensureChromium } from './chromium';
+import { lpaRunner } from './cli-run';
+import { RUNTIMES, type RunningService, startService } from './service';
+
+const browser = ensureChromium();
+
+const USER = 'lpa-user';
+const PASSWORD = 'lpa-proxy-pw:@/%';
+/** A name no resolver knows: only the test's proxies map it to the site, so a page that loads it came through one. */
+const SITE_NAME = 'site.lpa-proxy.test';
+/** The address each proxy connects to the site from; the browser itself would come from 127.0.0.1. */
+const FROM = { http: '127.0.0.2', socks5: '127.0.0.3' } as const;
+type Kind = keyof typeof FROM;
+
+interface Visit {
+  path: string;
+  from: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** A site on loopback that records where each request came from. */
+async function recordingSite(): Promise<{ server: Server; port: number; visits: Visit[] }> {
+  const visits: Visit[] = [];
+  const server = createServer((req, res) => {
+    visits.push({ path: req.url ?? '', from: req.socket.remoteAddress ?? '', headers: req.headers });
+    res.setHeader('content-type', 'text/html');
+    res.end(`<!doctype html><title>${req.url}</title><p>through a proxy</p>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, visits };
+}
+
+const toSite = (hostname: string) => (hostname === SITE_NAME ? '127.0.0.1' : hostname);
+
+/** An authenticated HTTP proxy: proxy-chain's own server, which resolves the site's name and connects from FROM.http. */
+async function httpProxy(): Promise<{ server: ProxyServer; port: number; carried: string[] }> {
+  const carried: string[] = [];
+  const server = new ProxyServer({
+    host: '127.0.0.1',
+    port: 0,
+    prepareRequestFunction: ({ username, password, hostname, port }) => {
+      if (username !== USER || password !== PASSWORD) return { requestAuthentication: true };
+      carried.push(`${hostname}:${port}`);
+      return {
+        localAddress: FROM.http,
+        dnsLookup: ((host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
+          options.all
+            ? callback(null, [{ address: toSite(host), family: 4 }])
+            : callback(null, toSite(host), 4)) as never,
+      };
+    },
+  });
+  await server.listen();
+  return { server, port: server.port, carried };
+}
+
+/**
+ * An authenticated SOCKS5 proxy (@pondwader/socks5-server), which resolves the site's name and connects
+ * from FROM.socks5: its own connection handler, as the package's default one but for the address.
+ */
+async function socksProxy(): Promise<{ server: net.Server; port: number; carried: string[] }> {
+  const carried: string[] = [];
+  const socks = createSocksServer({ auth: { username: USER, password: PASSWORD } });
+  socks.setConnectionHandler((connection, sendStatus) => {
+    carried.push(`${connection.destAddress}:${connection.destPort}`);
+    const stream = net.connect({
+      host: toSite(connection.destAddress),
+      port: connection.destPort,
+      localAddress: FROM.socks5,
+    });
+    stream.once('error', () => sendStatus('HOST_UNREACHABLE'));
+    stream.once('connect', () => {
+      sendStatus('REQUEST_GRANTED');
+      connection.socket.pipe(stream).pipe(connection.socket);
+    });
+    connection.socket.on('error', () => stream.destroy());
+    connection.socket.on('close', () => stream.destroy());
+  });
+  const server = (socks as unknown as { server: net.Server }).server;
+  await new Promise<void>((resolve) => socks.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, carried };
+}
+
+/** The browser processes on this machine that use a folder under `root`, with their command lines. */
+function browsersUnder(root: string): string[] {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(`--user-data-dir=${root}`));
+}
+
+/** Whether something listens on 127.0.0.1:`port`. */
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+async function until(probe: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Gathers ICE candidates in the page with no STUN server: host candidates are all a page could find. */
+const WEBRTC_PROBE = async () => {
+  const connection = new RTCPeerConnection({ iceServers: [] });
+  const found: string[] = [];
+  connection.createDataChannel('probe');
+  const done = new Promise<void>((resolve) => {
+    connection.onicecandidate = (event) => (event.candidate ? found.push(event.candidate.candidate) : resolve());
+    setTimeout(resolve, 5_000);
+  });
+  await connection.setLocalDescription(await connection.createOffer());
+  await done;
+  const sdp = connection.localDescription?.sdp ?? '';
+  connection.close();
+  return { found, inSdp: sdp.split('\n').filter((line) => line.startsWith('a=candidate')) };
+};
+
+describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { timeout: 180_000 }, (runtime) => {
+  let service: RunningService;
+  let site: Awaited<ReturnType<typeof recordingSite>>;
+  let proxies: Record<Kind, { port: number; carried: string[]; close: () => Promise<unknown> }>;
+  const api = async (path: string, init: { method?: string; body?: unknown } = {}) => {
+    const res = await fetch(`http://127.0.0.1:${service.port}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        authorization: `Bearer ${service.token}`,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await res.text();
+    return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
+  };
+  const profileWith = async (kind: Kind, override: Record<string, unknown> = {}) => {
+    const proxy = { type: kind, host: '127.0.0.1', port: proxies[kind].port, username: USER, password: PASSWORD };
+    const res = await api('/api/v1/profiles', {
+      method: 'POST',
+      body: { name: `proxy-${crypto.randomUUID().slice(0, 8)}`, proxy: { ...proxy, ...override } },
+    });
+    expect(res.status).toBe(201);
+    return res.json.id as string;
+  };
+  const start = (id: string, body: Record<string, unknown> = {}) =>
+    api(`/api/v1/profiles/${id}/start`, { method: 'POST', body: { headless: true, ...body } });
+  const siteUrl = (path: string) => `http://${SITE_NAME}:${site.port}${path}`;
+
+  beforeAll(async () => {
+    site = await recordingSite();
+    const [http, socks5] = await Promise.all([httpProxy(), socksProxy()]);
+    proxies = {
+      http: { ...http, close: () => http.server.close(true) },
+      socks5: {
+        ...socks5,
+        close: () => new Promise((resolve) => socks5.server.close(resolve)),
+      },
+    };
+    service = await startService(runtime, undefined, { LPA_BROWSER: (browser as { path: string }).path });
+  });
+  afterAll(async () => {
+    await service?.stop('SIGTERM');
+    site?.server.close();
+    await Promise.all(Object.values(proxies ?? {}).map((proxy) => proxy.close()));
+  });
+
+  it.each(['http', 'socks5'] as const)(
+    'a %s proxy carries every request of a tab and a popup, names unresolved, and WebRTC finds no address',
+    async (kind) => {
+      const id = await profileWith(kind);
+      const started = await start(id, { url: siteUrl(`/first-${kind}`) });
+      expect(started.status, started.text).toBe(200);
+      const run = started.json as Run;
+      const [line] = browsersUnder(service.dataRoot).filter((command) => command.includes(id));
+      const localPort = Number(/--proxy-server=http:\/\/127\.0\.0\.1:(\d+)/.exec(line ?? '')?.[1]);
+      expect(localPort).toBeGreaterThan(0);
+      expect(line).not.toContain(PASSWORD);
+      expect(line).toContain('--proxy-bypass-list=<-loopback>');
+
+      const client = await puppeteer.connect({ browserWSEndpoint: run.ws_endpoint! });
+      try {
+        const tab = await client.newPage();
+        await tab.goto(siteUrl(`/tab-${kind}`));
+        expect(await tab.title()).toBe(`/tab-${kind}`);
+        const popupOpened = new Promise<Page | null>((resolve) => tab.once('popup', resolve));
+        await tab.evaluate((url) => void window.open(url), siteUrl(`/popup-${kind}`));
+        const popup = (await popupOpened)!;
+        await popup.waitForFunction((title) => document.title === title, {}, `/popup-${kind}`);
+
+        // The loopback page itself, which Chromium would reach directly without `<-loopback>`.
+        await tab.goto(`http://127.0.0.1:${site.port}/loopback-${kind}`);
+        expect(await tab.title()).toBe(`/loopback-${kind}`);
+
+        const probe = await tab.evaluate(WEBRTC_PROBE);
+        expect(probe).toEqual({ found: [], inSdp: [] });
+      } finally {
+        await client.disconnect();
+      }
+
+      const mine = site.visits.filter((visit) => visit.path.endsWith(`-${kind}`));
+      expect(mine.map((visit) => visit.path).sort()).toEqual(
+        [`/first-${kind}`, `/loopback-${kind}`, `/popup-${kind}`, `/tab-${kind}`].sort(),
+      );
+      expect(new Set(mine.map((visit) => visit.from))).toEqual(new Set([FROM[kind]]));
+      expect(mine.every((visit) => visit.headers['proxy-authorization'] === undefined)).toBe(true);
+      expect(proxies[kind].carried).toContain(`${SITE_NAME}:${site.port}`);
+
+      const stopped = await api(`/api/v1/profiles/${id}/stop`, { method: 'POST', body: {} });
+      expect(stopped.json.state).toBe('stopped');
+      expect(await listening(localPort)).toBe(false);
+    },
+  );
+
+  it.each(['http', 'socks5'] as const)(
+    'a %s proxy that refuses the credentials fails the start with proxy.auth_failed, and nothing runs',
+    async (kind) => {
+      const id = await profileWith(kind, { password: 'wrong' });
+      const res = await start(id);
+      expect(res.status, res.text).toBe(502);
+      expect(res.json.error).toMatchObject({
+        code: 'proxy.auth_failed',
+        details: { proxy: `${kind}://127.0.0.1:${proxies[kind].port}` },
+      });
+      expect(res.text).not.toContain('wrong');
+      expect(browsersUnder(service.dataRoot).filter((command) => command.includes(id))).toEqual([]);
+      expect((await api(`/api/v1/profiles/${id}/run`)).json).toMatchObject({ state: 'failed' });
+    },
+  );
+
+  it("closes the run's local proxy when its browser crashes and when its profile is deleted", async () => {
+    const localPortOf = (id: string) =>
+      Number(
+        /--proxy-server=http:\/\/127\.0\.0\.1:(\d+)/.exec(
+          browsersUnder(service.dataRoot).find((line) => line.includes(id)) ?? '',
+        )?.[1],
+      );
+    const crashed = await profileWith('http');
+    const run = (await start(crashed)).json as Run;
+    const crashedPort = localPortOf(crashed);
+    expect(await listening(crashedPort)).toBe(true);
+    process.kill(run.pid!, 'SIGKILL');
+    await until(async () => (await api(`/api/v1/profiles/${crashed}/run`)).json.state === 'crashed');
+    await until(async () => !(await listening(crashedPort)));
+
+    const deleted = await profileWith('socks5');
+    expect((await start(deleted)).status).toBe(200);
+    const deletedPort = localPortOf(deleted);
+    expect((await api(`/api/v1/profiles/${deleted}`, { method: 'DELETE' })).status).toBe(204);
+    await until(async () => !(await listening(deletedPort)));
+  });
+
+  it('the WebRTC probe finds a candidate in a profile without a proxy: its empty answer above means something', async () => {
+    const created = await api('/api/v1/profiles', { method: 'POST', body: { name: 'no-proxy-webrtc' } });
+    const run = (await start(created.json.id)).json as Run;
+    const client = await puppeteer.connect({ browserWSEndpoint: run.ws_endpoint! });
+    try {
+      const tab = await client.newPage();
+      expect((await tab.evaluate(WEBRTC_PROBE)).found.length).toBeGreaterThan(0);
+    } finally {
+      await client.disconnect();
+      await api(`/api/v1/profiles/${created.json.id}/stop`, { method: 'POST', body: { force: true } });
+    }
+  });
+
+  it('a proxy that cannot be reached fails the start with proxy.unreachable', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const id = await profileWith('http', { port: closed });
+    const res = await start(id);
+    expect(res.status, res.text).toBe(502);
+    expect(res.json.error.code).toBe('proxy.unreachable');
+    expect(browsersUnder(service.dataRoot).filter((command) => command.includes(id))).toEqual([]);
+  });
+
+  it('checks a URL through the proxy, audited in the category proxy; check_proxy refuses a start that fails it', async () => {
+    const id = await profileWith('socks5');
+    const check = (url: string, profile = id) =>
+      api(`/api/v1/profiles/${profile}/proxy/check`, { method: 'POST', body: { url } });
+    const ok = await check(siteUrl('/check?secret=1'));
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json).toEqual({ ok: true, status: 200, latency_ms: expect.any(Number), error_code: null });
+    expect(site.visits.at(-1)).toMatchObject({ path: '/check?secret=1', from: FROM.socks5 });
+
+    const wrong = await profileWith('http', { password: 'wrong' });
+    expect((await check(siteUrl('/check'), wrong)).json).toMatchObject({ ok: false, error_code: 'proxy.auth_failed' });
+    const deadSite = await check('http://127.0.0.1:1/');
+    expect(deadSite.json).toMatchObject({ ok: false, status: null, error_code: 'proxy.check_failed' });
+
+    const audit = await api('/api/v1/audit?category=proxy&limit=200');
+    const checks = audit.json.items.filter(
+      (entry: { action: string; entity_id: string }) =>
+        entry.action === 'profiles.proxy_check' && entry.entity_id === id,
+    );
+    expect(checks).toHaveLength(2);
+    expect(JSON.stringify(audit.json)).not.toContain('secret=1');
+    expect(JSON.stringify(audit.json)).not.toContain(PASSWORD);
+
+    const refused = await start(id, { url: 'http://127.0.0.1:1/', check_proxy: true });
+    expect(refused.status, refused.text).toBe(502);
+    expect(refused.json.error.code).toBe('proxy.check_failed');
+    expect(browsersUnder(service.dataRoot).filter((command) => command.includes(id))).toEqual([]);
+
+    const noProxy = await api('/api/v1/profiles', { method: 'POST', body: { name: 'no-proxy' } });
+    expect((await check(siteUrl('/x'), noProxy.json.id)).json.error.code).toBe('proxy.not_set');
+
+    const lpa = lpaRunner(() => service);
+    const viaCli = await lpa(['profiles', 'proxy', 'check', id, '--url', siteUrl('/cli'), '--json']);
+    expect(viaCli.code, viaCli.stderr).toBe(0);
+    expect(JSON.parse(viaCli.stdout)).toMatchObject({ ok: true, status: 200, error_code: null });
+    expect(site.visits.at(-1)).toMatchObject({ path: '/cli', from: FROM.socks5 });
+  });
+});
