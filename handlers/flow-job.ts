@@ -182,6 +182,13 @@ async function runProfile(
           .id;
     started = !live;
     await progress({ state: 'running', run_id: runId, started_browser: started });
+    logJob(ctx, [
+      {
+        level: 'info',
+        message: 'flow job profile running',
+        fields: { job_id: job.id, profile_id: profileId, run_id: runId, started_browser: started },
+      },
+    ]);
     for (const [index, planned] of plan.entries()) {
       if (signal.aborted) return await end('cancelled', null);
       at = index;

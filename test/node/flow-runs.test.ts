@@ -45,6 +45,19 @@ function shop(): Promise<{ server: Server; url: string; logins: { user: string; 
       });
       return;
     }
+    if (req.url === '/form') {
+      res.end(`<!doctype html><title>form</title>
+        <select id="pick"><option value="a">A</option><option value="b">B</option></select><p id="chosen"></p>
+        <input id="q"><p id="out"></p><div style="height: 5000px"></div><p id="bottom">bottom</p>
+        <script>
+          document.getElementById('pick').onchange = (e) => (document.getElementById('chosen').textContent = e.target.value);
+          document.getElementById('q').onkeydown = (e) => {
+            if (e.key === 'Enter') document.getElementById('out').textContent = 'entered:' + e.target.value;
+          };
+          addEventListener('scroll', () => (document.title = 'scrolled'));
+        </script>`);
+      return;
+    }
     res.end(`<!doctype html><title>login</title>
       <form method="post" action="/login">
         <input id="user" name="user"><input id="password" name="password" type="password">
@@ -189,6 +202,49 @@ describe.skipIf('skip' in browser).each(RUNTIMES)(
         expect(text, where).not.toContain(PASSWORD);
         expect(text, where).not.toMatch(code);
       }
+    });
+
+    it('selects, types, presses, scrolls, opens, switches and closes tabs, and runs another flow in between', async () => {
+      const profile = await newProfile();
+      const title = (global: string) => ({ type: 'extract', selector: 'title', global });
+      const sub = await newFlow({ name: 'the title', steps: [title('after_close')] });
+      const flow = await newFlow({
+        name: 'every page step',
+        steps: [
+          { type: 'open_url', url: `${site.url}/form` },
+          { type: 'select', selector: '#pick', value: 'b' },
+          { type: 'type', selector: '#q', text: 'hello' },
+          { type: 'press', key: 'Enter' },
+          { type: 'extract', selector: '#out', global: 'out_text' },
+          { type: 'extract', selector: '#chosen', global: 'chosen' },
+          { type: 'scroll', y: 3000 },
+          { type: 'scroll', selector: '#bottom' },
+          title('after_scroll'),
+          { type: 'new_tab', url: `${site.url}/login` },
+          title('new_tab'),
+          { type: 'switch_tab', index: 0 },
+          title('switched'),
+          { type: 'close_tab' },
+          { type: 'run_flow', flow_id: sub },
+        ],
+      });
+      const job = await jobUntil(
+        (await run(flow, { profile_ids: [profile], stop_after: true })).json.id,
+        (j) => j.state !== 'running',
+      );
+      expect(job.profiles[0]).toMatchObject({ state: 'succeeded', error: null });
+      expect(job.step_count).toBe(15);
+      const globals: Record<string, string> = {};
+      for (const name of ['out_text', 'chosen', 'after_scroll', 'new_tab', 'switched', 'after_close'])
+        globals[name] = (await api(`/api/v1/automation/globals/${name}`)).json.value;
+      expect(globals).toEqual({
+        out_text: 'entered:hello',
+        chosen: 'b',
+        after_scroll: 'scrolled',
+        new_tab: 'login',
+        switched: 'scrolled',
+        after_close: 'login',
+      });
     });
 
     it('refuses missing values and a cycle before any browser starts', async () => {
