@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogRecord } from '../src/shared/logs/line';
 import { LogBuffer, type LogBufferLimits } from '../src/pipeline/api-log-buffer';
 
@@ -23,6 +23,21 @@ function buffered(limits: Partial<LogBufferLimits>) {
   };
   return { buffer, writes, add, settle, kept, host };
 }
+
+/** The buffer logs each refused write; a test of a host that is down takes those lines instead of printing them. */
+function refusalsLogged() {
+  return vi.spyOn(console, 'error').mockImplementation(() => {});
+}
+
+/** Every line logged said that the host refused a write. */
+function expectOnlyRefusals(logged: ReturnType<typeof refusalsLogged>) {
+  expect(logged).toHaveBeenCalled();
+  for (const args of logged.mock.calls) expect(args).toEqual(['api log write failed:', 'Error: host down']);
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('the api log buffer', () => {
   it('writes the lines of many requests in one batch, in order', async () => {
@@ -52,6 +67,7 @@ describe('the api log buffer', () => {
 
   it('keeps the lines the host refused, drops the oldest beyond the bound and says how many', async () => {
     const { writes, add, settle, host } = buffered({ maxLines: 3, delayMs: 0 });
+    const logged = refusalsLogged();
     host.down = true;
     add(1, 2, 3); // full: written at once, and refused; the lines wait in the buffer
     await settle();
@@ -68,11 +84,13 @@ describe('the api log buffer', () => {
       fields: { count: 1 },
     };
     expect(writes).toEqual([[warning, line(2), line(3), line(4)], [line(5)]]);
+    expectOnlyRefusals(logged);
   });
 
   it('bounds the bytes it holds as well as the lines', async () => {
     const size = JSON.stringify(line(1)).length;
     const { buffer, writes, add, host } = buffered({ maxBytes: size * 2, delayMs: 60_000 });
+    const logged = refusalsLogged();
     host.down = true;
     add(1, 2); // full by bytes: written at once, and refused
     await buffer.flush();
@@ -80,5 +98,6 @@ describe('the api log buffer', () => {
     add(3);
     await buffer.flush();
     expect(writes.flat().map((record) => record.message)).toEqual(['api log lines dropped', 'GET /2', 'GET /3']);
+    expectOnlyRefusals(logged);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { call, tokenWith } from './support/api';
 import { auditRows, createAccount, createProfile, rawRows } from './support/profiles';
 import { inStore, sql } from './support/store';
@@ -349,14 +349,22 @@ describe('platform accounts: secrets', () => {
       totp_secret: 'JBSWY3DPEHPK3PXP',
     });
     await sql('ALTER TABLE audit_log RENAME TO audit_log_away');
+    // Each failure is logged for the operator (the request's, then the audit of it): taken here, not printed.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       for (const path of ['password', 'totp']) {
         const res = await call(`${accountsOf(p.id)}/${a.id}/${path}`);
         expect(res.status).toBe(500);
         expect(res.json.error.code).toBe('internal');
         expect(res.text).not.toContain('acc-fail-closed-pw');
+        expect(logged.mock.calls.map(([message]) => message)).toEqual([
+          `request ${res.headers.get('x-request-id')} failed:`,
+          'could not audit a failed request',
+        ]);
+        logged.mockClear();
       }
     } finally {
+      logged.mockRestore();
       await sql('ALTER TABLE audit_log_away RENAME TO audit_log');
     }
     expect((await call(`${accountsOf(p.id)}/${a.id}/password`)).json).toEqual({ password: 'acc-fail-closed-pw' });
@@ -371,7 +379,13 @@ describe('platform accounts: secrets', () => {
       a.id,
       b.id,
     );
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const res = await call(`${accountsOf(p.id)}/${b.id}/password`);
+    expect(logged).toHaveBeenCalledExactlyOnceWith(
+      `request ${res.headers.get('x-request-id')} failed:`,
+      expect.objectContaining({ code: 'vault.unreadable' }),
+    );
+    logged.mockRestore();
     expect(res.status).toBe(500);
     expect(res.json.error).toEqual({
       code: 'vault.unreadable',

@@ -209,6 +209,49 @@ describe('two machines joined to one team', () => {
   });
 });
 
+describe("a machine whose team token is narrower than the caller's token", () => {
+  it(
+    "answers the team's refusal as team.scope_missing, naming the team token's missing scope, not the caller's",
+    async () => {
+      const narrow = await teamOk<{ token: string }>(team, `/teams/${TEAM}/api/v1/tokens`, {
+        method: 'POST',
+        token: ownerToken,
+        body: { name: 'reading machine', scopes: ['profiles:read'] },
+      });
+      const tokenFile = join(work, 'narrow.token');
+      writeFileSync(tokenFile, `${narrow.token}\n`, { mode: 0o600 });
+      const c: Machine = {
+        service: await startService('workerd', join(work, 'c'), {
+          LPA_TEAM_URL: teamUrl,
+          LPA_TEAM_TOKEN_FILE: tokenFile,
+        }),
+        machineId: '',
+      };
+      try {
+        const profile = (await call(a, '/api/v1/profiles', { method: 'POST', body: { name: 'narrow link' } })).json;
+        const account = (
+          await call(a, `/api/v1/profiles/${profile.id}/accounts`, {
+            method: 'POST',
+            body: { platform_url: 'https://shop.example', password: 'narrow-pw' },
+          })
+        ).json;
+        expect((await call(c, `/api/v1/profiles/${profile.id}`)).json.name).toBe('narrow link');
+        // The machine's own admin token holds every scope here; the team refuses the machine's team token.
+        const refused = await call(c, `/api/v1/profiles/${profile.id}/accounts/${account.id}/password`);
+        expect(refused.status).toBe(403);
+        expect(refused.json.error).toMatchObject({
+          code: 'team.scope_missing',
+          details: { missing: ['secrets:read'], team_request_id: expect.any(String) },
+        });
+        expect(refused.text).not.toContain('narrow-pw');
+      } finally {
+        await c.service.stop();
+      }
+    },
+    START_MS,
+  );
+});
+
 describe('when the team goes away and comes back', () => {
   const TEAM_ROUTES = ['/api/v1/profiles?limit=5', '/api/v1/automation/globals/seen_on_a'];
   const LOCAL_ROUTES = ['/api/v1/system/status', '/api/v1/system/logs', '/api/v1/tokens'];

@@ -4,7 +4,7 @@ import { ApiCallError, type ApiClient } from '../client';
 import { SECRET_SCOPES } from './tools';
 
 /**
- * Which secret scopes the token holds, from the token's own identity (GET /api/v1/tokens/self).
+ * Which secret scopes the token holds, from the token's own identity (the `tokens.self` route, as `lpa whoami` asks).
  * That route is a plain read with no audit action, so starting `lpa mcp` leaves the audit log as it
  * was. When the service cannot be reached or refuses the token, no secret tool is offered and stderr
  * says why; the other tools still start, and each call then answers with the service's refusal.
