@@ -5,13 +5,15 @@ import { countPerDay, windowStart, type DayCount } from '../audit-days';
 import { AUDIT_CATEGORIES, AUDIT_RESULTS, AUDIT_TEXT_FILTERS, auditFilters, type AuditFilters } from '../audit-query';
 import { Form, Select } from '../components/form';
 import { ActionNote, Busy, ErrorNote } from '../components/notes';
-import { FactsSection, Section, Show } from '../components/section';
+import { RetentionForm } from '../components/retention';
+import { Facts, FactsSection, Section, Show } from '../components/section';
 import { Table } from '../components/table';
 import { base64ToBytes, saveFile } from '../files';
 import { time } from '../format';
 import { useMay } from '../may';
 import { useAction } from '../use-action';
-import { useLoad } from '../use-load';
+import { useLoad, type Loaded } from '../use-load';
+import { TeamLink } from './team-link';
 
 const PAGE_SIZE = 50;
 /** The chart reads at most this many entries (in pages of 1000): enough for weeks of a busy machine, and said when cut. */
@@ -51,12 +53,15 @@ export function AuditPage({ api }: { api: Api }) {
       <Entries api={api} filters={filters} />
       {may('GET', '/api/v1/audit/verify') && <Verify api={api} entries={retention.data?.entries} />}
       <Checkpoint api={api} />
+      <PublicKey api={api} />
       {may('GET', '/api/v1/audit/export') && <Export api={api} filters={filters} />}
       <Section title="Entries per day">
         <Show loaded={retention} label="the retention window">
           {(r) => <PerDay api={api} retention={r} />}
         </Show>
       </Section>
+      <Retention api={api} retention={retention} />
+      <TeamLink api={api} />
     </>
   );
 }
@@ -65,6 +70,7 @@ function Entries({ api, filters }: { api: Api; filters: AuditFilters }) {
   const key = JSON.stringify(filters);
   const first = useLoad(() => api.call('GET', '/api/v1/audit', { query: { ...filters, limit: PAGE_SIZE } }), key);
   const [more, setMore] = useState<{ key: string; items: AuditEntry[]; next: number | null }>();
+  const [opened, setOpened] = useState<AuditEntry | null>(null);
   const older = useAction();
   const extra = more?.key === key ? more : undefined;
   const items = [...(first.data?.items ?? []), ...(extra?.items ?? [])];
@@ -102,7 +108,18 @@ function Entries({ api, filters }: { api: Api; filters: AuditFilters }) {
                   <span class={`badge ${e.result}`}>{e.result}</span>,
                   e.error_code && <code>{e.error_code}</code>,
                 ]}
+                actions={(e) => (
+                  <button
+                    type="button"
+                    class="quiet"
+                    aria-expanded={opened?.seq === e.seq}
+                    onClick={() => setOpened(opened?.seq === e.seq ? null : e)}
+                  >
+                    Details of entry {e.seq}
+                  </button>
+                )}
               />
+              {opened && <EntryDetails entry={opened} onClose={() => setOpened(null)} />}
               <div class="actions">
                 {next !== null && (
                   <button type="button" class="quiet" disabled={older.busy} onClick={loadOlder}>
@@ -117,6 +134,33 @@ function Entries({ api, filters }: { api: Api; filters: AuditFilters }) {
         }
       </Show>
     </Section>
+  );
+}
+
+/** One entry in full: what the table leaves out, and its `details` as the API stored them. */
+function EntryDetails({ entry, onClose }: { entry: AuditEntry; onClose: () => void }) {
+  return (
+    <div role="region" aria-label={`Entry ${entry.seq}`}>
+      <h3>Entry {entry.seq}</h3>
+      <Facts
+        items={[
+          ['Entry id', <code>{entry.id}</code>],
+          ['Actor id', entry.actor_id ? <code>{entry.actor_id}</code> : 'none'],
+          ['Entity id', entry.entity_id ? <code>{entry.entity_id}</code> : 'none'],
+          ['Request id', entry.request_id ? <code>{entry.request_id}</code> : 'none'],
+        ]}
+      />
+      {entry.details === null ? (
+        <p>No details.</p>
+      ) : (
+        <pre tabIndex={0} aria-label="Details" data-details>
+          {JSON.stringify(entry.details, null, 2)}
+        </pre>
+      )}
+      <button type="button" class="quiet" onClick={onClose}>
+        Close entry {entry.seq}
+      </button>
+    </div>
   );
 }
 
@@ -187,10 +231,85 @@ function Checkpoint({ api }: { api: Api }) {
         ['Store id', <code>{c.store_id}</code>],
       ]}
     >
-      <button type="button" class="quiet" onClick={checkpoint.reload} disabled={checkpoint.busy}>
-        Sign a new checkpoint
-      </button>
+      <div class="actions">
+        <button type="button" class="quiet" onClick={checkpoint.reload} disabled={checkpoint.busy}>
+          Sign a new checkpoint
+        </button>
+        {checkpoint.data && (
+          <button
+            type="button"
+            class="quiet"
+            onClick={() =>
+              checkpoint.data &&
+              saveFile(
+                `lpa-checkpoint-${checkpoint.data.seq}.json`,
+                `${JSON.stringify(checkpoint.data, null, 2)}\n`,
+                'application/json',
+              )
+            }
+          >
+            Download checkpoint
+          </button>
+        )}
+      </div>
     </FactsSection>
+  );
+}
+
+/** The key that verifies the anchors and checkpoints, as the PEM file `lpa audit verify-file --public-key` takes. */
+function PublicKey({ api }: { api: Api }) {
+  const key = useLoad(() => api.call('GET', '/api/v1/audit/public-key'), 'public-key');
+  return (
+    <FactsSection
+      title="Public key"
+      loaded={key}
+      label="the public key"
+      facts={(k) => [
+        ['Key id', <code>{k.key_id}</code>],
+        ['Algorithm', k.algorithm],
+      ]}
+    >
+      {key.data && (
+        <button
+          type="button"
+          class="quiet"
+          onClick={() =>
+            key.data &&
+            saveFile(`lpa-audit-${key.data.key_id.slice(0, 16)}.pem`, key.data.public_key_pem, 'application/x-pem-file')
+          }
+        >
+          Download the public key
+        </button>
+      )}
+      <p class="muted">
+        With it, <code>lpa audit verify-file --public-key &lt;file&gt;</code> checks an export offline, and{' '}
+        <code>--checkpoint</code> a checkpoint downloaded above.
+      </p>
+    </FactsSection>
+  );
+}
+
+function Retention({ api, retention }: { api: Api; retention: Loaded<AuditRetention> }) {
+  const may = useMay();
+  return (
+    <Section title="Retention">
+      <Show loaded={retention} label="the audit retention">
+        {(r) => (
+          <>
+            <p class="muted">
+              {r.entries} entries kept; the oldest from {time(r.oldest_ts)}. The daily job deletes entries older than
+              the retention.
+            </p>
+            <RetentionForm
+              label="Audit retention"
+              allowed={may('PUT', '/api/v1/settings/audit')}
+              fields={[{ name: 'retention_days', label: 'Audit entries', value: r.retention_days }]}
+              save={(body) => api.call('PUT', '/api/v1/settings/audit', { body }).then(retention.reload)}
+            />
+          </>
+        )}
+      </Show>
+    </Section>
   );
 }
 

@@ -1,13 +1,15 @@
 import { useState } from 'preact/hooks';
 import type { Api, Answer, Input } from '../api';
 import { Form, Select } from '../components/form';
+import { RetentionForm } from '../components/retention';
 import { ActionNote } from '../components/notes';
-import { FactsSection, Section, Show } from '../components/section';
+import { Section, Show } from '../components/section';
 import { Table } from '../components/table';
 import { saveFile } from '../files';
 import { bytes, time } from '../format';
 import { excerptLines, type LogView } from '../log-view';
-import { useLoad } from '../use-load';
+import { useMay } from '../may';
+import { useLoad, type Loaded } from '../use-load';
 
 /** A log file as its excerpt's route names it. */
 type LogFile = Input<'GET', '/api/v1/system/logs/:stream/:file'>['params'];
@@ -53,16 +55,34 @@ export function LogsPage({ api }: { api: Api }) {
         </Show>
       </Section>
       {open && <Excerpt key={`${open.stream}/${open.file}`} api={api} stream={open.stream} file={open.file} />}
-      <FactsSection
-        title="Retention"
-        loaded={retention}
-        label="log retention"
-        facts={(r) => [
-          ['Program logs', `${r.retention_days} days`],
-          ['Browser-kernel logs', `${r.kernel_retention_days} days`],
-        ]}
-      />
+      <Retention api={api} retention={retention} />
     </>
+  );
+}
+
+/** The days each stream's files are kept. */
+function Retention({ api, retention }: { api: Api; retention: Loaded<Answer<'GET', '/api/v1/settings/logs'>> }) {
+  const may = useMay();
+  return (
+    <Section title="Retention">
+      <Show loaded={retention} label="log retention">
+        {(r) => (
+          <RetentionForm
+            label="Log retention"
+            allowed={may('PUT', '/api/v1/settings/logs')}
+            fields={[
+              { name: 'retention_days', label: 'Program logs', value: r.retention_days },
+              {
+                name: 'kernel_retention_days',
+                label: 'Browser-kernel logs',
+                value: r.kernel_retention_days,
+              },
+            ]}
+            save={(body) => api.call('PUT', '/api/v1/settings/logs', { body }).then(retention.reload)}
+          />
+        )}
+      </Show>
+    </Section>
   );
 }
 

@@ -1,13 +1,13 @@
 import { useState } from 'preact/hooks';
 import type { Answer, Api } from '../api';
 import { ConfirmDelete } from '../components/confirm-delete';
-import { Form, Submit } from '../components/form';
+import { Form, Select, Submit } from '../components/form';
 import { ActionNote } from '../components/notes';
 import { Facts, Section, Show } from '../components/section';
 import { Table } from '../components/table';
-import { fieldText } from '../field-text';
 import { time, yesNo } from '../format';
 import { profileBody } from '../profile-form';
+import { PROFILE_SORT_LABELS, profileFilters, type ProfileFilters } from '../profile-query';
 import { useMay } from '../may';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
@@ -20,13 +20,13 @@ const PAGE_SIZE = 25;
 type Profile = Answer<'GET', '/api/v1/profiles/:id'>;
 
 export function ProfilesPage({ api }: { api: Api }) {
-  const [q, setQ] = useState('');
+  const [filters, setFilters] = useState<ProfileFilters>({});
   // The cursors of the pages walked so far: the last one is the page shown (null: the first page).
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const cursor = cursors[cursors.length - 1] ?? null;
   const list = useLoad(
-    () => api.call('GET', '/api/v1/profiles', { query: { q, cursor, limit: PAGE_SIZE } }),
-    `${q}\n${cursor}`,
+    () => api.call('GET', '/api/v1/profiles', { query: { ...filters, cursor, limit: PAGE_SIZE } }),
+    `${JSON.stringify(filters)}\n${cursor}`,
   );
   // The live runs, for the Running column; a token without runtime:control gets no column (the open
   // profile's Browser part says which scope it lacks).
@@ -45,7 +45,8 @@ export function ProfilesPage({ api }: { api: Api }) {
           class="inline"
           role="search"
           onSubmit={(fields) => {
-            setQ(fieldText(fields, 'q'));
+            // A cursor is bound to the filters and order it was made with: a new search starts at the first page.
+            setFilters(profileFilters(fields));
             setCursors([null]);
           }}
         >
@@ -53,6 +54,32 @@ export function ProfilesPage({ api }: { api: Api }) {
             Search
             <input name="q" type="search" maxLength={200} />
           </label>
+          <label>
+            Group
+            <input name="group" />
+          </label>
+          <label>
+            Tag
+            <input name="tag" />
+          </label>
+          <Select
+            label="Pinned"
+            name="pinned"
+            blank="any"
+            options={[
+              ['yes', 'pinned'],
+              ['no', 'not pinned'],
+            ]}
+          />
+          <Select label="Sort by" name="sort" options={Object.entries(PROFILE_SORT_LABELS)} />
+          <Select
+            label="Order"
+            name="order"
+            options={[
+              ['asc', 'ascending'],
+              ['desc', 'descending'],
+            ]}
+          />
           <button type="submit">Search</button>
         </Form>
         <Show loaded={list} label="profiles">
@@ -60,7 +87,9 @@ export function ProfilesPage({ api }: { api: Api }) {
             <>
               <p class="muted">
                 {page.total} profile{page.total === 1 ? '' : 's'}
-                {q && <> matching “{q}”</>}; page {cursors.length}.
+                {filters.q && <> matching “{filters.q}”</>}
+                {(filters.group ?? filters.tag ?? filters.pinned) !== undefined && ' (filtered)'}; page {cursors.length}
+                .
               </p>
               {page.items.length > 0 && (
                 <Table

@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { lpaRunner } from '../cli-run';
 import { raw, startService } from '../service';
 import { expectAccessible, goTo, noChromium, signIn, useConsole } from './browser';
 
@@ -74,6 +76,64 @@ describe.skipIf(noChromium)('the console: Audit', { timeout: 120_000 }, () => {
     await expectAccessible(page);
     expect(errors).toEqual([]);
     await page.context().close();
+  });
+
+  it("opens an entry's details; downloads the public key and a checkpoint that lpa audit verify-file takes with the export; changes the retention; shows the team link", async () => {
+    const newest = (await api('/api/v1/audit?limit=1')).json.items[0];
+    const { page, errors } = await web.open();
+    await signIn(page, web.svc.current.token);
+    await goTo(page, 'Audit');
+    const entries = page.getByRole('region', { name: 'Entries', exact: true });
+    await entries.getByRole('button', { name: `Details of entry ${newest.seq}` }).click();
+    const opened = entries.getByRole('region', { name: `Entry ${newest.seq}` });
+    expect(await opened.textContent()).toContain(newest.id);
+    expect(newest.details).not.toBeNull();
+    expect(JSON.parse((await opened.locator('[data-details]').textContent())!)).toEqual(newest.details);
+    await expectAccessible(page);
+    await opened.getByRole('button', { name: `Close entry ${newest.seq}` }).click();
+    await expect.poll(() => opened.count()).toBe(0);
+
+    const work = mkdtempSync(join(tmpdir(), 'lpa-console-audit-'));
+    const save = async (button: string) => {
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: button }).click();
+      const file = await download;
+      const path = join(work, file.suggestedFilename());
+      await file.saveAs(path);
+      return path;
+    };
+    const exported = await save('Download export');
+    await page.getByRole('button', { name: 'Sign a new checkpoint' }).click();
+    await expect.poll(() => page.locator('progress').count()).toBe(0);
+    const checkpoint = await save('Download checkpoint');
+    const key = await save('Download the public key');
+    const { key_id } = (await api('/api/v1/audit/public-key')).json;
+    expect(await page.getByRole('region', { name: 'Public key' }).textContent()).toContain(key_id);
+    const proven = await lpaRunner(() => web.svc.current)([
+      'audit',
+      'verify-file',
+      exported,
+      '--public-key',
+      key,
+      '--checkpoint',
+      checkpoint,
+      '--json',
+    ]);
+    expect([proven.code, JSON.parse(proven.stdout)]).toMatchObject([0, { ok: true, signed_head: true }]);
+
+    const retention = page.getByRole('region', { name: 'Retention' });
+    await retention.getByLabel('Audit entries (days)').fill('400');
+    await retention.getByRole('button', { name: 'Save audit retention' }).click();
+    await expect.poll(async () => (await api('/api/v1/settings/audit')).json.retention_days).toBe(400);
+
+    // This machine joined no team: the part says so and offers no witness check (test/node/console/team.test.ts has one joined).
+    const team = page.getByRole('region', { name: 'Team' });
+    await expect.poll(() => team.textContent()).toContain('has joined no team');
+    expect(await team.getByRole('button').count()).toBe(0);
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+    await page.context().close();
+    rmSync(work, { recursive: true, force: true });
   });
 
   it('shows the exact first bad sequence number of a tampered store', async () => {

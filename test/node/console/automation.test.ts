@@ -12,6 +12,47 @@ describe.skipIf(noChromium)('the console: Automation', { timeout: 120_000 }, () 
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
 
+  it('creates a flow from the page on a fresh store (steps, values, a protected value), which a share can then hold', async () => {
+    const { page, errors } = await web.open();
+    await signIn(page, web.svc.current.token);
+    await goTo(page, 'Automation');
+    const flows = page.getByRole('region', { name: 'Flows' });
+    const shares = page.getByRole('region', { name: 'Shares' });
+    await expect.poll(() => shares.textContent()).toContain('there is none to share');
+    const form = flows.getByRole('form', { name: 'New flow' });
+    await form.getByLabel('Flow name').fill('first-flow');
+    await form.getByLabel('Flow group').fill('daily');
+    await form.getByLabel('Steps (a JSON array)').fill('{"type": "wait"}');
+    await form.getByRole('button', { name: 'Create flow' }).click();
+    // Steps that are not a JSON array are refused before any call.
+    await expect.poll(() => flows.getByRole('alert').textContent()).toContain('JSON array');
+    await form.getByLabel('Steps (a JSON array)').fill('[{"type": "wait", "ms": 10}]');
+    await form.getByLabel('Values (name=value, one a line)').fill('greeting=hello\nempty');
+    await form.getByLabel(/^Protected values/).fill('api_key=s3cret');
+    await form.getByRole('button', { name: 'Create flow' }).click();
+    await expect.poll(() => flows.getByRole('row').filter({ hasText: 'first-flow' }).count()).toBe(1);
+    await expectAccessible(page);
+    const listed = (await api('/api/v1/automation/flows')).json.items;
+    expect(listed).toEqual([
+      expect.objectContaining({ name: 'first-flow', group: 'daily', step_count: 1, value_count: 3 }),
+    ]);
+    expect((await api(`/api/v1/automation/flows/${listed[0].id}`)).json).toMatchObject({
+      steps: [{ type: 'wait', ms: 10 }],
+      values: [
+        { name: 'greeting', value: 'hello', protected: false },
+        { name: 'empty', value: null, protected: false },
+        { name: 'api_key', value: null, protected: true, value_set: true },
+      ],
+    });
+    // Now a share can be made of it.
+    await shares.getByRole('checkbox', { name: 'first-flow' }).check();
+    await shares.getByLabel('Share name').fill('first share');
+    await shares.getByRole('button', { name: 'Create share' }).click();
+    await page.getByRole('region', { name: 'Share code of “first share”' }).waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('edits a global, shows a revision conflict with the newer value, and saves over it on retry', async () => {
     expect(
       (

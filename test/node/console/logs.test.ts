@@ -50,4 +50,43 @@ describe.skipIf(noChromium)('the console: Logs', { timeout: 120_000 }, () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
+
+  it("changes the log retention; a value out of bounds is refused with the API's message, and a token without settings:write only reads it", async () => {
+    const get = async (path: string, token = web.svc.current.token) =>
+      (await raw(web.svc.current.port, path, { headers: { authorization: `Bearer ${token}` } })).json;
+    const { page, errors } = await web.open();
+    await signIn(page, web.svc.current.token);
+    await goTo(page, 'Logs');
+    const retention = page.getByRole('region', { name: 'Retention' });
+    const program = retention.getByLabel('Program logs (days)');
+    await expect.poll(() => program.inputValue()).toBe('30');
+    await program.fill('400');
+    await retention.getByRole('button', { name: 'Save log retention' }).click();
+    await expect.poll(() => retention.getByRole('alert').textContent()).toContain('request.invalid');
+    await program.fill('45');
+    await retention.getByLabel('Browser-kernel logs (days)').fill('7');
+    await retention.getByRole('button', { name: 'Save log retention' }).click();
+    await expect.poll(() => get('/api/v1/settings/logs')).toEqual({ retention_days: 45, kernel_retention_days: 7 });
+    await expect.poll(() => retention.getByRole('alert').count()).toBe(0);
+    await expectAccessible(page);
+    expect(errors.filter((e) => !e.includes('status of 400'))).toEqual([]);
+    await page.context().close();
+
+    const reader = (
+      await raw(web.svc.current.port, '/api/v1/tokens', {
+        method: 'POST',
+        headers: { ...web.svc.auth(), 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'log reader', scopes: ['audit:read'] }),
+      })
+    ).json.token;
+    const second = await web.open();
+    await signIn(second.page, reader);
+    await goTo(second.page, 'Logs');
+    const readOnly = second.page.getByRole('region', { name: 'Retention' }).getByLabel('Program logs (days)');
+    await expect.poll(() => readOnly.inputValue()).toBe('45');
+    expect(await readOnly.getAttribute('readonly')).not.toBeNull();
+    expect(await second.page.getByRole('button', { name: /^Save/ }).count()).toBe(0);
+    expect(second.errors).toEqual([]);
+    await second.page.context().close();
+  });
 });

@@ -239,4 +239,82 @@ describe.skipIf(noChromium)('the console: Profiles', { timeout: 120_000 }, () =>
     expect([...errors, ...second.errors].filter((e) => !e.includes('status of 403'))).toEqual([]);
     await second.page.context().close();
   });
+
+  it('filters the list by group, tag and pinned, and sorts it by any key in either order', async () => {
+    for (const [name, tags, pinned] of [
+      ['f-bravo', ['red'], true],
+      ['f-alpha', ['red', 'blue'], false],
+      ['f-charlie', ['blue'], true],
+    ] as const)
+      await api('/api/v1/profiles', { method: 'POST', body: { name, group: 'filters', tags, pinned } });
+    const { page, errors } = await web.open();
+    await signIn(page, web.svc.current.token);
+    await goTo(page, 'Profiles');
+    const list = page.getByRole('region', { name: 'Profiles' });
+    const names = () => list.locator('tbody tr button.link').allTextContents();
+    await list.getByRole('textbox', { name: 'Group' }).fill('filters');
+    await list.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: 'Name' });
+    await list.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(names).toEqual(['f-alpha', 'f-bravo', 'f-charlie']);
+    expect(await list.textContent()).toContain('3 profiles (filtered)');
+    await list.getByRole('combobox', { name: 'Order' }).selectOption({ label: 'descending' });
+    await list.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(names).toEqual(['f-charlie', 'f-bravo', 'f-alpha']);
+    await list.getByRole('textbox', { name: 'Tag' }).fill('red');
+    await list.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(names).toEqual(['f-bravo', 'f-alpha']);
+    await list.getByRole('combobox', { name: 'Pinned' }).selectOption({ label: 'pinned' });
+    await list.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(names).toEqual(['f-bravo']);
+    await list.getByRole('combobox', { name: 'Pinned' }).selectOption({ label: 'not pinned' });
+    await list.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(names).toEqual(['f-alpha']);
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('edits a platform account: its fields, a new password kept secret, and a removed 2FA secret', async () => {
+    const profile = (await api('/api/v1/profiles', { method: 'POST', body: { name: 'editable' } })).json;
+    const account = (
+      await api(`/api/v1/profiles/${profile.id}/accounts`, {
+        method: 'POST',
+        body: {
+          platform_url: 'https://old.example',
+          username: 'old',
+          password: 'old-pw',
+          totp_secret: 'JBSWY3DPEHPK3PXP',
+        },
+      })
+    ).json;
+    const { page, errors } = await web.open();
+    await signIn(page, web.svc.current.token);
+    await goTo(page, 'Profiles');
+    const list = page.getByRole('region', { name: 'Profiles' });
+    await list.getByRole('searchbox', { name: 'Search' }).fill('editable');
+    await list.getByRole('button', { name: 'Search', exact: true }).click();
+    await list.getByRole('button', { name: 'editable' }).click();
+    const detail = page.getByRole('region', { name: 'Profile editable' });
+    await detail.getByRole('button', { name: 'Edit account old' }).click();
+    const form = detail.getByRole('form', { name: 'Change account old' });
+    expect(await form.getByLabel('Platform URL').inputValue()).toBe('https://old.example');
+    await expectAccessible(page);
+    await form.getByLabel('Platform URL').fill('https://new.example');
+    await form.getByLabel('Username').fill('new');
+    await form.getByLabel('New password (blank: keep)').fill('new-pw');
+    await form.getByLabel('Remove the 2FA (TOTP) secret').check();
+    await form.getByRole('button', { name: 'Save account' }).click();
+    await expect.poll(() => detail.locator('.accounts').textContent()).toContain('https://new.example as new');
+    expect(await detail.locator('.accounts').textContent()).toContain('2FA: not set');
+    const path = `/api/v1/profiles/${profile.id}/accounts/${account.id}`;
+    expect((await api(`${path}/password`)).json).toEqual({ password: 'new-pw' });
+    expect((await api(`/api/v1/profiles/${profile.id}/accounts`)).json.items[0]).toMatchObject({
+      platform_url: 'https://new.example',
+      username: 'new',
+      password_set: true,
+      totp_set: false,
+    });
+    expect(errors.filter((e) => !expectedRefusal(e))).toEqual([]);
+    await page.context().close();
+  });
 });
