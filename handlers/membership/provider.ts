@@ -1,3 +1,4 @@
+import { ApiError } from '../../src/shared/errors/api-error';
 import type { AccountStatus } from '../../storage/membership/schema';
 import type { ProfileQuota } from '../../storage/profiles/profiles';
 import { type RunQuota, startDay } from '../../storage/runs/runs';
@@ -28,6 +29,16 @@ export async function profileQuota(ctx: RequestContext): Promise<ProfileQuota | 
   const status = await confirmedStatus(ctx);
   if (!status.authenticated || !status.account) return null;
   return { entitled: status.account.entitlements.profiles, limit: status.account.limits.profiles };
+}
+
+/** A route that needs an entitlement of the signed-in account; in local mode (nobody signed in) every one is there. */
+export async function assertEntitled(
+  ctx: RequestContext,
+  entitlement: keyof NonNullable<AccountStatus['account']>['entitlements'],
+): Promise<void> {
+  const status = await confirmedStatus(ctx);
+  if (status.authenticated && status.account && !status.account.entitlements[entitlement])
+    throw new ApiError('account.entitlement_missing', { entitlement });
 }
 
 /** The status as the server last confirmed it (its `usage.profiles` as the server counted). */

@@ -5,6 +5,8 @@ import { AuditSeal } from '../shared/schemas/audit-seal';
 import { Base64Bytes } from '../shared/schemas/base64';
 import { AutomationFileListing } from './files-schema';
 import { BrowserFound, HostRuns, RunEnd, RunLaunch, RunStartResult } from './runs-schema';
+import { SynchronizerStatus } from '../shared/schemas/synchronizer';
+import { SyncLaunch, SyncStartResult } from './synchronizer-schema';
 import { TeamAnswer, TeamRequest } from './team-link-request';
 
 /**
@@ -96,6 +98,19 @@ export const HOST_OPERATIONS = {
     forget: operation(z.tuple([z.string()]), z.void()),
     /** `screenshot(runId)`: a PNG of the run's first page, base64; null when it has none. */
     screenshot: operation(z.tuple([z.string()]), z.string().nullable()),
+  },
+  /**
+   * The synchronizer (src/host/node/synchronizer): the host captures the source's input in its pages
+   * and replays it on the followers; it alone knows a session's state.
+   */
+  synchronizer: {
+    /** `start(launch)`: attaches to the runs' browsers and starts mirroring. */
+    start: operation(z.tuple([SyncLaunch]), SyncStartResult),
+    /** Ends the session; its last status, or null when none was running. */
+    stop: operation(z.tuple([]), SynchronizerStatus.nullable()),
+    /** `remove(profileId)`: that follower stops following; the status, or null when it was no follower of a running session. */
+    remove: operation(z.tuple([z.string()]), SynchronizerStatus.nullable()),
+    status: operation(z.tuple([]), SynchronizerStatus),
   },
   /** The audit's append-only seal record beside the keys. */
   seals: {

@@ -38,6 +38,12 @@ export function nodeHost(
       screenshot: (runId) => browsers.screenshot(runId),
       forget: async (profileId) => browsers.forget(profileId),
     },
+    synchronizer: {
+      start: (launch) => browsers.synchronizer.start(launch),
+      stop: async () => browsers.synchronizer.stop(),
+      remove: async (profileId) => browsers.synchronizer.remove(profileId),
+      status: async () => browsers.synchronizer.status(),
+    },
     disk: nodeDisk(dataRoot),
     keys: nodeKeys(dataRoot),
     files: nodeFiles(dataRoot),
