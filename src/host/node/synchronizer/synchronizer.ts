@@ -14,6 +14,8 @@ import { type CapturedEvent, captureScript, resolveScript, scrollScript, SYNC_WO
 const MAX_PENDING = 500;
 /** How long a follower's own tab, opened by a mirrored click, is waited for before one is opened for it. */
 const OPENED_WAIT_MS = 3_000;
+/** The tabs a follower's pages opened that are kept for pairing with the source's. */
+const OPENED_KEPT = 20;
 /** Navigations the address bar makes (and reloads): mirrored. A click's or a script's follows from what was mirrored. */
 const TYPED_TRANSITIONS = new Set([
   'typed',
@@ -341,14 +343,23 @@ class SyncSession {
     const entry = history.entries[history.currentIndex];
     if (!entry) return;
     const typed = TYPED_TRANSITIONS.has(entry.transitionType);
-    this.dispatch(tab.targetId, { kind: 'navigate', url: entry.url, reload: entry.transitionType === 'reload' }, typed);
+    // A click's navigation is no event of its own, unless a follower's tab for it is new (or about to be).
+    const fresh = [...this.followers.values()].some((f) => f.tabs.get(tab.targetId)?.fresh ?? true);
+    if (typed || fresh)
+      this.dispatch(
+        tab.targetId,
+        { kind: 'navigate', url: entry.url, reload: entry.transitionType === 'reload' },
+        typed,
+      );
   }
 
   private fromFollower(follower: Follower, { method, params }: DevtoolsEvent): void {
     if (method === 'Target.targetCreated') {
       const info = params.targetInfo as TargetInfo;
-      if (info.type === 'page' && info.openerId)
-        follower.opened.push({ targetId: info.targetId, openerId: info.openerId });
+      if (info.type !== 'page' || !info.openerId) return;
+      follower.opened.push({ targetId: info.targetId, openerId: info.openerId });
+      // Only a tab opened since a recent mirrored click can be its; older ones are the follower's own.
+      follower.opened.splice(0, Math.max(0, follower.opened.length - OPENED_KEPT));
     }
   }
 
