@@ -399,8 +399,16 @@ describe.skipIf('skip' in chromium).each(RUNTIMES)(
       const stopped = await api('/api/v1/automation/synchronizer/stop', { method: 'POST', body: {} });
       expect(stopped.status).toBe(200);
       expect(stopped.json.events[0]).toMatchObject({ profile_id: follower, missed: 0, dropped: 0 });
-      // The browsers go on without stop_browsers.
+      // The browsers go on without stop_browsers, and a next session captures the pages the last one did.
       expect((await api('/api/v1/runs')).json.items).toHaveLength(2);
+      const again = await api('/api/v1/automation/synchronizer/start', {
+        method: 'POST',
+        body: { source_id: source, follower_ids: [follower], mode: 'coordinates', options: { scroll: false } },
+      });
+      expect(again.status).toBe(200);
+      await tab.mouse.click(40, 90);
+      await until('the follower clicks again', () => of(follower, 'click').length >= 5);
+      expect(of(follower, 'click').at(-1)).toMatchObject({ x: 40, y: 90 });
       const audit = (await api('/api/v1/audit?category=startup&limit=50')).json.items as { action: string }[];
       expect(audit.filter((entry) => entry.action === 'runs.start').length).toBeGreaterThanOrEqual(2);
     });

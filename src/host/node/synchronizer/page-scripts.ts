@@ -58,43 +58,37 @@ export type CapturedEvent =
 /**
  * The capture, run in the source's isolated world of each document: trusted input only (a page's own
  * synthetic events are its scripts', which run on the followers too). Printable keys are the text
- * input's; a password field's text is never sent, only its special keys (Enter, Backspace…).
+ * input's; a password field's text is never sent, only its special keys (Enter, Backspace…). The
+ * listeners are added once per document; each session sets its own binding and options, read at
+ * each event, so a document captured by an ended session is captured by the next one as it asks.
  */
 export function captureScript(binding: string, options: SyncOptions): string {
   return `(() => {
+  globalThis.__lpaSession = { binding: ${JSON.stringify(binding)}, options: ${JSON.stringify(options)} };
   if (globalThis.__lpaCapturing) return;
   globalThis.__lpaCapturing = true;
-  const send = (event) => globalThis[${JSON.stringify(binding)}](JSON.stringify(event));
+  const on = (option) => globalThis.__lpaSession.options[option];
+  const send = (event) => {
+    const bound = globalThis[globalThis.__lpaSession.binding];
+    if (typeof bound === 'function') bound(JSON.stringify(event));
+  };
   const describe = ${DESCRIBE};
   const secret = (el) => el instanceof HTMLInputElement && el.type === 'password';
-  const listen = (type, fn) => window.addEventListener(type, (e) => { if (e.isTrusted) fn(e); }, { capture: true, passive: true });
-  ${
-    options.clicks
-      ? `listen('click', (e) => send({ kind: 'click', x: e.clientX, y: e.clientY, count: e.detail || 1, target: describe(e.target) }));`
-      : ''
-  }
-  ${
-    options.keys
-      ? `listen('keydown', (e) => {
+  const listen = (type, option, fn) =>
+    window.addEventListener(type, (e) => { if (e.isTrusted && on(option)) fn(e); }, { capture: true, passive: true });
+  listen('click', 'clicks', (e) => send({ kind: 'click', x: e.clientX, y: e.clientY, count: e.detail || 1, target: describe(e.target) }));
+  listen('keydown', 'keys', (e) => {
     if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) return;
     if (e.key === 'Process' || e.key === 'Unidentified' || e.key === 'Dead') return;
     const modifiers = (e.altKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.metaKey ? 4 : 0) | (e.shiftKey ? 8 : 0);
     send({ kind: 'key', key: e.key, code: e.code, keyCode: e.keyCode, modifiers, target: describe(e.target) });
-  });`
-      : ''
-  }
-  ${
-    options.text_input
-      ? `listen('input', (e) => {
+  });
+  listen('input', 'text_input', (e) => {
     if (typeof e.data !== 'string' || !e.inputType.startsWith('insert') || secret(e.target)) return;
     send({ kind: 'text', text: e.data, target: describe(e.target) });
-  });`
-      : ''
-  }
-  ${
-    options.scroll
-      ? `let timer = 0;
-  listen('scroll', (e) => {
+  });
+  let timer = 0;
+  listen('scroll', 'scroll', (e) => {
     if (e.target !== document || timer) return;
     timer = setTimeout(() => {
       timer = 0;
@@ -102,9 +96,7 @@ export function captureScript(binding: string, options: SyncOptions): string {
       const w = root.scrollWidth - innerWidth, h = root.scrollHeight - innerHeight;
       send({ kind: 'scroll', x: scrollX, y: scrollY, fx: w > 0 ? scrollX / w : 0, fy: h > 0 ? scrollY / h : 0 });
     }, 50);
-  });`
-      : ''
-  }
+  });
 })()`;
 }
 
