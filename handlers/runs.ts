@@ -31,7 +31,7 @@ function shown(run: StoredRun, live: LiveRun | undefined, port: number): Run {
  * as it ended (audited as `runs.end`); a run the host does not know at all was left by a service that
  * stopped without closing it (`crashed`, `service_stopped`). A run being stopped is its stop's to record.
  */
-async function syncRuns(host: HostPort, store: StoreClient): Promise<Map<string, LiveRun>> {
+export async function syncRuns(host: HostPort, store: StoreClient): Promise<Map<string, LiveRun>> {
   const [stored, known] = await Promise.all([store.runs.live(), host.runs.list()]);
   const live = new Map(known.live.map((run) => [run.run_id, run]));
   const starting = new Set(known.starting);
@@ -93,9 +93,9 @@ async function checkBeforeStart(ctx: RequestContext, proxy: ProxyUpstream, url: 
 }
 
 /** How many browsers a batch starts or stops at once: a few, so that a batch of 100 does not swamp the machine. */
-const BATCH_AT_ONCE = 3;
+export const BATCH_AT_ONCE = 3;
 
-/** One profile's start, as the single route, each item of a batch and a flow job (handlers/flow-job.ts) run it. */
+/** One profile's start, as the single route, each item of a batch, a flow job (handlers/flow-job.ts) and the synchronizer run it. */
 export async function startOne(ctx: RequestContext, audit: AuditContext, id: string, options: RunStart): Promise<Run> {
   await ctx.store.profiles.get(id);
   const found = await ctx.host.runs.browser();

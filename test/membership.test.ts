@@ -297,6 +297,20 @@ describe('profile limits of a signed-in account', () => {
     });
   });
 
+  it('without entitlements.synchronizer the synchronizer does not start (403), before it starts any browser', async () => {
+    await steer({ answer: { status: 200, body: confirmed() } });
+    const res = await call('/api/v1/automation/synchronizer/start', {
+      method: 'POST',
+      body: { source_id: 'sync-source', follower_ids: ['sync-follower'] },
+      fetcher: freshService().service,
+    });
+    expect(res.status).toBe(403);
+    expect(res.json.error).toMatchObject({
+      code: 'account.entitlement_missing',
+      details: { entitlement: 'synchronizer' },
+    });
+  });
+
   it('the cached confirmation keeps the limits while the server is unreachable', async () => {
     const { service } = freshService();
     const count = await profileCount();

@@ -15,6 +15,8 @@ import {
   RunLaunch,
   RunStartResult,
 } from './runs-schema';
+import { SynchronizerStatus } from '../shared/schemas/synchronizer';
+import { SyncLaunch, SyncStartResult } from './synchronizer-schema';
 import { TeamAnswer, TeamRequest } from './team-link-request';
 
 /**
@@ -113,6 +115,19 @@ export const HOST_OPERATIONS = {
      * only as a `type`'s text, which the host neither keeps nor logs); a step that fails is a result.
      */
     step: operation(z.tuple([z.string(), PageStep]), PageStepResult),
+  },
+  /**
+   * The synchronizer (src/host/node/synchronizer): the host captures the source's input in its pages
+   * and replays it on the followers; it alone knows a session's state.
+   */
+  synchronizer: {
+    /** `start(launch)`: attaches to the runs' browsers and starts mirroring. */
+    start: operation(z.tuple([SyncLaunch]), SyncStartResult),
+    /** Ends the session; its last status, or null when none was running. */
+    stop: operation(z.tuple([]), SynchronizerStatus.nullable()),
+    /** `remove(profileId)`: that follower stops following; the status, or null when it was no follower of a running session. */
+    remove: operation(z.tuple([z.string()]), SynchronizerStatus.nullable()),
+    status: operation(z.tuple([]), SynchronizerStatus),
   },
   /** The audit's append-only seal record beside the keys. */
   seals: {

@@ -61,6 +61,12 @@ export function teamHost({ teamId, bucket, keys }: TeamHostParts): HostPort {
       checkProxy: refuse('browsers'),
       forget: async () => undefined,
     },
+    synchronizer: {
+      start: refuse('browsers'),
+      stop: refuse('browsers'),
+      remove: refuse('browsers'),
+      status: refuse('browsers'),
+    },
     seals: {
       read: async () => parseSeals((await readSeals()).text),
       /**

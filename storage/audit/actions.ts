@@ -18,7 +18,7 @@ export const AUDIT_ACTIONS = {
   'tokens.create': { category: 'account', description: 'An API token was issued.' },
   'tokens.revoke': { category: 'account', description: 'An API token was revoked.' },
   'settings.logs_write': { category: 'account', description: 'Log retention settings were changed.' },
-  // Automation has no filter category of its own; its entries file under 'account' (docs/automation.md#audit).
+  // Automation (the synchronizer too) has no filter category of its own; its entries file under 'account' (docs/automation.md#audit).
   'globals.write': { category: 'account', description: 'An automation global was created or changed.' },
   'globals.delete': { category: 'account', description: 'An automation global was deleted.' },
   'globals.read': { category: 'account', description: 'The plaintext value of an automation global was read.' },
@@ -69,6 +69,16 @@ export const AUDIT_ACTIONS = {
     category: 'startup',
     description:
       "A profile's browser ended without a stop: it crashed, a DevTools client closed it, or the service stopped without closing it.",
+  },
+  'synchronizer.start': {
+    category: 'account',
+    description:
+      "The synchronizer started mirroring a source profile's input on followers (the browsers it started are each a `runs.start`).",
+  },
+  'synchronizer.stop': { category: 'account', description: 'The synchronizer was stopped.' },
+  'synchronizer.followers_remove': {
+    category: 'account',
+    description: 'A follower was taken out of the synchronizer.',
   },
   'members.write': { category: 'team', description: 'A member was added to the team, or given another role.' },
   'members.delete': { category: 'team', description: 'A member was removed from the team.' },

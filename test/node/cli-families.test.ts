@@ -317,6 +317,12 @@ describe('lpa files, sync, settings and membership', () => {
     async () => {
       expect(await json(['sync', 'status'])).toMatchObject({ running: false, follower_ids: [] });
       expect((await lpa(['sync', 'status'])).stdout).toContain('running: false');
+      const unknown = await lpa(['sync', 'start', 'no-such-source', 'no-such-follower', '--delay-ms', '10-50']);
+      expect(unknown.stderr).toContain('resource.not_found');
+      expect((await lpa(['sync', 'stop'])).stderr).toContain('synchronizer.not_running');
+      const badOption = await lpa(['sync', 'start', 'a', 'b', '--without', 'everything']);
+      expect(badOption.code).toBe(2);
+      expect(badOption.stderr).toContain('must be one of clicks');
       expect(await json(['membership', 'status'])).toMatchObject({ authenticated: false, account: null });
       expect(await json(['account', 'status'])).toMatchObject({ authenticated: false, account: null });
     },

@@ -46,6 +46,17 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
     const path = `/api/v1/automation/flows/${waits}/runs`;
     return (await expectStatus(t(path, { method: 'POST', body: job(profile) }), 202)).json.id;
   }
+  /** A running synchronizer session of two new profiles (whatever ran before is stopped, browsers and all): its start's body. */
+  const syncSession = async () => {
+    await t('/api/v1/automation/synchronizer/stop', { method: 'POST', body: { stop_browsers: true } });
+    const [source, follower] = [
+      await createProfile(t, { name: unique('contract-sync') }),
+      await createProfile(t, { name: unique('contract-sync') }),
+    ];
+    const body = { source_id: source.id, follower_ids: [follower.id], headless: true };
+    await expectStatus(t('/api/v1/automation/synchronizer/start', { method: 'POST', body }), 200);
+    return body;
+  };
 
   async function share(ids?: string[]) {
     const body = { ids: ids ?? [await flow()], name: 'contract', expires_in_minutes: 60, max_uses: 5 };
@@ -387,6 +398,39 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
       ];
     },
     'GET /api/v1/automation/synchronizer': async () => [{ status: 200, path: '/api/v1/automation/synchronizer' }],
+    // Each case brings the synchronizer to the state it needs: which case runs first is not fixed.
+    'POST /api/v1/automation/synchronizer/start': async () => {
+      const path = '/api/v1/automation/synchronizer/start';
+      const refused = { status: 400, path, body: { source_id: NO_ID, follower_ids: [NO_ID] } };
+      if (teamMode) return [refused];
+      const body = await syncSession();
+      await expectStatus(t('/api/v1/automation/synchronizer/stop', { method: 'POST', body: {} }), 200);
+      return [
+        refused,
+        { status: 404, path, body: { source_id: NO_ID, follower_ids: [body.source_id] } },
+        { status: 200, path, body },
+        { status: 409, path, body },
+      ];
+    },
+    'POST /api/v1/automation/synchronizer/stop': async () => {
+      const path = '/api/v1/automation/synchronizer/stop';
+      if (teamMode) return [{ status: 409, path, body: {} }];
+      await syncSession();
+      return [
+        { status: 200, path, body: { stop_browsers: true } },
+        { status: 409, path },
+      ];
+    },
+    'DELETE /api/v1/automation/synchronizer/followers/{id}': async () => {
+      const base = '/api/v1/automation/synchronizer/followers';
+      if (teamMode) return [{ status: 409, path: `${base}/${NO_ID}` }];
+      const { follower_ids } = await syncSession();
+      return [
+        { status: 404, path: `${base}/${NO_ID}` },
+        { status: 200, path: `${base}/${follower_ids[0]}` },
+        { status: 409, path: `${base}/${follower_ids[0]}` },
+      ];
+    },
     'GET /api/v1/audit': async () => [
       { status: 200, path: '/api/v1/audit?limit=5' },
       { status: 200, path: '/api/v1/audit?limit=5&before_seq=3&result=ok&category=profile' },

@@ -728,11 +728,68 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Synchronizer status; nothing can start it yet, so it is idle */
+        /** Synchronizer status: its source and followers, what it mirrors, the tabs it pairs, each follower's counters, the last error */
         get: operations["getAutomationSynchronizer"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automation/synchronizer/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start mirroring the source profile's input on the followers
+         * @description Profiles that are not running are started first (each audited as `runs.start`); running ones are attached to. When an account is signed in, its `entitlements.synchronizer` is needed (docs/automation.md#synchronizer).
+         */
+        post: operations["postAutomationSynchronizerStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automation/synchronizer/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop the synchronizer; with `stop_browsers`, the source's and the followers' browsers too
+         * @description The body is optional.
+         */
+        post: operations["postAutomationSynchronizerStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automation/synchronizer/followers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take a follower out of the synchronizer (the last one out stops it); its browser goes on */
+        delete: operations["deleteAutomationSynchronizerFollowersById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1290,7 +1347,7 @@ export interface components {
          * @description Stable machine-readable code; see the catalogue (`x-error-catalog`).
          * @enum {string}
          */
-        ErrorCode: "auth.token_missing" | "auth.token_invalid" | "auth.scope_missing" | "auth.admin_required" | "auth.not_member" | "auth.throttled" | "request.host_forbidden" | "request.origin_forbidden" | "request.invalid" | "request.body_timeout" | "request.malformed_json" | "request.body_incomplete" | "request.unsupported_media_type" | "request.too_large" | "route.not_found" | "team.not_found" | "team.unreachable" | "team.bad_answer" | "team.not_joined" | "team.refused" | "team.scope_missing" | "team.exists" | "team.not_empty" | "resource.not_found" | "state.revision_conflict" | "run.browser_missing" | "run.active" | "account.running_limit" | "account.daily_starts_limit" | "run.not_running" | "proxy.not_set" | "proxy.auth_failed" | "proxy.unreachable" | "proxy.check_failed" | "run.start_failed" | "state.conflict" | "members.last_owner" | "vault.locked" | "flows.unknown" | "flows.has_dependents" | "flows.missing_values" | "flows.dependency_cycle" | "flows.not_runnable" | "flows.profile_busy" | "flows.job_ended" | "shares.dependencies_outside" | "shares.bundle_too_large" | "shares.code_malformed" | "shares.code_unknown" | "shares.code_invalid" | "shares.revoked" | "shares.expired" | "shares.exhausted" | "shares.ticket_unknown" | "shares.ticket_used" | "shares.ticket_expired" | "shares.import_unknown_items" | "shares.import_dependencies_missing" | "files.exists" | "files.folder_refused" | "audit.export_too_large" | "audit.export_busy" | "audit.verify_busy" | "audit.signing_key_missing" | "request.cursor_invalid" | "request.cursor_mismatch" | "profile_accounts.limit_reached" | "account.limit_reached" | "account.entitlement_missing" | "vault.unreadable" | "internal";
+        ErrorCode: "auth.token_missing" | "auth.token_invalid" | "auth.scope_missing" | "auth.admin_required" | "auth.not_member" | "auth.throttled" | "request.host_forbidden" | "request.origin_forbidden" | "request.invalid" | "request.body_timeout" | "request.malformed_json" | "request.body_incomplete" | "request.unsupported_media_type" | "request.too_large" | "route.not_found" | "team.not_found" | "team.unreachable" | "team.bad_answer" | "team.not_joined" | "team.refused" | "team.scope_missing" | "team.exists" | "team.not_empty" | "resource.not_found" | "state.revision_conflict" | "run.browser_missing" | "run.active" | "account.running_limit" | "account.daily_starts_limit" | "run.not_running" | "proxy.not_set" | "proxy.auth_failed" | "proxy.unreachable" | "proxy.check_failed" | "run.start_failed" | "synchronizer.running" | "synchronizer.not_running" | "state.conflict" | "members.last_owner" | "vault.locked" | "flows.unknown" | "flows.has_dependents" | "flows.missing_values" | "flows.dependency_cycle" | "flows.not_runnable" | "flows.profile_busy" | "flows.job_ended" | "shares.dependencies_outside" | "shares.bundle_too_large" | "shares.code_malformed" | "shares.code_unknown" | "shares.code_invalid" | "shares.revoked" | "shares.expired" | "shares.exhausted" | "shares.ticket_unknown" | "shares.ticket_used" | "shares.ticket_expired" | "shares.import_unknown_items" | "shares.import_dependencies_missing" | "files.exists" | "files.folder_refused" | "audit.export_too_large" | "audit.export_busy" | "audit.verify_busy" | "audit.signing_key_missing" | "request.cursor_invalid" | "request.cursor_mismatch" | "profile_accounts.limit_reached" | "account.limit_reached" | "account.entitlement_missing" | "vault.unreadable" | "internal";
         FilesExistsError: {
             error: {
                 /** @constant */
@@ -2436,18 +2493,185 @@ export interface components {
             };
             request_id: string;
         };
+        SynchronizerNotRunningError: {
+            error: {
+                /** @constant */
+                code: "synchronizer.not_running";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: Record<string, never>;
+            };
+            request_id: string;
+        };
+        SynchronizerRunningError: {
+            error: {
+                /** @constant */
+                code: "synchronizer.running";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: {
+                    source_id: string | null;
+                    follower_ids: string[];
+                };
+            };
+            request_id: string;
+        };
         SynchronizerStatus: {
             running: boolean;
             source_id: string | null;
             follower_ids: string[];
             /** @enum {string} */
             mode: "element" | "coordinates";
-            options: {
-                [key: string]: unknown;
+            options: components["schemas"]["SyncOptionsInEffect"];
+            tabs: {
+                source_target_id: string;
+                url: string;
+                followers: {
+                    profile_id: string;
+                    target_id: string | null;
+                }[];
+            }[];
+            events: {
+                profile_id: string;
+                /** @description False once its browser is gone; its events are then dropped. */
+                alive: boolean;
+                /**
+                 * Format: int64
+                 * @description Events captured on the source while it followed.
+                 */
+                captured: number;
+                /** Format: int64 */
+                replayed: number;
+                /**
+                 * Format: int64
+                 * @description Events it could not replay: no matching element, or DevTools refused.
+                 */
+                missed: number;
+                /**
+                 * Format: int64
+                 * @description Events not replayed because its browser was gone or it fell too far behind.
+                 */
+                dropped: number;
+                /** @description When it last replayed an event (epoch ms). */
+                last_event_at: number | null;
+            }[];
+            error: {
+                /** @enum {string} */
+                code: "synchronizer.follower_lost" | "synchronizer.element_missing" | "synchronizer.source_lost";
+                message: string;
+                profile_id: string | null;
+                /** Format: int64 */
+                at: number;
+            } | null;
+        };
+        SyncOptions: {
+            /** @default true */
+            clicks?: boolean;
+            /**
+             * @description Keys that type no text: Enter, Tab, Backspace, arrows, shortcuts.
+             * @default true
+             */
+            keys?: boolean;
+            /**
+             * @description The text typed into a field; a password field's text is never captured.
+             * @default true
+             */
+            text_input?: boolean;
+            /** @default true */
+            scroll?: boolean;
+            /**
+             * @description The address bar's navigations and reloads (a click's navigation comes from the click).
+             * @default true
+             */
+            navigation?: boolean;
+            /**
+             * @description New and closed tabs.
+             * @default true
+             */
+            tabs?: boolean;
+            /**
+             * @default {
+             *       "min": 0,
+             *       "max": 0
+             *     }
+             */
+            delay_ms?: {
+                /** Format: int32 */
+                min: number;
+                /** Format: int32 */
+                max: number;
             };
-            tabs: unknown[];
-            events: unknown[];
-            error: string | null;
+            /**
+             * @description The followers' windows take the source's size at the start.
+             * @default true
+             */
+            copy_window_size?: boolean;
+        };
+        SyncOptionsInEffect: {
+            /** @default true */
+            clicks: boolean;
+            /**
+             * @description Keys that type no text: Enter, Tab, Backspace, arrows, shortcuts.
+             * @default true
+             */
+            keys: boolean;
+            /**
+             * @description The text typed into a field; a password field's text is never captured.
+             * @default true
+             */
+            text_input: boolean;
+            /** @default true */
+            scroll: boolean;
+            /**
+             * @description The address bar's navigations and reloads (a click's navigation comes from the click).
+             * @default true
+             */
+            navigation: boolean;
+            /**
+             * @description New and closed tabs.
+             * @default true
+             */
+            tabs: boolean;
+            /**
+             * @default {
+             *       "min": 0,
+             *       "max": 0
+             *     }
+             */
+            delay_ms: {
+                /** Format: int32 */
+                min: number;
+                /** Format: int32 */
+                max: number;
+            };
+            /**
+             * @description The followers' windows take the source's size at the start.
+             * @default true
+             */
+            copy_window_size: boolean;
+        };
+        SyncStart: {
+            source_id: string;
+            follower_ids: string[];
+            /**
+             * @default element
+             * @enum {string}
+             */
+            mode?: "element" | "coordinates";
+            /** @default {} */
+            options?: components["schemas"]["SyncOptions"];
+            /**
+             * @description How the profiles that are not running yet are started.
+             * @default false
+             */
+            headless?: boolean;
+        };
+        SyncStop: {
+            /**
+             * @description Also stop the browsers of the source and the followers.
+             * @default false
+             */
+            stop_browsers?: boolean;
         };
         TeamBadAnswerError: {
             error: {
@@ -10150,6 +10374,429 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RequestOriginForbiddenError"] | components["schemas"]["AuthScopeMissingError"];
+                };
+            };
+            /** @description Misdirected request: `request.host_forbidden` */
+            421: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHostForbiddenError"];
+                };
+            };
+            /** @description Too many requests: `auth.throttled` */
+            429: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds until the block of the client address is lifted (a block lasts one minute). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthThrottledError"];
+                };
+            };
+            /** @description Internal error: `internal` */
+            500: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    postAutomationSynchronizerStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SyncStart"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SynchronizerStatus"];
+                };
+            };
+            /** @description Bad request: `request.invalid`, `request.malformed_json` */
+            400: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestInvalidError"] | components["schemas"]["RequestMalformedJsonError"];
+                };
+            };
+            /** @description Unauthorized: `auth.token_missing`, `auth.token_invalid` */
+            401: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthTokenMissingError"] | components["schemas"]["AuthTokenInvalidError"];
+                };
+            };
+            /** @description Forbidden: `request.origin_forbidden`, `auth.scope_missing`, `account.entitlement_missing` */
+            403: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestOriginForbiddenError"] | components["schemas"]["AuthScopeMissingError"] | components["schemas"]["AccountEntitlementMissingError"];
+                };
+            };
+            /** @description Not found: `resource.not_found` */
+            404: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFoundError"];
+                };
+            };
+            /** @description Error: `request.body_timeout` */
+            408: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestBodyTimeoutError"];
+                };
+            };
+            /** @description Conflict: `synchronizer.running`, `run.not_running` */
+            409: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SynchronizerRunningError"] | components["schemas"]["RunNotRunningError"];
+                };
+            };
+            /** @description Payload too large: `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestTooLargeError"];
+                };
+            };
+            /** @description Unsupported media type: `request.unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestUnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Misdirected request: `request.host_forbidden` */
+            421: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHostForbiddenError"];
+                };
+            };
+            /** @description Too many requests: `auth.throttled`, `account.running_limit`, `account.daily_starts_limit` */
+            429: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds until the block of the client address is lifted (a block lasts one minute). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthThrottledError"] | components["schemas"]["AccountRunningLimitError"] | components["schemas"]["AccountDailyStartsLimitError"];
+                };
+            };
+            /** @description Internal error: `internal` */
+            500: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Error: `run.start_failed` */
+            502: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunStartFailedError"];
+                };
+            };
+            /** @description Service unavailable: `run.browser_missing` */
+            503: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunBrowserMissingError"];
+                };
+            };
+        };
+    };
+    postAutomationSynchronizerStop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SyncStop"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SynchronizerStatus"];
+                };
+            };
+            /** @description Bad request: `request.invalid`, `request.malformed_json` */
+            400: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestInvalidError"] | components["schemas"]["RequestMalformedJsonError"];
+                };
+            };
+            /** @description Unauthorized: `auth.token_missing`, `auth.token_invalid` */
+            401: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthTokenMissingError"] | components["schemas"]["AuthTokenInvalidError"];
+                };
+            };
+            /** @description Forbidden: `request.origin_forbidden`, `auth.scope_missing` */
+            403: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestOriginForbiddenError"] | components["schemas"]["AuthScopeMissingError"];
+                };
+            };
+            /** @description Error: `request.body_timeout` */
+            408: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestBodyTimeoutError"];
+                };
+            };
+            /** @description Conflict: `synchronizer.not_running` */
+            409: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SynchronizerNotRunningError"];
+                };
+            };
+            /** @description Payload too large: `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestTooLargeError"];
+                };
+            };
+            /** @description Unsupported media type: `request.unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestUnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Misdirected request: `request.host_forbidden` */
+            421: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHostForbiddenError"];
+                };
+            };
+            /** @description Too many requests: `auth.throttled` */
+            429: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds until the block of the client address is lifted (a block lasts one minute). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthThrottledError"];
+                };
+            };
+            /** @description Internal error: `internal` */
+            500: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    deleteAutomationSynchronizerFollowersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SynchronizerStatus"];
+                };
+            };
+            /** @description Bad request: `request.invalid` */
+            400: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestInvalidError"];
+                };
+            };
+            /** @description Unauthorized: `auth.token_missing`, `auth.token_invalid` */
+            401: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthTokenMissingError"] | components["schemas"]["AuthTokenInvalidError"];
+                };
+            };
+            /** @description Forbidden: `request.origin_forbidden`, `auth.scope_missing` */
+            403: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestOriginForbiddenError"] | components["schemas"]["AuthScopeMissingError"];
+                };
+            };
+            /** @description Not found: `resource.not_found` */
+            404: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFoundError"];
+                };
+            };
+            /** @description Conflict: `synchronizer.not_running` */
+            409: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SynchronizerNotRunningError"];
                 };
             };
             /** @description Misdirected request: `request.host_forbidden` */

@@ -1,10 +1,10 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Answer, Api } from '../api';
 import { ConfirmDelete } from '../components/confirm-delete';
-import { Choices, Form, Submit } from '../components/form';
+import { Choices, Form, Select, Submit } from '../components/form';
 import { ActionNote, ErrorNote } from '../components/notes';
 import { OnceSecret } from '../components/once-secret';
-import { FactsSection, Section, Show } from '../components/section';
+import { Facts, Section, Show } from '../components/section';
 import { ItemsTable, Table } from '../components/table';
 import { fieldText } from '../field-text';
 import { base64ToBytes, bytesToBase64, saveFile } from '../files';
@@ -303,19 +303,148 @@ function Files({ api }: { api: Api }) {
   );
 }
 
+/** How often the synchronizer's counters are read again while it runs. */
+const SYNC_REFRESH_MS = 3_000;
+
 function Synchronizer({ api }: { api: Api }) {
-  const status = useLoad(() => api.call('GET', '/api/v1/automation/synchronizer'), 'sync');
+  const [running, setRunning] = useState(false);
+  const status = useLoad(
+    () => api.call('GET', '/api/v1/automation/synchronizer'),
+    'sync',
+    running ? SYNC_REFRESH_MS : undefined,
+  );
+  useEffect(() => setRunning(status.data?.running ?? false), [status.data?.running]);
+  const profiles = useLoad(() => api.call('GET', '/api/v1/profiles', { query: { limit: 100 } }), 'sync-profiles');
+  const names = new Map(profiles.data?.items.map((profile) => [profile.id, profile.name]));
+  const named = (id: string | null) => (id === null ? 'none' : (names.get(id) ?? id));
+  const action = useAction();
+  const act = (work: () => Promise<unknown>) =>
+    void action.run(async () => {
+      await work();
+      await status.reload();
+    });
   return (
-    <FactsSection
-      title="Synchronizer"
-      loaded={status}
-      label="the synchronizer"
-      facts={(s) => [
-        ['Running', yesNo(s.running)],
-        ['Mode', s.mode],
-        ['Source', s.source_id ?? 'none'],
-        ['Followers', s.follower_ids.length === 0 ? 'none' : s.follower_ids.join(', ')],
-      ]}
-    />
+    <Section title="Synchronizer">
+      <Show loaded={status} label="the synchronizer">
+        {(s) => (
+          <>
+            <Facts
+              items={[
+                ['Running', yesNo(s.running)],
+                ['Mode', s.mode],
+                ['Source', named(s.source_id)],
+                ['Followers', s.follower_ids.length === 0 ? 'none' : s.follower_ids.map(named).join(', ')],
+                ['Tabs', String(s.tabs.length)],
+                ['Error', s.error ? `${s.error.code} (${named(s.error.profile_id)}): ${s.error.message}` : 'none'],
+              ]}
+            />
+            {s.events.length > 0 && (
+              <Table
+                columns={['Follower', 'Alive', 'Captured', 'Replayed', 'Missed', 'Dropped', 'Last event']}
+                rows={s.events}
+                rowKey={(e) => e.profile_id}
+                rowHeader
+                cells={(e) => [
+                  named(e.profile_id),
+                  yesNo(e.alive),
+                  e.captured,
+                  e.replayed,
+                  e.missed,
+                  e.dropped,
+                  time(e.last_event_at),
+                ]}
+                actions={
+                  s.running
+                    ? (e) => (
+                        <button
+                          type="button"
+                          class="quiet"
+                          disabled={action.busy}
+                          onClick={() =>
+                            act(() =>
+                              api.call('DELETE', '/api/v1/automation/synchronizer/followers/:id', {
+                                params: { id: e.profile_id },
+                              }),
+                            )
+                          }
+                        >
+                          Remove {named(e.profile_id)}
+                        </button>
+                      )
+                    : undefined
+                }
+              />
+            )}
+            {s.running ? (
+              <Form
+                label="Stop the synchronizer"
+                onSubmit={(fields) =>
+                  act(() =>
+                    api.call('POST', '/api/v1/automation/synchronizer/stop', {
+                      body: { stop_browsers: fields.get('stop_browsers') === 'on' },
+                    }),
+                  )
+                }
+              >
+                <label>
+                  <input type="checkbox" name="stop_browsers" /> Also stop the browsers
+                </label>
+                <Submit label="Stop the synchronizer" busy={action.busy} />
+              </Form>
+            ) : (
+              <Form
+                label="Start the synchronizer"
+                onSubmit={(fields) =>
+                  act(() =>
+                    api.call('POST', '/api/v1/automation/synchronizer/start', {
+                      body: {
+                        source_id: fieldText(fields, 'source'),
+                        follower_ids: fields.getAll('followers').map(String),
+                        mode: fieldText(fields, 'mode') === 'coordinates' ? 'coordinates' : 'element',
+                        options: {
+                          delay_ms: {
+                            min: Number(fieldText(fields, 'delay_min') || 0),
+                            max: Number(fieldText(fields, 'delay_max') || 0),
+                          },
+                        },
+                        headless: fields.get('headless') === 'on',
+                      },
+                    }),
+                  )
+                }
+              >
+                <Select
+                  label="Source profile"
+                  name="source"
+                  options={(profiles.data?.items ?? []).map((p) => [p.id, p.name] as const)}
+                />
+                <Choices
+                  legend="Followers"
+                  name="followers"
+                  choices={(profiles.data?.items ?? []).map((p) => [p.id, p.name] as const)}
+                />
+                <Select
+                  label="Mode"
+                  name="mode"
+                  options={[
+                    ['element', 'element (the matching element)'],
+                    ['coordinates', 'coordinates (the same position)'],
+                  ]}
+                />
+                <label for="sync-delay-min">Delay per event, from (ms)</label>
+                <input id="sync-delay-min" name="delay_min" type="number" min={0} max={10_000} inputMode="numeric" />
+                <label for="sync-delay-max">to (ms)</label>
+                <input id="sync-delay-max" name="delay_max" type="number" min={0} max={10_000} inputMode="numeric" />
+                <label>
+                  <input type="checkbox" name="headless" /> Start the profiles that are not running without a window
+                </label>
+                <Submit label="Start the synchronizer" busy={action.busy} />
+              </Form>
+            )}
+          </>
+        )}
+      </Show>
+      <ActionNote action={action} busy="Working on the synchronizer" />
+    </Section>
   );
 }

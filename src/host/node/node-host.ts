@@ -40,6 +40,12 @@ export function nodeHost(
       checkProxy: (proxy, url, timeoutMs) => browsers.checkProxy(proxy, url, timeoutMs),
       forget: async (profileId) => browsers.forget(profileId),
     },
+    synchronizer: {
+      start: (launch) => browsers.synchronizer.start(launch),
+      stop: async () => browsers.synchronizer.stop(),
+      remove: async (profileId) => browsers.synchronizer.remove(profileId),
+      status: async () => browsers.synchronizer.status(),
+    },
     disk: nodeDisk(dataRoot),
     keys: nodeKeys(dataRoot),
     files: nodeFiles(dataRoot),

@@ -210,6 +210,12 @@ export const ERROR_CATALOG = {
     message: 'The browser did not start; its last output is in details.',
     details: z.object({ run_id: z.string(), error: z.string() }),
   },
+  'synchronizer.running': {
+    status: 409,
+    message: 'The synchronizer is already running; stop it first. Its status is in details.',
+    details: z.object({ source_id: z.string().nullable(), follower_ids: z.array(z.string()) }),
+  },
+  'synchronizer.not_running': { status: 409, message: 'The synchronizer is not running.', details: NONE },
   'state.conflict': { status: 409, message: 'The request conflicts with the current state.', details: NONE },
   'members.last_owner': {
     status: 409,

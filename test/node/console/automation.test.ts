@@ -161,4 +161,34 @@ describe.skipIf(noChromium)('the console: Automation', { timeout: 120_000 }, () 
     expect(errors).toEqual([]);
     await page.context().close();
   });
+
+  it('starts the synchronizer from chosen profiles, shows its counters, takes a follower out and stops it with the browsers', async () => {
+    const ids: string[] = [];
+    for (const name of ['sync-source', 'sync-one', 'sync-two'])
+      ids.push((await api('/api/v1/profiles', { method: 'POST', body: { name } })).json.id);
+    const { page, errors } = await web.open();
+    await signIn(page, web.svc.current.token);
+    await goTo(page, 'Automation');
+    const sync = page.getByRole('region', { name: 'Synchronizer' });
+    await sync.getByLabel('Source profile').selectOption(ids[0]!);
+    await sync.getByRole('group', { name: 'Followers' }).getByLabel('sync-one').check();
+    await sync.getByRole('group', { name: 'Followers' }).getByLabel('sync-two').check();
+    await sync.getByLabel('Mode').selectOption('coordinates');
+    await sync.getByLabel(/without a window/).check();
+    await sync.getByRole('button', { name: 'Start the synchronizer' }).click();
+    await expect.poll(() => sync.textContent(), { timeout: 60_000 }).toContain('Runningyes');
+    expect(await sync.textContent()).toContain('Sourcesync-source');
+    await expect.poll(() => sync.getByRole('row').count()).toBe(3);
+    await expectAccessible(page);
+    await sync.getByRole('button', { name: 'Remove sync-two' }).click();
+    await expect.poll(() => sync.getByRole('row').count()).toBe(2);
+    await sync.getByLabel('Also stop the browsers').check();
+    await sync.getByRole('button', { name: 'Stop the synchronizer' }).click();
+    await expect.poll(() => sync.textContent(), { timeout: 30_000 }).toContain('Runningno');
+    const runs = (await api('/api/v1/runs')).json.items as { profile_id: string }[];
+    expect(runs.map((run) => run.profile_id)).toEqual([ids[2]]);
+    await api(`/api/v1/profiles/${ids[2]}/stop`, { method: 'POST', body: {} });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -26,6 +26,7 @@ import type { PageStep } from '../../../shared/schemas/flow-steps';
 import { LocalProxy } from './profile-proxy';
 import type { ProxyUpstream } from '../../../shared/schemas/proxy';
 import { HostRefusal } from '../../port';
+import { Synchronizer } from '../synchronizer/synchronizer';
 
 /** How long a clean stop waits for the browser to close itself before it is killed. */
 const CLOSE_WAIT_MS = 10_000;
@@ -143,6 +144,8 @@ export class BrowserRuns {
   private readonly ended = new Map<string, RunEnd>();
   private readonly sockets = new WebSocketServer({ noServer: true });
   private found: BrowserFound | null = null;
+  /** The synchronizer over these browsers: it speaks to them on LPA's own DevTools sessions. */
+  readonly synchronizer = new Synchronizer((runId) => this.relayOf(runId));
 
   constructor(private readonly options: BrowserRunsOptions) {}
 
@@ -233,6 +236,7 @@ export class BrowserRuns {
   async stop(runId: string, force: boolean): Promise<RunEnd | null> {
     const run = this.runs.get(runId);
     if (!run) return this.ended.get(runId) ?? null;
+    this.synchronizer.ending(runId);
     run.stopping ??= force ? 'killed' : 'stopped';
     if (!force) {
       run.relay.call('Browser.close').catch(() => {});
@@ -271,6 +275,12 @@ export class BrowserRuns {
     } finally {
       await proxy.close();
     }
+  }
+
+  /** The DevTools relay of a live run (for the synchronizer, which speaks to its browser on LPA's own sessions); null for any other. */
+  relayOf(runId: string): DevtoolsRelay | null {
+    const run = this.runs.get(runId);
+    return run?.live && run.stopping === null ? run.relay : null;
   }
 
   /** A PNG of the run's first page, base64; null when the run is not alive or has no page. */

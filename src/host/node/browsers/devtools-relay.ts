@@ -31,6 +31,19 @@ interface Client {
   owned: Set<string>;
 }
 
+/** An event of one of LPA's own sessions (the root one or one it attached), as the browser sent it. */
+export interface DevtoolsEvent {
+  method: string;
+  params: Record<string, unknown>;
+  sessionId?: string;
+}
+
+/** LPA's own listener on a run's browser (the synchronizer's): the events of LPA's sessions, then the browser's end. */
+export interface RelayListener {
+  event(event: DevtoolsEvent): void;
+  closed(reason: Error): void;
+}
+
 /** What a client connects to: the browser, or one page (a target id), as Chromium's own `/devtools/page/<id>` does. */
 export type RelayTarget = { browser: true } | { targetId: string };
 
@@ -48,6 +61,7 @@ export class DevtoolsRelay {
   private readonly clients = new Map<string, Client>();
   /** Clients by the sessions they attached from theirs. */
   private readonly owners = new Map<string, Client>();
+  private readonly listeners = new Set<RelayListener>();
   private pipe: DevtoolsPipe | null = null;
   private closedWith: Error | null = null;
 
@@ -65,6 +79,16 @@ export class DevtoolsRelay {
     });
   }
 
+  /** Hands `listener` the events of LPA's own sessions until the browser is gone or the returned function is called. */
+  listen(listener: RelayListener): () => void {
+    if (this.closedWith) {
+      listener.closed(this.closedWith);
+      return () => {};
+    }
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** A message from the browser: to the client whose session it is on, else to LPA's own calls. */
   receive(text: string): void {
     let message: DevtoolsMessage;
@@ -77,7 +101,10 @@ export class DevtoolsRelay {
     const root = sessionId === undefined ? undefined : this.clients.get(sessionId);
     const client = root ?? (sessionId === undefined ? undefined : this.owners.get(sessionId));
     if (!client) {
-      if (message.id === undefined) return;
+      if (message.id === undefined) {
+        if (message.method) for (const listener of this.listeners) listener.event(message as DevtoolsEvent);
+        return;
+      }
       const call = this.calls.get(message.id);
       if (!call) return;
       this.calls.delete(message.id);
@@ -167,5 +194,7 @@ export class DevtoolsRelay {
     for (const client of this.clients.values()) client.socket.close(1011, 'the browser has exited');
     this.clients.clear();
     this.owners.clear();
+    for (const listener of this.listeners) listener.closed(reason);
+    this.listeners.clear();
   }
 }
