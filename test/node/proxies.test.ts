@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Server as ProxyServer } from 'proxy-chain';
@@ -325,5 +327,18 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
     expect(viaCli.code, viaCli.stderr).toBe(0);
     expect(JSON.parse(viaCli.stdout)).toMatchObject({ ok: true, status: 200, error_code: null });
     expect(site.visits.at(-1)).toMatchObject({ path: '/cli', from: FROM.socks5 });
+  });
+
+  it('leaves the password in no file of the data root: not in a log, not in the store, not in a browser folder', async () => {
+    const files = readdirSync(service.dataRoot, { recursive: true, encoding: 'utf8' })
+      .map((file) => join(service.dataRoot, file))
+      .filter((path) => statSync(path, { throwIfNoEntry: false })?.isFile());
+    expect(files.some((path) => path.includes('kernel-'))).toBe(true);
+    const forms = [PASSWORD, encodeURIComponent(PASSWORD)].map((form) => Buffer.from(form));
+    const holding = files.filter((path) => {
+      const bytes = readFileSync(path);
+      return forms.some((form) => bytes.includes(form));
+    });
+    expect(holding).toEqual([]);
   });
 });
