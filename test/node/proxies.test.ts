@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { Server as ProxyServer } from 'proxy-chain';
+import { Server as ProxyServer, type ServerOptions } from 'proxy-chain';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { createServer as createSocksServer } from '@pondwader/socks5-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ const PASSWORD = 'lpa-proxy-pw:@/%';
 /** A name no resolver knows: only the test's proxies map it to the site, so a page that loads it came through one. */
 const SITE_NAME = 'site.lpa-proxy.test';
 /** The address each proxy connects to the site from; the browser itself would come from 127.0.0.1. */
-const FROM = { http: '127.0.0.2', socks5: '127.0.0.3' } as const;
+const FROM = { http: '127.0.0.2', socks5: '127.0.0.3', https: '127.0.0.4' } as const;
 type Kind = keyof typeof FROM;
 
 interface Visit {
@@ -42,17 +43,42 @@ async function recordingSite(): Promise<{ server: Server; port: number; visits: 
 
 const toSite = (hostname: string) => (hostname === SITE_NAME ? '127.0.0.1' : hostname);
 
-/** An authenticated HTTP proxy: proxy-chain's own server, which resolves the site's name and connects from FROM.http. */
-async function httpProxy(): Promise<{ server: ProxyServer; port: number; carried: string[] }> {
+/**
+ * A certificate for 127.0.0.1 and its key, made for the run, for the TLS proxy: the service is
+ * started trusting it (NODE_EXTRA_CA_CERTS, and DENO_CERT for Deno), as a machine trusts a real proxy's.
+ */
+function loopbackCertificate(): { key: string; cert: string; path: string } {
+  const folder = mkdtempSync(join(tmpdir(), 'lpa-proxy-tls-'));
+  const [key, path] = [join(folder, 'key.pem'), join(folder, 'cert.pem')];
+  execFileSync(
+    'openssl',
+    [
+      ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1'],
+      ...['-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', path],
+    ],
+    { stdio: 'ignore' },
+  );
+  return { key: readFileSync(key, 'utf8'), cert: readFileSync(path, 'utf8'), path };
+}
+
+/**
+ * An authenticated HTTP proxy, or an HTTPS one (TLS to the proxy) with `tls`: proxy-chain's own server,
+ * which resolves the site's name and connects from FROM.http (FROM.https).
+ */
+async function httpProxy(tls?: {
+  key: string;
+  cert: string;
+}): Promise<{ server: ProxyServer; port: number; carried: string[] }> {
   const carried: string[] = [];
+  const listen = { host: '127.0.0.1', port: 0 };
+  const options: ServerOptions = tls ? { ...listen, serverType: 'https', httpsOptions: tls } : listen;
   const server = new ProxyServer({
-    host: '127.0.0.1',
-    port: 0,
+    ...options,
     prepareRequestFunction: ({ username, password, hostname, port }) => {
       if (username !== USER || password !== PASSWORD) return { requestAuthentication: true };
       carried.push(`${hostname}:${port}`);
       return {
-        localAddress: FROM.http,
+        localAddress: tls ? FROM.https : FROM.http,
         dnsLookup: ((host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
           options.all
             ? callback(null, [{ address: toSite(host), family: 4 }])
@@ -163,15 +189,21 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
 
   beforeAll(async () => {
     site = await recordingSite();
-    const [http, socks5] = await Promise.all([httpProxy(), socksProxy()]);
+    const certificate = loopbackCertificate();
+    const [http, socks5, https] = await Promise.all([httpProxy(), socksProxy(), httpProxy(certificate)]);
     proxies = {
       http: { ...http, close: () => http.server.close(true) },
+      https: { ...https, close: () => https.server.close(true) },
       socks5: {
         ...socks5,
         close: () => new Promise((resolve) => socks5.server.close(resolve)),
       },
     };
-    service = await startService(runtime, undefined, { LPA_BROWSER: (browser as { path: string }).path });
+    service = await startService(runtime, undefined, {
+      LPA_BROWSER: (browser as { path: string }).path,
+      NODE_EXTRA_CA_CERTS: certificate.path,
+      DENO_CERT: certificate.path,
+    });
   });
   afterAll(async () => {
     await service?.stop('SIGTERM');
@@ -179,7 +211,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
     await Promise.all(Object.values(proxies ?? {}).map((proxy) => proxy.close()));
   });
 
-  it.each(['http', 'socks5'] as const)(
+  it.each(['http', 'socks5', 'https'] as const)(
     'a %s proxy carries every request of a tab and a popup, names unresolved, and WebRTC finds no address',
     async (kind) => {
       const id = await profileWith(kind);
