@@ -34,8 +34,14 @@ async function recordingSite(): Promise<{ server: Server; port: number; visits: 
   const visits: Visit[] = [];
   const server = createServer((req, res) => {
     visits.push({ path: req.url ?? '', from: req.socket.remoteAddress ?? '', headers: req.headers });
-    res.setHeader('content-type', 'text/html');
-    res.end(`<!doctype html><title>${req.url}</title><p>through a proxy</p>`);
+    // `/sw-<kind>.js`: a service worker that fetches `/sw-fetch-<kind>` as it installs.
+    const worker = /^\/sw-(\w+)\.js$/.exec(req.url ?? '');
+    res.setHeader('content-type', worker ? 'text/javascript' : 'text/html');
+    res.end(
+      worker
+        ? `self.addEventListener('install', (event) => event.waitUntil(fetch('/sw-fetch-${worker[1]}')));`
+        : `<!doctype html><title>${req.url}</title><p>through a proxy</p>`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port, visits };
@@ -212,7 +218,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
   });
 
   it.each(['http', 'socks5', 'https'] as const)(
-    'a %s proxy carries every request of a tab and a popup, names unresolved, and WebRTC finds no address',
+    'a %s proxy carries every request of a tab, a popup, a worker and a service worker, names unresolved, and WebRTC finds no address',
     async (kind) => {
       const id = await profileWith(kind);
       const started = await start(id, { url: siteUrl(`/first-${kind}`) });
@@ -238,15 +244,33 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
         await tab.goto(`http://127.0.0.1:${site.port}/loopback-${kind}`);
         expect(await tab.title()).toBe(`/loopback-${kind}`);
 
+        // A worker and a service worker (loopback is a secure context, the made-up name is not).
+        await tab.evaluate(async (kind) => {
+          const script = `fetch('${location.origin}/worker-${kind}')`;
+          new Worker(URL.createObjectURL(new Blob([script], { type: 'text/javascript' })));
+          await navigator.serviceWorker.register(`/sw-${kind}.js`);
+        }, kind);
+        await until(async () =>
+          [`/worker-${kind}`, `/sw-fetch-${kind}`].every((path) => site.visits.some((visit) => visit.path === path)),
+        );
+
         const probe = await tab.evaluate(WEBRTC_PROBE);
         expect(probe).toEqual({ found: [], inSdp: [] });
       } finally {
         await client.disconnect();
       }
 
-      const mine = site.visits.filter((visit) => visit.path.endsWith(`-${kind}`));
+      const mine = site.visits.filter((visit) => new RegExp(`-${kind}(\\.js)?$`).test(visit.path));
       expect(mine.map((visit) => visit.path).sort()).toEqual(
-        [`/first-${kind}`, `/loopback-${kind}`, `/popup-${kind}`, `/tab-${kind}`].sort(),
+        [
+          `/first-${kind}`,
+          `/loopback-${kind}`,
+          `/popup-${kind}`,
+          `/tab-${kind}`,
+          `/worker-${kind}`,
+          `/sw-${kind}.js`,
+          `/sw-fetch-${kind}`,
+        ].sort(),
       );
       expect(new Set(mine.map((visit) => visit.from))).toEqual(new Set([FROM[kind]]));
       expect(mine.every((visit) => visit.headers['proxy-authorization'] === undefined)).toBe(true);
