@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { Server as ProxyServer } from 'proxy-chain';
+import { Server as ProxyServer, type ServerOptions } from 'proxy-chain';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { createServer as createSocksServer } from '@pondwader/socks5-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +20,7 @@ const PASSWORD = 'lpa-proxy-pw:@/%';
 /** A name no resolver knows: only the test's proxies map it to the site, so a page that loads it came through one. */
 const SITE_NAME = 'site.lpa-proxy.test';
 /** The address each proxy connects to the site from; the browser itself would come from 127.0.0.1. */
-const FROM = { http: '127.0.0.2', socks5: '127.0.0.3' } as const;
+const FROM = { http: '127.0.0.2', socks5: '127.0.0.3', https: '127.0.0.4' } as const;
 type Kind = keyof typeof FROM;
 
 interface Visit {
@@ -31,8 +34,14 @@ async function recordingSite(): Promise<{ server: Server; port: number; visits: 
   const visits: Visit[] = [];
   const server = createServer((req, res) => {
     visits.push({ path: req.url ?? '', from: req.socket.remoteAddress ?? '', headers: req.headers });
-    res.setHeader('content-type', 'text/html');
-    res.end(`<!doctype html><title>${req.url}</title><p>through a proxy</p>`);
+    // `/sw-<kind>.js`: a service worker that fetches `/sw-fetch-<kind>` as it installs.
+    const worker = /^\/sw-(\w+)\.js$/.exec(req.url ?? '');
+    res.setHeader('content-type', worker ? 'text/javascript' : 'text/html');
+    res.end(
+      worker
+        ? `self.addEventListener('install', (event) => event.waitUntil(fetch('/sw-fetch-${worker[1]}')));`
+        : `<!doctype html><title>${req.url}</title><p>through a proxy</p>`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port, visits };
@@ -40,17 +49,42 @@ async function recordingSite(): Promise<{ server: Server; port: number; visits: 
 
 const toSite = (hostname: string) => (hostname === SITE_NAME ? '127.0.0.1' : hostname);
 
-/** An authenticated HTTP proxy: proxy-chain's own server, which resolves the site's name and connects from FROM.http. */
-async function httpProxy(): Promise<{ server: ProxyServer; port: number; carried: string[] }> {
+/**
+ * A certificate for 127.0.0.1 and its key, made for the run, for the TLS proxy: the service is
+ * started trusting it (NODE_EXTRA_CA_CERTS, and DENO_CERT for Deno), as a machine trusts a real proxy's.
+ */
+function loopbackCertificate(): { key: string; cert: string; path: string } {
+  const folder = mkdtempSync(join(tmpdir(), 'lpa-proxy-tls-'));
+  const [key, path] = [join(folder, 'key.pem'), join(folder, 'cert.pem')];
+  execFileSync(
+    'openssl',
+    [
+      ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1'],
+      ...['-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', path],
+    ],
+    { stdio: 'ignore' },
+  );
+  return { key: readFileSync(key, 'utf8'), cert: readFileSync(path, 'utf8'), path };
+}
+
+/**
+ * An authenticated HTTP proxy, or an HTTPS one (TLS to the proxy) with `tls`: proxy-chain's own server,
+ * which resolves the site's name and connects from FROM.http (FROM.https).
+ */
+async function httpProxy(tls?: {
+  key: string;
+  cert: string;
+}): Promise<{ server: ProxyServer; port: number; carried: string[] }> {
   const carried: string[] = [];
+  const listen = { host: '127.0.0.1', port: 0 };
+  const options: ServerOptions = tls ? { ...listen, serverType: 'https', httpsOptions: tls } : listen;
   const server = new ProxyServer({
-    host: '127.0.0.1',
-    port: 0,
+    ...options,
     prepareRequestFunction: ({ username, password, hostname, port }) => {
       if (username !== USER || password !== PASSWORD) return { requestAuthentication: true };
       carried.push(`${hostname}:${port}`);
       return {
-        localAddress: FROM.http,
+        localAddress: tls ? FROM.https : FROM.http,
         dnsLookup: ((host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
           options.all
             ? callback(null, [{ address: toSite(host), family: 4 }])
@@ -161,15 +195,21 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
 
   beforeAll(async () => {
     site = await recordingSite();
-    const [http, socks5] = await Promise.all([httpProxy(), socksProxy()]);
+    const certificate = loopbackCertificate();
+    const [http, socks5, https] = await Promise.all([httpProxy(), socksProxy(), httpProxy(certificate)]);
     proxies = {
       http: { ...http, close: () => http.server.close(true) },
+      https: { ...https, close: () => https.server.close(true) },
       socks5: {
         ...socks5,
         close: () => new Promise((resolve) => socks5.server.close(resolve)),
       },
     };
-    service = await startService(runtime, undefined, { LPA_BROWSER: (browser as { path: string }).path });
+    service = await startService(runtime, undefined, {
+      LPA_BROWSER: (browser as { path: string }).path,
+      NODE_EXTRA_CA_CERTS: certificate.path,
+      DENO_CERT: certificate.path,
+    });
   });
   afterAll(async () => {
     await service?.stop('SIGTERM');
@@ -177,8 +217,8 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
     await Promise.all(Object.values(proxies ?? {}).map((proxy) => proxy.close()));
   });
 
-  it.each(['http', 'socks5'] as const)(
-    'a %s proxy carries every request of a tab and a popup, names unresolved, and WebRTC finds no address',
+  it.each(['http', 'socks5', 'https'] as const)(
+    'a %s proxy carries every request of a tab, a popup, a worker and a service worker, names unresolved, and WebRTC finds no address',
     async (kind) => {
       const id = await profileWith(kind);
       const started = await start(id, { url: siteUrl(`/first-${kind}`) });
@@ -204,15 +244,33 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
         await tab.goto(`http://127.0.0.1:${site.port}/loopback-${kind}`);
         expect(await tab.title()).toBe(`/loopback-${kind}`);
 
+        // A worker and a service worker (loopback is a secure context, the made-up name is not).
+        await tab.evaluate(async (kind) => {
+          const script = `fetch('${location.origin}/worker-${kind}')`;
+          new Worker(URL.createObjectURL(new Blob([script], { type: 'text/javascript' })));
+          await navigator.serviceWorker.register(`/sw-${kind}.js`);
+        }, kind);
+        await until(async () =>
+          [`/worker-${kind}`, `/sw-fetch-${kind}`].every((path) => site.visits.some((visit) => visit.path === path)),
+        );
+
         const probe = await tab.evaluate(WEBRTC_PROBE);
         expect(probe).toEqual({ found: [], inSdp: [] });
       } finally {
         await client.disconnect();
       }
 
-      const mine = site.visits.filter((visit) => visit.path.endsWith(`-${kind}`));
+      const mine = site.visits.filter((visit) => new RegExp(`-${kind}(\\.js)?$`).test(visit.path));
       expect(mine.map((visit) => visit.path).sort()).toEqual(
-        [`/first-${kind}`, `/loopback-${kind}`, `/popup-${kind}`, `/tab-${kind}`].sort(),
+        [
+          `/first-${kind}`,
+          `/loopback-${kind}`,
+          `/popup-${kind}`,
+          `/tab-${kind}`,
+          `/worker-${kind}`,
+          `/sw-${kind}.js`,
+          `/sw-fetch-${kind}`,
+        ].sort(),
       );
       expect(new Set(mine.map((visit) => visit.from))).toEqual(new Set([FROM[kind]]));
       expect(mine.every((visit) => visit.headers['proxy-authorization'] === undefined)).toBe(true);
@@ -325,5 +383,18 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
     expect(viaCli.code, viaCli.stderr).toBe(0);
     expect(JSON.parse(viaCli.stdout)).toMatchObject({ ok: true, status: 200, error_code: null });
     expect(site.visits.at(-1)).toMatchObject({ path: '/cli', from: FROM.socks5 });
+  });
+
+  it('leaves the password in no file of the data root: not in a log, not in the store, not in a browser folder', async () => {
+    const files = readdirSync(service.dataRoot, { recursive: true, encoding: 'utf8' })
+      .map((file) => join(service.dataRoot, file))
+      .filter((path) => statSync(path, { throwIfNoEntry: false })?.isFile());
+    expect(files.some((path) => path.includes('kernel-'))).toBe(true);
+    const forms = [PASSWORD, encodeURIComponent(PASSWORD)].map((form) => Buffer.from(form));
+    const holding = files.filter((path) => {
+      const bytes = readFileSync(path);
+      return forms.some((form) => bytes.includes(form));
+    });
+    expect(holding).toEqual([]);
   });
 });
