@@ -13,6 +13,13 @@ import { defineContract } from './define';
 
 const RUNS_DOC = 'docs/runs.md';
 
+/**
+ * `GET /api/v1/runs` on a machine and on a team: one operation in both OpenAPI documents, whose answer
+ * is what each knows of live runs (a machine its browsers, a team its leases: src/contracts/run-leases.ts).
+ */
+export const LIVE_RUNS_SUMMARY =
+  "The runs whose browser is alive: a machine's own; on a team, its live leases (which machine runs which profile)";
+
 /** A profile's browser (docs/runs.md): started and stopped on this machine, whose host owns the process. */
 export const runs = {
   // Before `start`: `/profiles/batch/start` would otherwise be the start of a profile called `batch`.
@@ -71,6 +78,9 @@ export const runs = {
       'run.start_failed',
       'account.running_limit',
       'account.daily_starts_limit',
+      'run.locked_elsewhere',
+      'team.unreachable',
+      'team.refused',
     ],
   }),
   stop: defineContract({
@@ -116,7 +126,7 @@ export const runs = {
     path: '/api/v1/runs',
     home: 'local',
     tag: 'Runs',
-    summary: 'The runs whose browser is alive',
+    summary: LIVE_RUNS_SUMMARY,
     scopes: ['runtime:control'],
     response: RunList,
   }),

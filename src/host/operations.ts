@@ -94,6 +94,8 @@ export const HOST_OPERATIONS = {
     list: operation(z.tuple([]), HostRuns),
     /** `forget(profileId)`: removes a deleted profile's browser folder (its live browser was stopped first). */
     forget: operation(z.tuple([z.string()]), z.void()),
+    /** `answers(runId)`: whether the run's browser is alive and answers DevTools (`Browser.getVersion`) within 5 s: what keeps a team profile's lease. */
+    answers: operation(z.tuple([z.string()]), z.boolean()),
     /** `screenshot(runId)`: a PNG of the run's first page, base64; null when it has none. */
     screenshot: operation(z.tuple([z.string()]), z.string().nullable()),
   },

@@ -57,6 +57,7 @@ export function teamHost({ teamId, bucket, keys }: TeamHostParts): HostPort {
       stop: refuse('browsers'),
       list: async () => ({ live: [], starting: [], ended: [] }),
       screenshot: refuse('browsers'),
+      answers: async () => false,
       forget: async () => undefined,
     },
     seals: {

@@ -36,6 +36,7 @@ export function nodeHost(
       stop: (runId, force) => browsers.stop(runId, force),
       list: async () => browsers.runsNow(),
       screenshot: (runId) => browsers.screenshot(runId),
+      answers: (runId) => browsers.answers(runId),
       forget: async (profileId) => browsers.forget(profileId),
     },
     disk: nodeDisk(dataRoot),

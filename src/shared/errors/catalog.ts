@@ -173,6 +173,24 @@ export const ERROR_CATALOG = {
     details: z.object({ max: z.int(), started_today: z.int(), retry_after_s: z.int() }),
   },
   'run.not_running': { status: 409, message: 'The profile is not running.', details: NONE },
+  'run.locked_elsewhere': {
+    status: 409,
+    message:
+      'The team profile runs on another machine of the team; its lease names where (docs/teams.md#runs-across-machines).',
+    details: z.object({
+      profile_id: z.string(),
+      machine_id: z.string().nullable(),
+      machine_label: z.string(),
+      who: z.string().meta({ description: 'The member or team token that holds the lease.' }),
+      since: z.int(),
+      expires_at: z.int(),
+    }),
+  },
+  'run.lease_lost': {
+    status: 409,
+    message: "This run no longer holds the profile's lease: it expired, was released or an admin broke it.",
+    details: z.object({ profile_id: z.string(), run_id: z.string() }),
+  },
   'run.start_failed': {
     status: 502,
     message: 'The browser did not start; its last output is in details.',
