@@ -80,7 +80,7 @@ export const team = {
       "The team's own `GET /api/v1/runs` (docs/teams.md#runs-across-machines), asked by this machine with its team token.",
     scopes: ['profiles:read'],
     response: LeaseList,
-    errors: ['team.not_joined', 'team.unreachable', 'team.refused', 'team.bad_answer'],
+    errors: ['team.unreachable', 'team.refused', 'team.bad_answer'],
   }),
   export: defineContract({
     method: 'GET',
