@@ -146,6 +146,13 @@ async function startOne(ctx: RequestContext, audit: AuditContext, id: string, op
     if (started.reason === 'browser_missing') throw new ApiError('run.browser_missing', { problem: started.error });
     throw new ApiError('run.start_failed', { run_id: begun.id, error: started.error });
   }
+  // A start slower than a third of the lease renews it before it answers; one slower than the lease lost it.
+  if (inTeam(ctx) && !(await keepLease(ctx, runId))) {
+    await ctx.host.runs.stop(runId, true);
+    await ctx.store.runs.failed(runId, 'the browser took longer to start than the lease lasts');
+    await releaseLease(ctx, id, runId);
+    throw new ApiError('run.lease_lost', { profile_id: id, run_id: runId });
+  }
   const { pid, browser_version, debug_port } = started.run;
   const running = await ctx.store.runs.running(audit, runId, { pid, browser_version, debug_port });
   watchRuns(ctx);

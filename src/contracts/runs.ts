@@ -79,6 +79,7 @@ export const runs = {
       'account.running_limit',
       'account.daily_starts_limit',
       'run.locked_elsewhere',
+      'run.lease_lost',
       'team.unreachable',
       'team.refused',
     ],

@@ -1,7 +1,8 @@
 /**
  * Team profiles run on one machine at a time (docs/teams.md#runs-across-machines): one
  * `npm run start:team` with a short lease, two `npm start` machines joined to it, each starting real
- * headless Chromium. Start on a, b is refused naming a, stop on a, b starts; an admin breaks a's
+ * headless Chromium. Start on a, b is refused naming a, stop on a, b starts; a's browser crashes and
+ * its lease is given back at once; an admin breaks a's
  * lease and a's browser stops; a's service killed, b starts once a's lease expired and no sooner;
  * the team gone, a start is 503 and a running browser stops once its lease could not be renewed.
  */
@@ -164,6 +165,34 @@ describe.skipIf('skip' in browser)('team profiles on two machines', { timeout: 1
     const missing = await start(a, 'no-such-profile');
     expect(missing.status).toBe(404);
     expect(missing.json.error.code).toBe('resource.not_found');
+  });
+
+  it("gives a crashed browser's lease back at once: b starts without waiting for it to expire", async () => {
+    const id = await newProfile('crashed browser');
+    const onA = await start(a, id);
+    expect(onA.status, JSON.stringify(onA.json)).toBe(200);
+    process.kill(onA.json.pid, 'SIGKILL');
+    const ended = await until('the crash on a', async () => {
+      const run = await call(a, `/api/v1/profiles/${id}/run`);
+      return run.json.state === 'crashed' ? run.json : null;
+    });
+    expect(ended).toMatchObject({ id: onA.json.id, end_reason: 'exited' });
+    const onB = await start(b, id);
+    expect(onB.status, JSON.stringify(onB.json)).toBe(200);
+    expect((await call(b, `/api/v1/profiles/${id}/stop`, { method: 'POST' })).status).toBe(200);
+    // Released by a, not taken over after an expiry.
+    const grantOnB = (
+      await teamOk<{ items: any[] }>(team, `/teams/${TEAM}/api/v1/audit?limit=1000`, { token: ownerToken })
+    ).items.find(
+      (item) =>
+        item.action === 'runs.lease_grant' && item.entity_id === id && item.details.machine_label === 'machine b',
+    );
+    expect(grantOnB.details.took_over_expired).toBeUndefined();
+    expect((await leaseEntries(id)).slice(0, 3)).toEqual([
+      'runs.lease_grant machine a',
+      'runs.lease_release machine a',
+      'runs.lease_grant machine b',
+    ]);
   });
 
   it("lets an owner break a lease (audited); a's browser stops with lease_lost, and b may start", async () => {
