@@ -10,7 +10,7 @@ import type { StoredRun } from '../storage/runs/runs';
 import type { RequestContext } from './context';
 import { implement } from './implement';
 import { runQuota } from './membership/provider';
-import { keepLease, type LeaseContext, releaseLease, renewEvery, takeLease } from './team-runs';
+import { keepLease, type LeaseContext, releaseLease, renewEvery, takeLease, teamProfile } from './team-runs';
 
 /** How often the store asks the host about its live runs, while it has any: a crash is recorded within this. */
 const WATCH_MS = 2_000;
@@ -48,11 +48,12 @@ async function syncRuns(ctx: LeaseContext): Promise<Map<string, LiveRun>> {
 const inTeam = (ctx: LeaseContext) => ctx.config.teamUrl !== null;
 
 /**
- * A solo machine's 404 for a profile it does not have. A joined machine's profiles are the team's, not
- * in its own store: its runs of them are what it knows (a run's read or stop of another id finds none).
+ * The 404 for a profile that does not exist. A joined machine's profiles are the team's, not in its
+ * own store: one it has run is known; any other is asked of the team.
  */
 async function knownHere(ctx: RequestContext, id: string): Promise<void> {
   if (!inTeam(ctx)) await ctx.store.profiles.get(id);
+  else if ((await ctx.store.runs.latest(id)) === null) await teamProfile(ctx, id);
 }
 
 /**
@@ -109,7 +110,7 @@ const BATCH_AT_ONCE = 3;
 /** One profile's start, as the single route and each item of a batch run it. */
 async function startOne(ctx: RequestContext, audit: AuditContext, id: string, options: RunStart): Promise<Run> {
   // A team profile is the team's: the lease's grant is what finds it (or answers 404).
-  await knownHere(ctx, id);
+  if (!inTeam(ctx)) await ctx.store.profiles.get(id);
   const found = await ctx.host.runs.browser();
   if (!found.found) throw new ApiError('run.browser_missing', { problem: found.problem });
   await syncRuns(ctx);

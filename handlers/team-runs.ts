@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { profiles } from '../src/contracts/profiles';
 import { runLeases } from '../src/contracts/run-leases';
 import type { Contract } from '../src/contracts/define';
 import { reached, teamErrorCode } from '../src/host/team-link-request';
@@ -21,7 +22,7 @@ export type LeaseContext = Pick<RequestContext, 'host' | 'store' | 'memory' | 'c
 /** The team's refusals a machine passes on as they are: they are about the lease, and say whose it is. */
 const PASSED_ON = ['run.locked_elsewhere', 'run.lease_lost', 'resource.not_found'] as const;
 
-/** One of this machine's own calls of a team lease route, through the host that holds the team token. */
+/** One of this machine's own calls of a team route, through the host that holds the team token. */
 async function askTeam<R extends z.ZodType>(
   ctx: LeaseContext,
   route: Contract & { response?: R },
@@ -119,6 +120,9 @@ export async function keepLease(ctx: LeaseContext, runId: string): Promise<boole
   }
   return Date.now() - lease.renewedAt < lease.leaseMs;
 }
+
+/** The team's profile, or the team's 404 for it: what a joined machine's run routes look a profile up in. */
+export const teamProfile = (ctx: LeaseContext, id: string) => askTeam(ctx, profiles.read, id);
 
 /** The team's live leases, as this machine's `GET /api/v1/team/runs` answers them. */
 export const teamLeases = (ctx: LeaseContext) => askTeam(ctx, runLeases.list, '');

@@ -98,7 +98,7 @@ export const runs = {
     bodyOptional: true,
     response: Run,
     audit: 'runs.stop',
-    errors: ['resource.not_found', 'run.not_running'],
+    errors: ['resource.not_found', 'run.not_running', 'team.unreachable'],
   }),
   read: defineContract({
     method: 'GET',
@@ -109,7 +109,7 @@ export const runs = {
     scopes: ['runtime:control'],
     params: IdParams,
     response: Run,
-    errors: ['resource.not_found'],
+    errors: ['resource.not_found', 'team.unreachable'],
   }),
   screenshot: defineContract({
     method: 'GET',
@@ -120,7 +120,7 @@ export const runs = {
     scopes: ['runtime:control'],
     params: IdParams,
     response: RunScreenshot,
-    errors: ['resource.not_found', 'run.not_running'],
+    errors: ['resource.not_found', 'run.not_running', 'team.unreachable'],
   }),
   list: defineContract({
     method: 'GET',
