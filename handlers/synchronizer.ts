@@ -47,7 +47,7 @@ export const synchronizerRoutes = implement(synchronizer, {
     if (now.running) throw alreadyRunning(now);
     const ids = [body.source_id, ...body.follower_ids];
     for (const id of ids) await ctx.store.profiles.get(id);
-    const live = await syncRuns(ctx.host, ctx.store);
+    const live = await syncRuns(ctx);
     const runOf = new Map(
       (await ctx.store.runs.live()).filter((run) => live.has(run.id)).map((run) => [run.profile_id, run.id]),
     );

@@ -4,6 +4,7 @@ import { reached, teamErrorCode } from '../src/host/team-link-request';
 import { ApiError } from '../src/shared/errors/api-error';
 import type { RequestContext } from './context';
 import { implement } from './implement';
+import { teamLeases } from './team-runs';
 import { verifyTeam, type TeamGet } from './team-link-verify';
 
 const NOTHING_WITNESSED = { heads: 0, oldest_seq: null, newest: null, checkpoint: null } as const;
@@ -21,6 +22,8 @@ export const teamRoutes = implement(team, {
     return verifyTeam(ctx.store, ctx.config.teamUrl, teamReader(ctx), Date.now());
   },
   export: ({ ctx, query, audit }) => ctx.store.transfer.exportPage(audit, query),
+  // A solo machine runs no team profile: no lease to show, rather than an error every page would have to hide.
+  runs: async ({ ctx }) => (ctx.config.teamUrl === null ? { items: [] } : teamLeases(ctx)),
 });
 
 /** This machine's own reads of the team, through the host that holds the team token, under the request's id. */

@@ -161,6 +161,7 @@ const vars = {
   ...access,
   ...(frontKey === null ? {} : { TEAM_FRONT_KEY: frontKey }),
   ...(process.env.LPA_ALLOWED_ORIGINS ? { LPA_ALLOWED_ORIGINS: process.env.LPA_ALLOWED_ORIGINS } : {}),
+  ...(process.env.LPA_RUN_LEASE_MS ? { LPA_RUN_LEASE_MS: process.env.LPA_RUN_LEASE_MS } : {}),
 };
 
 // The worker imports these generated modules, as `npm start`'s does.

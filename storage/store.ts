@@ -11,6 +11,7 @@ import { Globals } from './globals/globals';
 import { migrate, type MigrationReport } from './migrations/migrate';
 import { Profiles } from './profiles/profiles';
 import { Runs } from './runs/runs';
+import { RunLeases } from './leases/leases';
 import { auditProofsMigration } from './migrations/005-audit-proofs';
 import { auditKeyStartMigration } from './migrations/006-audit-key-start';
 import { signKeyStart } from './audit/key-start';
@@ -53,6 +54,7 @@ export class Store {
   readonly audit: Audit;
   readonly profiles: Profiles;
   readonly runs: Runs;
+  readonly leases: RunLeases;
   readonly profileAccounts: ProfileAccounts;
   readonly membership: MembershipCache;
   readonly members: Members;
@@ -76,6 +78,7 @@ export class Store {
     this.shares = new Shares(ctx);
     this.profiles = new Profiles(ctx);
     this.runs = new Runs(ctx);
+    this.leases = new RunLeases(ctx, this.profiles);
     this.profileAccounts = new ProfileAccounts(ctx, this.profiles);
     this.membership = new MembershipCache(ctx);
     this.members = new Members(ctx);

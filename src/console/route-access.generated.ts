@@ -68,6 +68,7 @@ export const ROUTE_ACCESS: Record<string, 'admin' | readonly Scope[]> = {
   'GET /api/v1/audit/export': ['audit:read'],
   'GET /api/v1/team': ['audit:read'],
   'POST /api/v1/team/verify': ['audit:read'],
+  'GET /api/v1/team/runs': ['profiles:read'],
   'GET /api/v1/team/export': 'admin',
   'GET /api/v1/openapi.json': [],
 };

@@ -11,6 +11,7 @@ import { openapi, teamOpenapi } from './openapi';
 import { profileAccounts } from './profile-accounts';
 import { profiles } from './profiles';
 import { push } from './push';
+import { runLeases } from './run-leases';
 import { runs } from './runs';
 import { settings } from './settings';
 import { shares } from './shares';
@@ -74,6 +75,7 @@ export {
   profiles,
   push,
   reachability,
+  runLeases,
   runs,
   settings,
   shares,

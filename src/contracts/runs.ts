@@ -14,6 +14,13 @@ import { defineContract } from './define';
 
 const RUNS_DOC = 'docs/runs.md';
 
+/**
+ * `GET /api/v1/runs` on a machine and on a team: one operation in both OpenAPI documents, whose answer
+ * is what each knows of live runs (a machine its browsers, a team its leases: src/contracts/run-leases.ts).
+ */
+export const LIVE_RUNS_SUMMARY =
+  "The runs whose browser is alive: a machine's own; on a team, its live leases (which machine runs which profile)";
+
 /** A profile's browser (docs/runs.md): started and stopped on this machine, whose host owns the process. */
 export const runs = {
   // Before `start`: `/profiles/batch/start` would otherwise be the start of a profile called `batch`.
@@ -76,6 +83,11 @@ export const runs = {
       'proxy.unreachable',
       'proxy.check_failed',
       'proxy.not_set',
+      'proxy.team_profile',
+      'run.locked_elsewhere',
+      'run.lease_lost',
+      'team.unreachable',
+      'team.refused',
     ],
   }),
   stop: defineContract({
@@ -92,7 +104,7 @@ export const runs = {
     bodyOptional: true,
     response: Run,
     audit: 'runs.stop',
-    errors: ['resource.not_found', 'run.not_running'],
+    errors: ['resource.not_found', 'run.not_running', 'team.unreachable'],
   }),
   read: defineContract({
     method: 'GET',
@@ -103,7 +115,7 @@ export const runs = {
     scopes: ['runtime:control'],
     params: IdParams,
     response: Run,
-    errors: ['resource.not_found'],
+    errors: ['resource.not_found', 'team.unreachable'],
   }),
   screenshot: defineContract({
     method: 'GET',
@@ -114,7 +126,7 @@ export const runs = {
     scopes: ['runtime:control'],
     params: IdParams,
     response: RunScreenshot,
-    errors: ['resource.not_found', 'run.not_running'],
+    errors: ['resource.not_found', 'run.not_running', 'team.unreachable'],
   }),
   checkProxy: defineContract({
     method: 'POST',
@@ -136,7 +148,7 @@ export const runs = {
     path: '/api/v1/runs',
     home: 'local',
     tag: 'Runs',
-    summary: 'The runs whose browser is alive',
+    summary: LIVE_RUNS_SUMMARY,
     scopes: ['runtime:control'],
     response: RunList,
   }),

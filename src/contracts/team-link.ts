@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TransferPage, TransferQuery } from '../../storage/transfer/schema';
 import { WitnessSummary } from '../../storage/witness/schema';
+import { LeaseList } from '../../storage/leases/schema';
 import { defineContract } from './define';
 
 export const TeamLinkStatus = z
@@ -67,6 +68,19 @@ export const team = {
     scopes: ['audit:read'],
     response: TeamVerification,
     errors: ['team.not_joined', 'team.unreachable', 'team.refused', 'team.bad_answer'],
+  }),
+  runs: defineContract({
+    method: 'GET',
+    path: '/api/v1/team/runs',
+    home: 'local',
+    tag: 'Team',
+    summary:
+      "The team's live leases, as the team answers them: which team profile runs on which machine, for whom, until when",
+    description:
+      "The team's own `GET /api/v1/runs` (docs/teams.md#runs-across-machines), asked by this machine with its team token.",
+    scopes: ['profiles:read'],
+    response: LeaseList,
+    errors: ['team.unreachable', 'team.refused', 'team.bad_answer'],
   }),
   export: defineContract({
     method: 'GET',

@@ -108,6 +108,8 @@ export const HOST_OPERATIONS = {
     forget: operation(z.tuple([z.string()]), z.void()),
     /** `checkProxy(proxy, url, timeoutMs)`: fetches `url` through the proxy as a run's browser would (docs/proxies.md). */
     checkProxy: operation(z.tuple([ProxyUpstream, z.string(), z.int().min(1)]), ProxyCheckResult),
+    /** `answers(runId)`: whether the run's browser is alive and answers DevTools (`Browser.getVersion`) within 5 s: what keeps a team profile's lease. */
+    answers: operation(z.tuple([z.string()]), z.boolean()),
     /** `screenshot(runId)`: a PNG of the run's first page, base64; null when it has none. */
     screenshot: operation(z.tuple([z.string()]), z.string().nullable()),
     /**

@@ -96,7 +96,7 @@ export class StoreObject {
           authenticate: localAuthenticator(parts.config, store),
         });
     // Runs a stopped service left behind are recorded as ended at once (handlers/runs.ts); a team runs no browsers.
-    if (!team) watchRuns({ host: parts.host, store: started.client, memory: this.memory });
+    if (!team) watchRuns({ host: parts.host, store: started.client, memory: this.memory, config: parts.config });
   }
 
   /** A request the entry's front passed its guards (src/pipeline/app.ts). */

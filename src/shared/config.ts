@@ -19,6 +19,10 @@ export interface Config {
   teamUrl: string | null;
   /** This machine's id in the team's chain (`<data root>/machine-id`); null when solo. */
   machineId: string | null;
+  /** A team service's lease length for a profile's run (`LPA_RUN_LEASE_MS`, docs/teams.md#settings); unset elsewhere. */
+  runLeaseMs?: number;
+  /** What the team shows as where this machine's runs are (LPA_MACHINE_LABEL or the host name); null when solo. */
+  machineLabel?: string | null;
 }
 
 /** The service's settings as the runtime hands them over: text, by their environment names. */
@@ -35,6 +39,8 @@ export interface ConfigVars {
   LPA_TEAM_URL?: string;
   /** Set by the launcher with LPA_TEAM_URL, from `<data root>/machine-id`. */
   LPA_MACHINE_ID?: string;
+  /** Set by the launcher with LPA_TEAM_URL: LPA_MACHINE_LABEL, or the host name. */
+  LPA_MACHINE_LABEL?: string;
 }
 
 /** The origins of the web console the service serves itself (src/console): its pages call the API from there. */
@@ -65,5 +71,6 @@ export function configFrom(vars: ConfigVars): Config {
     accountUrl: vars.LPA_ACCOUNT_URL || null,
     teamUrl: vars.LPA_TEAM_URL || null,
     machineId: (vars.LPA_TEAM_URL && vars.LPA_MACHINE_ID) || null,
+    machineLabel: (vars.LPA_TEAM_URL && vars.LPA_MACHINE_LABEL) || null,
   };
 }

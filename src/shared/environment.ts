@@ -35,6 +35,12 @@ export const ENVIRONMENT = {
     meaning: "The Chromium-based browser a profile's run starts: a path, or a name on PATH (docs/runs.md).",
     readBy: ['launcher'],
   },
+  LPA_MACHINE_LABEL: {
+    default: "the machine's host name",
+    meaning:
+      'How the team names this machine where a team profile runs on it (docs/teams.md#runs-across-machines); printable ASCII, at most 100 characters.',
+    readBy: ['launcher'],
+  },
   PATH: {
     default: "the process's own",
     meaning: 'Where LPA looks for a browser when `LPA_BROWSER` is unset or is a name (docs/runs.md#the-browser).',
@@ -54,6 +60,12 @@ export const ENVIRONMENT = {
     default: './data-team',
     meaning:
       "The team service's local state: the simulated Durable Objects, bucket and rate limiter, and its secrets' files.",
+    readBy: ['team'],
+  },
+  LPA_RUN_LEASE_MS: {
+    default: '60000',
+    meaning:
+      "How long a team profile's run lease lasts, in ms (3000..3600000); its machine renews it every third (docs/teams.md#runs-across-machines).",
     readBy: ['team'],
   },
   LPA_TEAM_HOSTNAMES: {

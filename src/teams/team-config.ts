@@ -1,4 +1,5 @@
 import type { Config } from '../shared/config';
+import { DEFAULT_LEASE_MS } from '../../storage/leases/schema';
 import { sha256Hex } from '../shared/crypto';
 
 /**
@@ -16,6 +17,8 @@ export interface TeamVars {
   LPA_ACCESS_ISSUER?: string;
   /** Secret: the operator's bearer token for `POST /v1/teams`. */
   LPA_OPERATOR_TOKEN: string;
+  /** How long a profile's run lease lasts, in ms (default 60,000; 3,000..3,600,000); its holder renews it every third. */
+  LPA_RUN_LEASE_MS?: string;
   /** Secret: the key-encryption key of every team's keys, 32 random bytes in base64. */
   LPA_KEY_WRAP_KEY: string;
 }
@@ -40,7 +43,14 @@ export function teamConfigFrom(vars: TeamVars): Config {
     accountUrl: null,
     teamUrl: null,
     machineId: null,
+    runLeaseMs: leaseMsFrom(vars.LPA_RUN_LEASE_MS),
   };
+}
+
+/** The lease length the service was given; a value out of bounds is a deploy's mistake, so the default stands rather than a lease no machine can keep. */
+function leaseMsFrom(text: string | undefined): number {
+  const ms = Number(text);
+  return Number.isInteger(ms) && ms >= 3_000 && ms <= 3_600_000 ? ms : DEFAULT_LEASE_MS;
 }
 
 /** The Access settings, or null where the service has none (then only team tokens authenticate). */

@@ -59,6 +59,7 @@ export function teamHost({ teamId, bucket, keys }: TeamHostParts): HostPort {
       screenshot: refuse('browsers'),
       step: refuse('browsers'),
       checkProxy: refuse('browsers'),
+      answers: async () => false,
       forget: async () => undefined,
     },
     synchronizer: {

@@ -80,6 +80,18 @@ export const AUDIT_ACTIONS = {
     category: 'account',
     description: 'A follower was taken out of the synchronizer.',
   },
+  'runs.lease_grant': {
+    category: 'team',
+    description: "A machine took a team profile's lease to run its browser (docs/teams.md#runs-across-machines).",
+  },
+  'runs.lease_release': {
+    category: 'team',
+    description: "A machine released a team profile's lease: its browser stopped, crashed or was lost.",
+  },
+  'runs.lease_break': {
+    category: 'team',
+    description: "An owner or admin broke a team profile's lease; the machine that held it stops its browser.",
+  },
   'members.write': { category: 'team', description: 'A member was added to the team, or given another role.' },
   'members.delete': { category: 'team', description: 'A member was removed from the team.' },
   'team.export': {

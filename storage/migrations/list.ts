@@ -11,6 +11,7 @@ import { witnessPerTeamMigration } from './009-witness-per-team';
 import { runsMigration } from './010-runs';
 import { profileProxyMigration } from './011-profile-proxy';
 import { flowRunsMigration } from './013-flow-runs';
+import { runLeasesMigration } from './014-run-leases';
 
 /**
  * Every schema change, in order, one file each in storage/migrations/. A migration is never edited
@@ -29,4 +30,5 @@ export const MIGRATIONS = migrationList([
   runsMigration,
   profileProxyMigration,
   flowRunsMigration,
+  runLeasesMigration,
 ]);

@@ -445,6 +445,8 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
     // A machine in a team verifies the team's chain against the heads it witnessed in this run: 200.
     'GET /api/v1/team': async () => [{ status: 200, path: '/api/v1/team' }],
     'POST /api/v1/team/verify': async () => [{ status: teamMode ? 200 : 409, path: '/api/v1/team/verify' }],
+    // A machine in a team answers the team's live leases (none while the suite runs no team profile); a solo one none.
+    'GET /api/v1/team/runs': async () => [{ status: 200, path: '/api/v1/team/runs' }],
     // A page of every kind, each with an item in it, as `lpa team push` reads them.
     'GET /api/v1/team/export': async () => {
       await account();

@@ -430,7 +430,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The runs whose browser is alive */
+        /** The runs whose browser is alive: a machine's own; on a team, its live leases (which machine runs which profile) */
         get: operations["getRuns"];
         put?: never;
         post?: never;
@@ -943,6 +943,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/team/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's live leases, as the team answers them: which team profile runs on which machine, for whom, until when
+         * @description The team's own `GET /api/v1/runs` (docs/teams.md#runs-across-machines), asked by this machine with its team token.
+         */
+        get: operations["getTeamRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/team/export": {
         parameters: {
             query?: never;
@@ -1347,7 +1367,7 @@ export interface components {
          * @description Stable machine-readable code; see the catalogue (`x-error-catalog`).
          * @enum {string}
          */
-        ErrorCode: "auth.token_missing" | "auth.token_invalid" | "auth.scope_missing" | "auth.admin_required" | "auth.not_member" | "auth.throttled" | "request.host_forbidden" | "request.origin_forbidden" | "request.invalid" | "request.body_timeout" | "request.malformed_json" | "request.body_incomplete" | "request.unsupported_media_type" | "request.too_large" | "route.not_found" | "team.not_found" | "team.unreachable" | "team.bad_answer" | "team.not_joined" | "team.refused" | "team.scope_missing" | "team.exists" | "team.not_empty" | "resource.not_found" | "state.revision_conflict" | "run.browser_missing" | "run.active" | "account.running_limit" | "account.daily_starts_limit" | "run.not_running" | "proxy.not_set" | "proxy.auth_failed" | "proxy.unreachable" | "proxy.check_failed" | "run.start_failed" | "synchronizer.running" | "synchronizer.not_running" | "state.conflict" | "members.last_owner" | "vault.locked" | "flows.unknown" | "flows.has_dependents" | "flows.missing_values" | "flows.dependency_cycle" | "flows.not_runnable" | "flows.profile_busy" | "flows.job_ended" | "shares.dependencies_outside" | "shares.bundle_too_large" | "shares.code_malformed" | "shares.code_unknown" | "shares.code_invalid" | "shares.revoked" | "shares.expired" | "shares.exhausted" | "shares.ticket_unknown" | "shares.ticket_used" | "shares.ticket_expired" | "shares.import_unknown_items" | "shares.import_dependencies_missing" | "files.exists" | "files.folder_refused" | "audit.export_too_large" | "audit.export_busy" | "audit.verify_busy" | "audit.signing_key_missing" | "request.cursor_invalid" | "request.cursor_mismatch" | "profile_accounts.limit_reached" | "account.limit_reached" | "account.entitlement_missing" | "vault.unreadable" | "internal";
+        ErrorCode: "auth.token_missing" | "auth.token_invalid" | "auth.scope_missing" | "auth.admin_required" | "auth.not_member" | "auth.throttled" | "request.host_forbidden" | "request.origin_forbidden" | "request.invalid" | "request.body_timeout" | "request.malformed_json" | "request.body_incomplete" | "request.unsupported_media_type" | "request.too_large" | "route.not_found" | "team.not_found" | "team.unreachable" | "team.bad_answer" | "team.not_joined" | "team.refused" | "team.scope_missing" | "team.exists" | "team.not_empty" | "resource.not_found" | "state.revision_conflict" | "run.browser_missing" | "run.active" | "account.running_limit" | "account.daily_starts_limit" | "run.not_running" | "proxy.not_set" | "proxy.team_profile" | "proxy.auth_failed" | "proxy.unreachable" | "proxy.check_failed" | "run.locked_elsewhere" | "run.lease_lost" | "run.start_failed" | "synchronizer.running" | "synchronizer.not_running" | "state.conflict" | "members.last_owner" | "vault.locked" | "flows.unknown" | "flows.has_dependents" | "flows.missing_values" | "flows.dependency_cycle" | "flows.not_runnable" | "flows.profile_busy" | "flows.job_ended" | "shares.dependencies_outside" | "shares.bundle_too_large" | "shares.code_malformed" | "shares.code_unknown" | "shares.code_invalid" | "shares.revoked" | "shares.expired" | "shares.exhausted" | "shares.ticket_unknown" | "shares.ticket_used" | "shares.ticket_expired" | "shares.import_unknown_items" | "shares.import_dependencies_missing" | "files.exists" | "files.folder_refused" | "audit.export_too_large" | "audit.export_busy" | "audit.verify_busy" | "audit.signing_key_missing" | "request.cursor_invalid" | "request.cursor_mismatch" | "profile_accounts.limit_reached" | "account.limit_reached" | "account.entitlement_missing" | "vault.unreadable" | "internal";
         FilesExistsError: {
             error: {
                 /** @constant */
@@ -1683,6 +1703,31 @@ export interface components {
             };
             request_id: string;
         };
+        Lease: {
+            profile_id: string;
+            run_id: string;
+            /** @description The machine the lease was taken through; null for a script. */
+            machine_id: string | null;
+            machine_label: string;
+            /** @description The member or team token that took the lease. */
+            who: string;
+            /** Format: int64 */
+            fencing: number;
+            /** Format: int64 */
+            since: number;
+            /** Format: int64 */
+            renewed_at: number;
+            /** Format: int64 */
+            expires_at: number;
+            /**
+             * Format: int64
+             * @description The lease's length; the holder renews it every third of it.
+             */
+            lease_ms: number;
+        };
+        LeaseList: {
+            items: components["schemas"]["Lease"][];
+        };
         LogExcerpt: {
             /** @enum {string} */
             stream: "core" | "api" | "jobs" | "kernel" | "relay";
@@ -1937,6 +1982,16 @@ export interface components {
             username: string | null;
             password_set: boolean;
         };
+        ProxyTeamProfileError: {
+            error: {
+                /** @constant */
+                code: "proxy.team_profile";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: Record<string, never>;
+            };
+            request_id: string;
+        };
         ProxyUnreachableError: {
             error: {
                 /** @constant */
@@ -2102,7 +2157,7 @@ export interface components {
             /** Format: int64 */
             started_at: number;
             ended_at: number | null;
-            end_reason: ("stopped" | "killed" | "browser_closed" | "exited" | "failed" | "service_stopped") | null;
+            end_reason: ("stopped" | "killed" | "browser_closed" | "exited" | "failed" | "service_stopped" | "lease_lost") | null;
             exit_code: number | null;
             error: string | null;
         };
@@ -2177,8 +2232,41 @@ export interface components {
             };
             request_id: string;
         };
+        RunLeaseLostError: {
+            error: {
+                /** @constant */
+                code: "run.lease_lost";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: {
+                    profile_id: string;
+                    run_id: string;
+                };
+            };
+            request_id: string;
+        };
         RunList: {
             items: components["schemas"]["Run"][];
+        };
+        RunLockedElsewhereError: {
+            error: {
+                /** @constant */
+                code: "run.locked_elsewhere";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: {
+                    profile_id: string;
+                    machine_id: string | null;
+                    machine_label: string;
+                    /** @description The member or team token that holds the lease. */
+                    who: string;
+                    /** Format: int64 */
+                    since: number;
+                    /** Format: int64 */
+                    expires_at: number;
+                };
+            };
+            request_id: string;
         };
         RunNotRunningError: {
             error: {
@@ -6493,7 +6581,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequestBodyTimeoutError"];
                 };
             };
-            /** @description Conflict: `run.active`, `proxy.not_set` */
+            /** @description Conflict: `run.active`, `proxy.not_set`, `proxy.team_profile`, `run.locked_elsewhere`, `run.lease_lost` */
             409: {
                 headers: {
                     /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
@@ -6501,7 +6589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunActiveError"] | components["schemas"]["ProxyNotSetError"];
+                    "application/json": components["schemas"]["RunActiveError"] | components["schemas"]["ProxyNotSetError"] | components["schemas"]["ProxyTeamProfileError"] | components["schemas"]["RunLockedElsewhereError"] | components["schemas"]["RunLeaseLostError"];
                 };
             };
             /** @description Payload too large: `request.too_large` */
@@ -6561,7 +6649,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
-            /** @description Error: `run.start_failed`, `proxy.auth_failed`, `proxy.unreachable`, `proxy.check_failed` */
+            /** @description Error: `run.start_failed`, `proxy.auth_failed`, `proxy.unreachable`, `proxy.check_failed`, `team.refused` */
             502: {
                 headers: {
                     /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
@@ -6569,18 +6657,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunStartFailedError"] | components["schemas"]["ProxyAuthFailedError"] | components["schemas"]["ProxyUnreachableError"] | components["schemas"]["ProxyCheckFailedError"];
+                    "application/json": components["schemas"]["RunStartFailedError"] | components["schemas"]["ProxyAuthFailedError"] | components["schemas"]["ProxyUnreachableError"] | components["schemas"]["ProxyCheckFailedError"] | components["schemas"]["TeamRefusedError"];
                 };
             };
-            /** @description Service unavailable: `run.browser_missing` */
+            /** @description Service unavailable: `run.browser_missing`, `team.unreachable` */
             503: {
                 headers: {
                     /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
                     "Access-Control-Allow-Origin"?: string;
+                    /** @description With `team.unreachable`: seconds after which the request may be sent again (nothing was queued). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunBrowserMissingError"];
+                    "application/json": components["schemas"]["RunBrowserMissingError"] | components["schemas"]["TeamUnreachableError"];
                 };
             };
         };
@@ -6734,6 +6824,19 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
+            /** @description Service unavailable: `team.unreachable` */
+            503: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description With `team.unreachable`: seconds after which the request may be sent again (nothing was queued). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUnreachableError"];
+                };
+            };
         };
     };
     getProfilesByIdRun: {
@@ -6835,6 +6938,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Service unavailable: `team.unreachable` */
+            503: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description With `team.unreachable`: seconds after which the request may be sent again (nothing was queued). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUnreachableError"];
                 };
             };
         };
@@ -6949,6 +7065,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Service unavailable: `team.unreachable` */
+            503: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description With `team.unreachable`: seconds after which the request may be sent again (nothing was queued). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUnreachableError"];
                 };
             };
         };
@@ -11832,6 +11961,120 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TeamNotJoinedError"];
+                };
+            };
+            /** @description Misdirected request: `request.host_forbidden` */
+            421: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHostForbiddenError"];
+                };
+            };
+            /** @description Too many requests: `auth.throttled` */
+            429: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds until the block of the client address is lifted (a block lasts one minute). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthThrottledError"];
+                };
+            };
+            /** @description Internal error: `internal` */
+            500: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Error: `team.refused`, `team.bad_answer` */
+            502: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamRefusedError"] | components["schemas"]["TeamBadAnswerError"];
+                };
+            };
+            /** @description Service unavailable: `team.unreachable` */
+            503: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description With `team.unreachable`: seconds after which the request may be sent again (nothing was queued). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUnreachableError"];
+                };
+            };
+        };
+    };
+    getTeamRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseList"];
+                };
+            };
+            /** @description Bad request: `request.invalid` */
+            400: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestInvalidError"];
+                };
+            };
+            /** @description Unauthorized: `auth.token_missing`, `auth.token_invalid` */
+            401: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthTokenMissingError"] | components["schemas"]["AuthTokenInvalidError"];
+                };
+            };
+            /** @description Forbidden: `request.origin_forbidden`, `auth.scope_missing` */
+            403: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestOriginForbiddenError"] | components["schemas"]["AuthScopeMissingError"];
                 };
             };
             /** @description Misdirected request: `request.host_forbidden` */

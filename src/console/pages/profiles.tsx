@@ -19,6 +19,18 @@ const PAGE_SIZE = 25;
 
 type Profile = Answer<'GET', '/api/v1/profiles/:id'>;
 
+type Lease = Answer<'GET', '/api/v1/team/runs'>['items'][number];
+
+/** Where a team profile runs, for whom and since when. */
+const leaseLabel = (lease: Lease) => (
+  <>
+    {lease.machine_label}{' '}
+    <span class="muted">
+      ({lease.who}, since {time(lease.since)})
+    </span>
+  </>
+);
+
 export function ProfilesPage({ api }: { api: Api }) {
   const [filters, setFilters] = useState<ProfileFilters>({});
   // The cursors of the pages walked so far: the last one is the page shown (null: the first page).
@@ -32,6 +44,11 @@ export function ProfilesPage({ api }: { api: Api }) {
   // profile's Browser part says which scope it lacks).
   const runs = useLoad(() => api.call('GET', '/api/v1/runs'), 'runs');
   const runOf = new Map(runs.data?.items.map((run) => [run.profile_id, run]));
+  // Joined to a team: which machine runs each team profile (its lease, docs/teams.md#runs-across-machines).
+  // The column is shown while any runs; a solo machine has no lease.
+  const leases = useLoad(() => api.call('GET', '/api/v1/team/runs'), 'team runs');
+  const leaseOf = new Map(leases.data?.items.map((lease) => [lease.profile_id, lease]));
+  const anyLease = leaseOf.size > 0;
   const [openId, setOpenId] = useState<string | null>(null);
   const create = useAction();
   const may = useMay();
@@ -93,7 +110,16 @@ export function ProfilesPage({ api }: { api: Api }) {
               </p>
               {page.items.length > 0 && (
                 <Table
-                  columns={['No', 'Name', 'Group', 'Tags', 'Pinned', 'Updated', ...(runs.data ? ['Running'] : [])]}
+                  columns={[
+                    'No',
+                    'Name',
+                    'Group',
+                    'Tags',
+                    'Pinned',
+                    'Updated',
+                    ...(runs.data ? ['Running'] : []),
+                    ...(anyLease ? ['Runs on'] : []),
+                  ]}
                   rows={page.items}
                   rowKey={(p) => p.id}
                   cells={(p) => [
@@ -112,6 +138,7 @@ export function ProfilesPage({ api }: { api: Api }) {
                     time(p.updated_at),
                     // A live run's state (`running`, or `starting` and `stopping` on the way); `no` without one.
                     ...(runs.data ? [runOf.has(p.id) ? <RunStateBadge state={runOf.get(p.id)!.state} /> : 'no'] : []),
+                    ...(anyLease ? [leaseOf.has(p.id) ? leaseLabel(leaseOf.get(p.id)!) : ''] : []),
                   ]}
                 />
               )}

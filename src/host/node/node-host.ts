@@ -38,6 +38,7 @@ export function nodeHost(
       screenshot: (runId) => browsers.screenshot(runId),
       step: (runId, step) => browsers.step(runId, step),
       checkProxy: (proxy, url, timeoutMs) => browsers.checkProxy(proxy, url, timeoutMs),
+      answers: (runId) => browsers.answers(runId),
       forget: async (profileId) => browsers.forget(profileId),
     },
     synchronizer: {

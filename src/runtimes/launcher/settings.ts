@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -22,9 +23,18 @@ export interface LaunchSettings {
   team: TeamLink | null;
   /** `LPA_BROWSER`: the browser runs start, or undefined to look for one (src/host/node/browsers/find-browser.ts). */
   browser: string | undefined;
+  /** How the team names this machine where its profiles run: `LPA_MACHINE_LABEL`, or the host name. */
+  machineLabel: string;
 }
 
 export { LaunchError };
+
+/** The label as the team takes it (storage/leases/schema.ts): printable ASCII, at most 100 characters. */
+function machineLabel(label: string): string {
+  if (!/^[\x20-\x7e]{1,100}$/.test(label))
+    throw new LaunchError(`LPA_MACHINE_LABEL must be 1..100 printable ASCII characters, not "${label}"`);
+  return label;
+}
 
 function parsePort(raw: string | undefined): number {
   if (raw === undefined || raw === '') return DEFAULT_PORT;
@@ -73,6 +83,7 @@ export function launchSettings(vars: ProcessVars): LaunchSettings {
     adminToken: admin.token,
     team: teamLink(env, dataRoot),
     browser: env.LPA_BROWSER,
+    machineLabel: machineLabel(env.LPA_MACHINE_LABEL || hostname()),
   };
 }
 
@@ -88,5 +99,7 @@ export function configVars(settings: LaunchSettings, version: string): ConfigVar
     LPA_ACCOUNT_URL: settings.accountUrl,
     LPA_TEAM_URL: settings.team?.url ?? '',
     LPA_MACHINE_ID: settings.team?.machineId ?? '',
+    // What people of the team read as where a profile runs (docs/teams.md#runs-across-machines).
+    LPA_MACHINE_LABEL: settings.team ? settings.machineLabel : '',
   };
 }

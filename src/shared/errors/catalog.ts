@@ -185,6 +185,12 @@ export const ERROR_CATALOG = {
   },
   'run.not_running': { status: 409, message: 'The profile is not running.', details: NONE },
   'proxy.not_set': { status: 409, message: 'The profile has no proxy.', details: NONE },
+  'proxy.team_profile': {
+    status: 409,
+    message:
+      "A team profile's proxy is sealed in the team's vault, which a machine cannot open yet: the profile is not started without it (docs/proxies.md#not-yet).",
+    details: NONE,
+  },
   'proxy.auth_failed': {
     status: 502,
     message: "The profile's proxy refused its credentials.",
@@ -204,6 +210,24 @@ export const ERROR_CATALOG = {
       status: z.int().nullable(),
       error: z.string().nullable(),
     }),
+  },
+  'run.locked_elsewhere': {
+    status: 409,
+    message:
+      'The team profile runs on another machine of the team; its lease names where (docs/teams.md#runs-across-machines).',
+    details: z.object({
+      profile_id: z.string(),
+      machine_id: z.string().nullable(),
+      machine_label: z.string(),
+      who: z.string().meta({ description: 'The member or team token that holds the lease.' }),
+      since: z.int(),
+      expires_at: z.int(),
+    }),
+  },
+  'run.lease_lost': {
+    status: 409,
+    message: "This run no longer holds the profile's lease: it expired, was released or an admin broke it.",
+    details: z.object({ profile_id: z.string(), run_id: z.string() }),
   },
   'run.start_failed': {
     status: 502,

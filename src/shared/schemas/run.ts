@@ -14,7 +14,15 @@ export type RunState = z.output<typeof RunState>;
 export const LIVE_RUN_STATES = ['starting', 'running', 'stopping'] as const satisfies readonly RunState[];
 
 /** Why a run ended (docs/runs.md#how-a-run-ends). */
-export const RunEndReason = z.enum(['stopped', 'killed', 'browser_closed', 'exited', 'failed', 'service_stopped']);
+export const RunEndReason = z.enum([
+  'stopped',
+  'killed',
+  'browser_closed',
+  'exited',
+  'failed',
+  'service_stopped',
+  'lease_lost',
+]);
 
 /** One start of a profile's browser (docs/runs.md). */
 export const Run = z

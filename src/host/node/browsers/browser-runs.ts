@@ -30,6 +30,8 @@ import { Synchronizer } from '../synchronizer/synchronizer';
 
 /** How long a clean stop waits for the browser to close itself before it is killed. */
 const CLOSE_WAIT_MS = 10_000;
+/** How long a live browser has to answer DevTools when asked whether it still does. */
+const ANSWER_WAIT_MS = 5_000;
 /** The output lines of a run kept in memory, for the `error` of a crash. */
 const TAIL_LINES = 20;
 /** Ended runs the host remembers for the store (a day, and at most this many). */
@@ -281,6 +283,25 @@ export class BrowserRuns {
   relayOf(runId: string): DevtoolsRelay | null {
     const run = this.runs.get(runId);
     return run?.live && run.stopping === null ? run.relay : null;
+  }
+
+  /** Whether the run's browser lives and answers DevTools within `ANSWER_WAIT_MS`: a hung browser holds no lease. */
+  async answers(runId: string): Promise<boolean> {
+    const run = this.runs.get(runId);
+    if (!run?.live || run.stopping !== null) return false;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        run.relay.call('Browser.getVersion').then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), ANSWER_WAIT_MS);
+        }),
+      ]);
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** A PNG of the run's first page, base64; null when the run is not alive or has no page. */

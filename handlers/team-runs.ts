@@ -1,0 +1,128 @@
+import type { z } from 'zod';
+import { profiles } from '../src/contracts/profiles';
+import { runLeases } from '../src/contracts/run-leases';
+import type { Contract } from '../src/contracts/define';
+import { reached, teamErrorCode } from '../src/host/team-link-request';
+import { ApiError } from '../src/shared/errors/api-error';
+import { ERROR_CATALOG } from '../src/shared/errors/catalog';
+import type { Lease } from '../storage/leases/schema';
+import { perStore } from '../src/shared/store-memory';
+import { utf8Bytes, utf8Text } from '../src/shared/unicode';
+import type { RequestContext } from './context';
+
+/*
+ * A joined machine's side of a team profile's lease (docs/teams.md#runs-across-machines): taken before
+ * the browser starts, renewed by the runs' watch only while the browser answers DevTools, released as
+ * soon as the run ends. The team holds the lease; this machine only keeps when it last renewed each one.
+ */
+
+/** What the lease calls need of a request's or the watch's context. */
+export type LeaseContext = Pick<RequestContext, 'host' | 'store' | 'memory' | 'config'> & { requestId?: string };
+
+/** The team's refusals a machine passes on as they are: they are about the lease, and say whose it is. */
+const PASSED_ON = ['run.locked_elsewhere', 'run.lease_lost', 'resource.not_found'] as const;
+
+/** One of this machine's own calls of a team route, through the host that holds the team token. */
+async function askTeam<R extends z.ZodType>(
+  ctx: LeaseContext,
+  route: Contract & { response?: R },
+  profileId: string,
+  body?: unknown,
+): Promise<z.output<R>> {
+  const headers: Record<string, string> = {};
+  if (ctx.requestId) headers['x-lpa-request-id'] = ctx.requestId;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const answer = reached(
+    await ctx.host.team.forward({
+      method: route.method,
+      target: route.path.replace(':id', encodeURIComponent(profileId)),
+      headers,
+      body: body === undefined ? null : utf8Bytes(JSON.stringify(body)),
+    }),
+  );
+  let json: unknown = null;
+  try {
+    json = JSON.parse(utf8Text(answer.body));
+  } catch {
+    throw new ApiError('team.bad_answer', {
+      status: answer.status,
+      reason: 'the team answered a lease call without JSON',
+    });
+  }
+  if (answer.status < 300) {
+    const parsed = route.response!.safeParse(json);
+    if (parsed.success) return parsed.data;
+    throw new ApiError('team.bad_answer', {
+      status: answer.status,
+      reason: 'the team answered a lease call out of form',
+    });
+  }
+  const error = (json as { error?: { code?: unknown; details?: unknown } } | null)?.error;
+  const code = PASSED_ON.find((known) => known === error?.code);
+  const details = code && ERROR_CATALOG[code].details.safeParse(error?.details);
+  if (code && details?.success) throw new ApiError(code, details.data as Record<string, unknown>);
+  throw new ApiError('team.refused', { status: answer.status, code: teamErrorCode(json, 'team.bad_answer') });
+}
+
+/** When this machine last renewed each of its runs' leases, by run id. */
+const held = perStore(() => new Map<string, { profileId: string; renewedAt: number; leaseMs: number }>());
+
+/** Takes the profile's lease for a run about to start: `run.locked_elsewhere` when another run holds it. */
+export async function takeLease(ctx: LeaseContext, profileId: string, runId: string): Promise<Lease> {
+  const lease = await askTeam(ctx, runLeases.take, profileId, {
+    run_id: runId,
+    machine_label: ctx.config.machineLabel ?? ctx.config.machineId ?? 'a machine',
+  });
+  held.of(ctx.memory).set(runId, { profileId, renewedAt: Date.now(), leaseMs: lease.lease_ms });
+  return lease;
+}
+
+/**
+ * Gives the lease of a run that ended back at once, so that another machine may start the profile
+ * without waiting for it to expire. A team that cannot be reached lets it expire instead.
+ */
+export async function releaseLease(ctx: LeaseContext, profileId: string, runId: string): Promise<void> {
+  held.of(ctx.memory).delete(runId);
+  await askTeam(ctx, runLeases.release, profileId, { run_id: runId }).catch((error: unknown) =>
+    console.error(`the lease of run ${runId} could not be released; it expires by itself:`, error),
+  );
+}
+
+/** How soon the watch must look again for the leases it keeps: a third of the shortest. */
+export function renewEvery(ctx: LeaseContext): number {
+  let every = Number.POSITIVE_INFINITY;
+  for (const lease of held.of(ctx.memory).values()) every = Math.min(every, lease.leaseMs / 3);
+  return every;
+}
+
+/**
+ * The watch's turn for one live run of a team profile: renewed when a third of its lease has passed
+ * and its browser answers DevTools. Returns false when the run must stop (`lease_lost`): the team
+ * refused the renewal (broken, expired, taken), or no renewal went through for a whole lease (the team
+ * unreachable, or the browser not answering), after which another machine may already hold it.
+ */
+export async function keepLease(ctx: LeaseContext, runId: string): Promise<boolean> {
+  const lease = held.of(ctx.memory).get(runId);
+  if (!lease) return true;
+  const now = Date.now();
+  if (now - lease.renewedAt < lease.leaseMs / 3) return true;
+  if (await ctx.host.runs.answers(runId)) {
+    try {
+      const renewed = await askTeam(ctx, runLeases.renew, lease.profileId, { run_id: runId });
+      lease.renewedAt = now;
+      lease.leaseMs = renewed.lease_ms;
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && (error.code === 'run.lease_lost' || error.code === 'resource.not_found'))
+        return false;
+      console.error(`the lease of run ${runId} could not be renewed:`, error);
+    }
+  }
+  return Date.now() - lease.renewedAt < lease.leaseMs;
+}
+
+/** The team's profile, or the team's 404 for it: what a joined machine's run routes look a profile up in. */
+export const teamProfile = (ctx: LeaseContext, id: string) => askTeam(ctx, profiles.read, id);
+
+/** The team's live leases, as this machine's `GET /api/v1/team/runs` answers them. */
+export const teamLeases = (ctx: LeaseContext) => askTeam(ctx, runLeases.list, '');
