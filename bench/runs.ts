@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type CDPSession, type ConnectOptions } from 'puppeteer-core';
 import { browserFlags } from '../src/host/node/browsers/browser-runs';
+import { BROWSER_DEFAULTS } from '../src/shared/schemas/browser-settings';
 import type { Run } from '../src/shared/schemas/run';
 import { ensureChromium } from '../test/node/chromium';
 import { processTree } from '../test/node/process-tree';
@@ -48,8 +49,8 @@ const launched = new Set<ChildProcess>();
  * endpoint Chromium prints once it listens (as `puppeteer.launch` reads it).
  */
 async function launchDirect(path: string, folder: string): Promise<{ child: ChildProcess; endpoint: string }> {
-  const flags = browserFlags(folder, { headless: true, debug_port: false, args: [], url: null }).map((flag) =>
-    flag === '--remote-debugging-pipe' ? '--remote-debugging-port=0' : flag,
+  const flags = browserFlags(folder, { browser: { ...BROWSER_DEFAULTS, headless: true }, debug_port: false }).map(
+    (flag) => (flag === '--remote-debugging-pipe' ? '--remote-debugging-port=0' : flag),
   );
   const child = spawn(path, flags, { stdio: ['ignore', 'ignore', 'pipe'] });
   launched.add(child);

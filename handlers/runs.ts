@@ -4,6 +4,7 @@ import type { HostPort } from '../src/host/port';
 import { devtoolsBase, type LiveRun } from '../src/host/runs-schema';
 import { ApiError } from '../src/shared/errors/api-error';
 import { errorBody, toApiError } from '../src/shared/errors/envelope';
+import { patchBrowserSettings } from '../src/shared/schemas/browser-settings';
 import type { Run, RunBatchResults, RunStart } from '../src/shared/schemas/run';
 import { perStore } from '../src/shared/store-memory';
 import { type AuditContext, SYSTEM_ACTOR } from '../storage/audit/entry';
@@ -68,22 +69,25 @@ const BATCH_AT_ONCE = 3;
 
 /** One profile's start, as the single route and each item of a batch run it. */
 async function startOne(ctx: RequestContext, audit: AuditContext, id: string, options: RunStart): Promise<Run> {
-  await ctx.store.profiles.get(id);
+  const profile = await ctx.store.profiles.get(id);
+  const { url, timeout_ms, debug_port: debugPort, ...settings } = options;
+  const browser = patchBrowserSettings(profile.browser, {
+    ...settings,
+    start_urls: url === undefined ? undefined : [url],
+  });
   const found = await ctx.host.runs.browser();
   if (!found.found) throw new ApiError('run.browser_missing', { problem: found.problem });
   await syncRuns(ctx.host, ctx.store);
   const run = await ctx.store.runs.begin(
-    { id: crypto.randomUUID(), profile_id: id, headless: options.headless, started_at: Date.now() },
+    { id: crypto.randomUUID(), profile_id: id, headless: browser.headless, started_at: Date.now() },
     await runQuota(ctx),
   );
   const started = await ctx.host.runs.start({
     run_id: run.id,
     profile_id: id,
-    headless: options.headless,
-    url: options.url ?? null,
-    args: options.args,
-    timeout_ms: options.timeout_ms,
-    debug_port: options.debug_port,
+    browser,
+    timeout_ms,
+    debug_port: debugPort,
   });
   if (!started.ok) {
     await ctx.store.runs.failed(run.id, started.error);

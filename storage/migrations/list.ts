@@ -9,6 +9,7 @@ import { membersMigration } from './007-members';
 import { teamWitnessMigration } from './008-team-witness';
 import { witnessPerTeamMigration } from './009-witness-per-team';
 import { runsMigration } from './010-runs';
+import { profileBrowserMigration } from './012-profile-browser';
 
 /**
  * Every schema change, in order, one file each in storage/migrations/. A migration is never edited
@@ -25,4 +26,5 @@ export const MIGRATIONS = migrationList([
   teamWitnessMigration,
   witnessPerTeamMigration,
   runsMigration,
+  profileBrowserMigration,
 ]);

@@ -1,4 +1,5 @@
 import { ApiError } from '../../src/shared/errors/api-error';
+import { BROWSER_DEFAULTS, patchBrowserSettings } from '../../src/shared/schemas/browser-settings';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { AuditContext, AuditSubject } from '../audit/entry';
 import type { StoreContext } from '../context';
@@ -45,7 +46,8 @@ export class Profiles {
       () => {
         if (quota) this.assertQuota(quota);
         const now = this.ctx.now();
-        return this.insert(crypto.randomUUID(), input, now, now);
+        const browser = patchBrowserSettings(BROWSER_DEFAULTS, input.browser);
+        return this.insert(crypto.randomUUID(), { ...input, browser }, now, now);
       },
       subject,
     );
@@ -60,7 +62,8 @@ export class Profiles {
       audit,
       () => {
         const current = this.require(id);
-        this.ctx.db.run(UPDATE, ...fieldValues({ ...current, ...patch }), this.ctx.now(), current.no);
+        const browser = patchBrowserSettings(current.browser, patch.browser);
+        this.ctx.db.run(UPDATE, ...fieldValues({ ...current, ...patch, browser }), this.ctx.now(), current.no);
         if (patch.tags) this.writeTags(current.no, patch.tags);
         return this.require(id);
       },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uniqueItems } from '../../src/shared/schemas/ids';
+import { BROWSER_DEFAULTS, BrowserSettings, BrowserSettingsPatch } from '../../src/shared/schemas/browser-settings';
 import { queryBool, queryInt } from '../../src/shared/schemas/query';
 
 /** Bounds the spec leaves open (docs/profiles.md#profiles). */
@@ -29,16 +30,28 @@ export const ProfileFields = z.object({
   tags: uniqueItems(z.array(Tag).max(PROFILE_BOUNDS.tags), 'Tags must be unique'),
   pinned: z.boolean(),
   notes: z.string().max(PROFILE_BOUNDS.notes).nullable(),
+  browser: BrowserSettings,
 });
 export type ProfileFields = z.output<typeof ProfileFields>;
 
 /** What a new profile holds for a field it was not given; any other field it was not given is null. */
-export const PROFILE_DEFAULTS: Partial<ProfileFields> = { tags: [], pinned: false };
+export const PROFILE_DEFAULTS: Partial<ProfileFields> = { tags: [], pinned: false, browser: BROWSER_DEFAULTS };
 
-export const ProfileInput = ProfileFields.partial().required({ name: true }).strict().meta({ id: 'ProfileInput' });
+/** `browser` is given in part: a setting left out keeps its value (a new profile's default). */
+const BrowserField = {
+  browser: BrowserSettingsPatch.optional().meta({
+    description: 'The browser settings to set; each one left out keeps its value (docs/runs.md#browser-settings).',
+  }),
+};
+
+export const ProfileInput = ProfileFields.partial()
+  .required({ name: true })
+  .extend(BrowserField)
+  .strict()
+  .meta({ id: 'ProfileInput' });
 export type ProfileInput = z.output<typeof ProfileInput>;
 
-export const ProfilePatch = ProfileFields.partial().strict().meta({ id: 'ProfilePatch' });
+export const ProfilePatch = ProfileFields.partial().extend(BrowserField).strict().meta({ id: 'ProfilePatch' });
 export type ProfilePatch = z.output<typeof ProfilePatch>;
 
 export const Profile = z

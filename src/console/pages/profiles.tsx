@@ -159,8 +159,49 @@ function ProfileForm({
       <label>
         <input type="checkbox" name="pinned" defaultChecked={profile?.pinned} /> Pinned
       </label>
+      <BrowserFields id={id} browser={profile?.browser} />
       <Submit label={submitLabel} busy={busy} />
     </Form>
+  );
+}
+
+/** The browser settings a profile keeps (docs/runs.md#browser-settings); an empty field is the browser's own. */
+function BrowserFields({ id, browser }: { id: string; browser: Profile['browser'] | undefined }) {
+  return (
+    <fieldset>
+      <legend>Browser</legend>
+      <label>
+        <input type="checkbox" name="headless" defaultChecked={browser?.headless} /> Headless (no window)
+      </label>
+      <label for={`${id}-window-width`}>Window width</label>
+      <input
+        id={`${id}-window-width`}
+        name="window_width"
+        type="number"
+        min={100}
+        max={10_000}
+        defaultValue={browser?.window?.width}
+      />
+      <label for={`${id}-window-height`}>Window height</label>
+      <input
+        id={`${id}-window-height`}
+        name="window_height"
+        type="number"
+        min={100}
+        max={10_000}
+        defaultValue={browser?.window?.height}
+      />
+      <label for={`${id}-start-urls`}>Start pages (one URL a line)</label>
+      <textarea id={`${id}-start-urls`} name="start_urls" defaultValue={browser?.start_urls.join('\n')} />
+      <label for={`${id}-user-agent`}>User agent</label>
+      <input id={`${id}-user-agent`} name="user_agent" maxLength={1024} defaultValue={browser?.user_agent ?? ''} />
+      <label for={`${id}-languages`}>Languages (comma-separated, such as en-US, de)</label>
+      <input id={`${id}-languages`} name="languages" defaultValue={browser?.languages?.join(', ') ?? ''} />
+      <label for={`${id}-timezone`}>Time zone (such as Europe/Berlin)</label>
+      <input id={`${id}-timezone`} name="timezone" maxLength={64} defaultValue={browser?.timezone ?? ''} />
+      <label for={`${id}-args`}>Extra switches (one a line, such as --disable-gpu)</label>
+      <textarea id={`${id}-args`} name="args" defaultValue={browser?.args.join('\n')} />
+    </fieldset>
   );
 }
 

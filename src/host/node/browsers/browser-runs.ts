@@ -54,22 +54,40 @@ export interface BrowserRunsOptions {
 
 /**
  * The command line of a run's browser on `folder`: DevTools over the pipe (and a port, when the start
- * asks for one), then what the start asked for. Exported for `npm run bench -- --runs`, whose
- * reference launches the same browser with the same switches.
+ * asks for one), then the browser settings of the start (docs/runs.md#browser-settings). Exported for
+ * `npm run bench -- --runs`, whose reference launches the same browser with the same switches.
  */
-export function browserFlags(folder: string, launch: Pick<RunLaunch, 'headless' | 'debug_port' | 'args' | 'url'>) {
+export function browserFlags(folder: string, launch: Pick<RunLaunch, 'browser' | 'debug_port'>) {
+  const { browser } = launch;
   return [
     '--remote-debugging-pipe',
     `--user-data-dir=${folder}`,
     '--no-first-run',
     '--no-default-browser-check',
-    ...(launch.headless ? ['--headless=new'] : []),
+    ...(browser.headless ? ['--headless=new'] : []),
     // Chromium refuses to run as root with its sandbox on; LPA as root is a container's choice.
     ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ...(launch.debug_port ? ['--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1'] : []),
-    ...launch.args,
-    launch.url ?? 'about:blank',
+    ...(browser.window ? [`--window-size=${browser.window.width},${browser.window.height}`] : []),
+    ...(browser.user_agent === null ? [] : [`--user-agent=${browser.user_agent}`]),
+    // --lang is the UI's language and the first of navigator.languages; --accept-lang the whole list.
+    ...(browser.languages === null
+      ? []
+      : [`--lang=${browser.languages[0]}`, `--accept-lang=${browser.languages.join(',')}`]),
+    ...browser.args,
+    // The first page only: headless Chromium refuses more than one on its command line, so the start
+    // opens the others over DevTools (BrowserRuns.start).
+    browser.start_urls[0] ?? 'about:blank',
   ];
+}
+
+/**
+ * The environment of a run's browser: the service's, with the profile's time zone as `TZ`, which
+ * every page, worker and service worker of the browser reads (a DevTools override would have to be
+ * set on each target as it appears).
+ */
+export function browserEnvironment(browser: Pick<RunLaunch['browser'], 'timezone'>): NodeJS.ProcessEnv {
+  return browser.timezone === null ? process.env : { ...process.env, TZ: browser.timezone };
 }
 
 /** One browser process and its DevTools relay. */
@@ -120,6 +138,7 @@ export class BrowserRuns {
     rmSync(join(folder, 'DevToolsActivePort'), { force: true });
     const child = spawn(browser.path, browserFlags(folder, launch), {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+      env: browserEnvironment(launch.browser),
     });
     // The host's servers decide how long its process lives, never a browser: once it exits, the
     // browser's pipe closes and the browser exits too.
@@ -144,7 +163,10 @@ export class BrowserRuns {
     let timer: NodeJS.Timeout | undefined;
     try {
       const version = await Promise.race([
-        run.relay.call<{ product: string }>('Browser.getVersion'),
+        run.relay.call<{ product: string }>('Browser.getVersion').then(async (answer) => {
+          if (launch.browser.start_urls.length > 1) await this.openStartPages(run);
+          return answer;
+        }),
         run.exited.then(() => {
           throw new Error('the browser exited before it answered DevTools');
         }),
@@ -179,6 +201,19 @@ export class BrowserRuns {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * The start pages after the first, each a tab of its own, once the first one is open (its tab may
+   * appear after the browser answers DevTools): so a client finds them all when the start answers.
+   */
+  private async openStartPages(run: BrowserRun): Promise<void> {
+    for (;;) {
+      const { targetInfos } = await run.relay.call<{ targetInfos: { type: string }[] }>('Target.getTargets');
+      if (targetInfos.some((target) => target.type === 'page')) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const url of run.launch.browser.start_urls.slice(1)) await run.relay.call('Target.createTarget', { url });
   }
 
   /** Closes a run's browser (asked to close, so its profile is flushed; killed after a bound, or at once with `force`). */
