@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BROWSER_DEFAULTS } from '../src/shared/schemas/browser-settings';
 import { call, tokenWith } from './support/api';
 import { auditRows, createProfile, rawRows } from './support/profiles';
 
@@ -19,6 +20,7 @@ describe('profile create', () => {
       tags: ['a', 'b'],
       pinned: true,
       notes: 'Some notes',
+      browser: BROWSER_DEFAULTS,
       created_at: expect.any(Number),
       updated_at: res.json.created_at,
       running: false,
@@ -32,6 +34,7 @@ describe('profile create', () => {
       tags: [],
       pinned: false,
       notes: null,
+      browser: BROWSER_DEFAULTS,
       created_at: expect.any(Number),
       updated_at: second.created_at,
       running: false,
