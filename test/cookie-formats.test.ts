@@ -145,14 +145,15 @@ describe('reading the JSON shapes', () => {
       { name: '__Secure-x', value: 'v', domain: 'example.com', expires: LATER },
       { name: '', value: '', domain: 'example.com', expires: LATER },
       { name: 'n', value: 'v', domain: '', expires: LATER },
+      { name: 'n', value: 'v', domain: '.com', expires: LATER },
       { name: 'ok2', value: '2', domain: 'example.com', hostOnly: true, expirationDate: LATER },
     ];
     const { cookies, errors } = read(JSON.stringify(rows));
     expect(cookies.map((c) => [c.row, c.cookie.name])).toEqual([
       [1, 'ok'],
-      [21, 'ok2'],
+      [22, 'ok2'],
     ]);
-    expect(errors.map((e) => e.row)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    expect(errors.map((e) => e.row)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
     const message = (row: number) => errors.find((e) => e.row === row)!.message;
     expect(message(2)).toBe('a cookie is a JSON object');
     expect(message(5)).toMatch(/^name:/);

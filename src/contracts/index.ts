@@ -11,6 +11,7 @@ import { profileAccounts } from './profile-accounts';
 import { profiles } from './profiles';
 import { push } from './push';
 import { runs } from './runs';
+import { cookies } from './cookies';
 import { settings } from './settings';
 import { shares } from './shares';
 import { synchronizer } from './synchronizer';
@@ -32,6 +33,7 @@ export const FAMILIES = {
   profiles,
   profileAccounts,
   runs,
+  cookies,
   logs,
   globals,
   flows,
@@ -61,6 +63,7 @@ export const TEAM_FRONT_CONTRACTS: readonly Contract[] = Object.values(teamFront
 
 export {
   audit,
+  cookies,
   files,
   flows,
   globals,

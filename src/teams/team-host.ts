@@ -59,6 +59,7 @@ export function teamHost({ teamId, bucket, keys }: TeamHostParts): HostPort {
       screenshot: refuse('browsers'),
       forget: async () => undefined,
     },
+    cookies: { read: refuse('browsers'), write: refuse('browsers') },
     seals: {
       read: async () => parseSeals((await readSeals()).text),
       /**

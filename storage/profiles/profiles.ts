@@ -86,6 +86,18 @@ export class Profiles {
     );
   }
 
+  /**
+   * The audit entry of something done to a profile outside the store (its cookies read or written by
+   * its browser), with `details`, which must never hold a secret; fails closed like a secret's read.
+   */
+  record(audit: AuditContext, id: string, details: Record<string, unknown>): Profile {
+    return this.ctx.change(
+      audit,
+      () => this.require(id),
+      (p) => ({ ...subject(p), details: { name: p.name, ...details } }),
+    );
+  }
+
   list(query: ProfileQuery): ProfilePage {
     const { rows, next_cursor, total } = listProfileRows(this.ctx.db, this.cursors, query);
     return { items: rows.map(toProfile), next_cursor, total };

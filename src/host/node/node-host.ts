@@ -7,6 +7,7 @@ import { nodeLogs } from './logs';
 import { nodeSeals } from './seals';
 import { nodeTeam, type TeamLink } from './team-link';
 import { BrowserRuns } from './browsers/browser-runs';
+import { readJar, writeJar } from './browsers/devtools-cookies';
 import { appendKernelLines } from './logs';
 
 /** The browsers of a data root's profiles; `browser` is `LPA_BROWSER`. One per process: it owns their processes. */
@@ -37,6 +38,11 @@ export function nodeHost(
       list: async () => browsers.runsNow(),
       screenshot: (runId) => browsers.screenshot(runId),
       forget: async (profileId) => browsers.forget(profileId),
+    },
+    cookies: {
+      read: (profileId, args) => browsers.cookies(profileId, args, readJar),
+      write: (profileId, args, cookies, mode) =>
+        browsers.cookies(profileId, args, (relay, running) => writeJar(relay, running, cookies, mode)),
     },
     disk: nodeDisk(dataRoot),
     keys: nodeKeys(dataRoot),

@@ -36,6 +36,9 @@ export function cookieProblem(cookie: Cookie, now: number): string | null {
   if (CONTROL.test(cookie.name) || /[;=]/.test(cookie.name)) return 'the name holds a control character, ";" or "="';
   if (CONTROL.test(cookie.value) || cookie.value.includes(';')) return 'the value holds a control character or ";"';
   if (!HOST.test(cookie.domain) && !IPV6.test(cookie.domain)) return `"${cookie.domain.slice(0, 80)}" is no host name`;
+  // The browser's own check of public suffixes is not reached through DevTools; a top-level domain is the plain case.
+  if (!cookie.host_only && !cookie.domain.includes('.'))
+    return `a cookie for every host under "${cookie.domain}" is refused`;
   if (!cookie.path.startsWith('/')) return 'the path must begin with "/"';
   if (CONTROL.test(cookie.path) || cookie.path.includes(';')) return 'the path holds a control character or ";"';
   if (cookie.same_site === 'none' && !cookie.secure)

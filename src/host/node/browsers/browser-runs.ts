@@ -20,6 +20,7 @@ import {
 import { DevtoolsPipe } from './devtools-pipe';
 import { type ClientEvents, type ClientSocket, DevtoolsRelay, type RelayTarget } from './devtools-relay';
 import { findBrowser } from './find-browser';
+import { BROWSER_DEFAULTS } from '../../../shared/schemas/browser-settings';
 import { HostRefusal } from '../../port';
 
 /** How long a clean stop waits for the browser to close itself before it is killed. */
@@ -41,6 +42,11 @@ export type SocketAccept = (socket: ClientSocket) => ClientEvents;
  * once the socket is open, hands it to `accept`. Null when the request is no valid WebSocket handshake.
  */
 export type UpgradeWebSocket = (request: Request, accept: SocketAccept) => Response | null;
+
+/** A profile id as a folder name: refused otherwise, so that no path leaves `<data root>/browsers`. */
+function assertProfileId(profileId: string): void {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(profileId)) throw new HostRefusal(`not a profile id: ${profileId.slice(0, 64)}`);
+}
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
@@ -120,6 +126,8 @@ export class BrowserRuns {
   private readonly ended = new Map<string, RunEnd>();
   private readonly sockets = new WebSocketServer({ noServer: true });
   private found: BrowserFound | null = null;
+  /** Per profile, the start or short browser last queued on its folder (`inLane`). */
+  private readonly lanes = new Map<string, Promise<void>>();
 
   constructor(private readonly options: BrowserRunsOptions) {}
 
@@ -129,7 +137,12 @@ export class BrowserRuns {
     return this.found;
   }
 
-  async start(launch: RunLaunch): Promise<RunStartResult> {
+  /** Starts a run's browser, after any short browser on the profile's folder has closed (`inLane`). */
+  start(launch: RunLaunch): Promise<RunStartResult> {
+    return this.inLane(launch.profile_id, () => this.launch(launch));
+  }
+
+  private async launch(launch: RunLaunch): Promise<RunStartResult> {
     const browser = this.browser();
     if (!browser.found) return { ok: false, reason: 'browser_missing', error: browser.problem };
     const folder = this.folderOf(launch.profile_id);
@@ -370,10 +383,105 @@ export class BrowserRuns {
     return found && target ? (socket) => found.run.relay.attach(socket, target) : null;
   }
 
-  /** Removes a deleted profile's browser folder; refused while one of its runs is alive. */
+  /**
+   * Runs `work` on the DevTools session of the profile's browser: its running one, or else a short
+   * headless browser on its folder (with the profile's own switches `args`), closed after it. It waits
+   * for a start of the profile, and a start waits for it (`inLane`): two browsers on one folder would
+   * hand each other the folder, or fail.
+   */
+  cookies<T extends object>(
+    profileId: string,
+    args: readonly string[],
+    work: (relay: DevtoolsRelay, running: boolean) => Promise<T>,
+  ): Promise<
+    ({ ok: true; running: boolean } & T) | { ok: false; reason: 'browser_missing' | 'failed'; error: string }
+  > {
+    assertProfileId(profileId);
+    return this.inLane(profileId, async () => {
+      const live = [...this.runs.values()].find(
+        (run) => run.launch.profile_id === profileId && run.live !== null && run.stopping === null,
+      );
+      try {
+        if (live) return { ok: true as const, running: true, ...(await work(live.relay, true)) };
+        const browser = this.browser();
+        if (!browser.found) return { ok: false as const, reason: 'browser_missing' as const, error: browser.problem };
+        return { ok: true as const, running: false, ...(await this.shortSession(browser.path, profileId, args, work)) };
+      } catch (error) {
+        return { ok: false as const, reason: 'failed' as const, error: (error as Error).message.slice(0, 2000) };
+      }
+    });
+  }
+
+  /** A headless browser on the profile's folder for `work` alone: started, used, closed (so it writes its data), and awaited. */
+  private async shortSession<T>(
+    path: string,
+    profileId: string,
+    args: readonly string[],
+    work: (relay: DevtoolsRelay, running: boolean) => Promise<T>,
+  ): Promise<T> {
+    const folder = this.folderOf(profileId);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    rmSync(join(folder, 'DevToolsActivePort'), { force: true });
+    const settings = { ...BROWSER_DEFAULTS, headless: true, args: [...args] };
+    const child = spawn(path, browserFlags(folder, { browser: settings, debug_port: false }), {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+    });
+    child.unref();
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const tail: string[] = [];
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => tail.push(...chunk.split('\n').filter(Boolean)));
+    child.once('error', (error) => tail.push(`could not start ${path}: ${error.message}`));
+    const relay = new DevtoolsRelay();
+    relay.connect(
+      new DevtoolsPipe(
+        child.stdio[3] as Writable,
+        child.stdio[4] as Readable,
+        (text) => relay.receive(text),
+        () => relay.close(new Error('the browser closed its DevTools pipe')),
+      ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        relay.call('Browser.getVersion'),
+        exited.then(() => {
+          throw new Error(`the browser exited before it answered DevTools\n${tail.slice(-5).join('\n')}`);
+        }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('the browser did not answer DevTools within 30 s')), 30_000);
+        }),
+      ]);
+      return await work(relay, false);
+    } finally {
+      clearTimeout(timer);
+      relay.call('Browser.close').catch(() => {});
+      const closed = await Promise.race([
+        exited.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), CLOSE_WAIT_MS).unref()),
+      ]);
+      if (!closed) child.kill('SIGKILL');
+      await exited;
+    }
+  }
+
+  /** Runs `work` after whatever the profile's lane holds (a start, a short browser), and holds the lane until it ends. */
+  private inLane<T>(profileId: string, work: () => Promise<T>): Promise<T> {
+    const mine = (this.lanes.get(profileId) ?? Promise.resolve()).then(work);
+    const done = mine.then(
+      () => {},
+      () => {},
+    );
+    this.lanes.set(profileId, done);
+    void done.then(() => {
+      if (this.lanes.get(profileId) === done) this.lanes.delete(profileId);
+    });
+    return mine;
+  }
+
+  /** Removes a deleted profile's browser folder; refused while one of its runs is alive, or a short browser uses it. */
   forget(profileId: string): void {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(profileId)) throw new HostRefusal(`not a profile id: ${profileId.slice(0, 64)}`);
-    if ([...this.runs.values()].some((run) => run.launch.profile_id === profileId))
+    assertProfileId(profileId);
+    if ([...this.runs.values()].some((run) => run.launch.profile_id === profileId) || this.lanes.has(profileId))
       throw new HostRefusal('the profile has a live browser');
     rmSync(this.folderOf(profileId), { recursive: true, force: true });
   }
