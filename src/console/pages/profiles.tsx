@@ -10,6 +10,7 @@ import { time, yesNo } from '../format';
 import { accountBody, profileBody } from '../profile-form';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
+import { ProfileCookies } from './profile-cookies';
 import { ProfileRun, RunStateBadge } from './profile-run';
 
 const PAGE_SIZE = 25;
@@ -171,7 +172,7 @@ function BrowserFields({ id, browser }: { id: string; browser: Profile['browser'
     <fieldset>
       <legend>Browser</legend>
       <label>
-        <input type="checkbox" name="headless" defaultChecked={browser?.headless} /> Headless (no window)
+        <input type="checkbox" name="headless" defaultChecked={browser?.headless} /> Start headless (no window)
       </label>
       <label for={`${id}-window-width`}>Window width</label>
       <input
@@ -249,6 +250,7 @@ function ProfileDetail({
             </div>
             <ActionNote action={action} busy="Saving the profile" />
             <ProfileRun api={api} id={id} onRunChanged={onRunChanged} />
+            <ProfileCookies api={api} id={id} />
             <Accounts api={api} profileId={id} />
           </>
         )}
