@@ -1,11 +1,15 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cookie } from '../../src/shared/cookies/cookie';
 import { readCookies } from '../../src/shared/cookies/formats';
 import type { Run } from '../../src/shared/schemas/run';
 import { ensureChromium } from './chromium';
+import { lpaRunner } from './cli-run';
 import { RUNTIMES, type RunningService, startService } from './service';
 
 const browser = ensureChromium();
@@ -315,6 +319,27 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's cookies on %s", {
       mode: 'merge',
     });
     expect(JSON.stringify(audit)).not.toContain('s3cr3t-value');
+  });
+
+  it('imports from a file or standard input and exports to a private file with lpa profiles cookies', async () => {
+    const lpa = lpaRunner(() => service);
+    const id = await newProfile();
+    const imported = await lpa(
+      ['profiles', 'cookies', 'import', id, '-', '--json'],
+      {},
+      process.cwd(),
+      playwrightShape(JAR),
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toEqual({ imported: 4, replaced: 0, errors: [] });
+    const file = join(mkdtempSync(join(tmpdir(), 'lpa-cookies-')), 'cookies.txt');
+    const out = await lpa(['profiles', 'cookies', 'export', id, '--format', 'netscape', '--out', file]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toContain(`wrote 4 cookies to ${file}`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(jarOf(readFileSync(file, 'utf8'))).toEqual(sorted(JAR.map((c) => ({ ...c, same_site: null }))));
+    const again = await lpa(['profiles', 'cookies', 'import', id, file, '--replace']);
+    expect(again.stdout).toContain('imported 4, replaced 4, 0 rows not imported');
   });
 
   it('lets a start and a read of a stopped profile race: one waits for the other, both succeed', async () => {
