@@ -40,9 +40,9 @@ export function nodeHost(
       forget: async (profileId) => browsers.forget(profileId),
     },
     cookies: {
-      read: (profileId, args) => browsers.cookies(profileId, args, readJar),
+      read: (profileId, args) => browsers.withProfileBrowser(profileId, args, readJar),
       write: (profileId, args, cookies, mode) =>
-        browsers.cookies(profileId, args, (relay, running) => writeJar(relay, running, cookies, mode)),
+        browsers.withProfileBrowser(profileId, args, (relay, running) => writeJar(relay, running, cookies, mode)),
     },
     disk: nodeDisk(dataRoot),
     keys: nodeKeys(dataRoot),

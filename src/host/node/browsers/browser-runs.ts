@@ -389,7 +389,7 @@ export class BrowserRuns {
    * for a start of the profile, and a start waits for it (`inLane`): two browsers on one folder would
    * hand each other the folder, or fail.
    */
-  cookies<T extends object>(
+  withProfileBrowser<T extends object>(
     profileId: string,
     args: readonly string[],
     work: (relay: DevtoolsRelay, running: boolean) => Promise<T>,
@@ -426,7 +426,9 @@ export class BrowserRuns {
     const child = spawn(path, browserFlags(folder, { browser: settings, debug_port: false }), {
       stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
     });
+    // As a run's: the host's servers decide how long its process lives.
     child.unref();
+    for (const stream of child.stdio) (stream as (Readable & { unref?: () => void }) | null)?.unref?.();
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const tail: string[] = [];
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => tail.push(...chunk.split('\n').filter(Boolean)));
