@@ -249,7 +249,7 @@ function ProfileDetail({
               />
             </div>
             <ActionNote action={action} busy="Saving the profile" />
-            <ProfileRun api={api} id={id} onRunChanged={onRunChanged} />
+            <ProfileRun api={api} id={id} headless={p.browser.headless} onRunChanged={onRunChanged} />
             <ProfileCookies api={api} id={id} />
             <Accounts api={api} profileId={id} />
           </>
