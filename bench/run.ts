@@ -21,12 +21,18 @@ import { benchTeamEdge } from './team-edge';
 import { benchTeams, parseCells } from './teams';
 
 const quick = process.argv.includes('--quick');
-/** `--only verify`: just the verify figures, on a store seeded with the plan's audit entries (and few profiles). */
+/**
+ * `--only verify`: just the verify figures, on a store seeded with the plan's audit entries (and few
+ * profiles); `--runs --only cookies`: just the cookie export of a running profile.
+ */
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
-if (only !== null && only !== 'verify') throw new Error(`--only knows one section: verify (not ${only})`);
+if (only !== null && only !== 'verify' && only !== 'cookies')
+  throw new Error(`--only knows verify, and cookies with --runs (not ${only})`);
 const teams = process.argv.includes('--teams');
 const teamEdge = process.argv.includes('--team-edge');
 const runs = process.argv.includes('--runs');
+if ((only === 'cookies') !== (runs && only !== null))
+  throw new Error('--only cookies goes with --runs, and --runs with no other --only');
 /** `--seconds S` (with --teams or --team-edge): each run's length, to try it out quickly. */
 const seconds = process.argv.includes('--seconds') ? Number(process.argv[process.argv.indexOf('--seconds') + 1]) : null;
 if (seconds !== null && !(seconds > 0 && (teams || teamEdge)))
@@ -540,7 +546,7 @@ async function cleanup(): Promise<void> {
   : teamEdge
     ? benchTeamEdge({ quick, seconds })
     : runs
-      ? benchRuns({ quick })
+      ? benchRuns({ quick, only: only === 'cookies' ? 'cookies' : null })
       : main()
 )
   .catch((error: unknown) => {

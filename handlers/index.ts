@@ -11,6 +11,7 @@ import { openapiRoutes } from './openapi';
 import { profileAccountRoutes } from './profile-accounts';
 import { profileRoutes } from './profiles';
 import { runRoutes } from './runs';
+import { cookieRoutes } from './cookies';
 import { settingsRoutes } from './settings';
 import { shareRoutes } from './shares';
 import { synchronizerRoutes } from './synchronizer';
@@ -30,6 +31,7 @@ const IMPLEMENTED: { [F in keyof Omit<Families, 'reachability'>]: Route[] } = {
   profiles: profileRoutes,
   profileAccounts: profileAccountRoutes,
   runs: runRoutes,
+  cookies: cookieRoutes,
   logs: logRoutes,
   globals: globalRoutes,
   flows: flowRoutes,

@@ -4,6 +4,7 @@ import { devtoolsBase, type LiveRun } from '../src/host/runs-schema';
 import { ApiError } from '../src/shared/errors/api-error';
 import { errorBody, toApiError } from '../src/shared/errors/envelope';
 import { type ProxyUpstream, proxyName } from '../src/shared/schemas/proxy';
+import { patchBrowserSettings } from '../src/shared/schemas/browser-settings';
 import type { Run, RunBatchResults, RunStart } from '../src/shared/schemas/run';
 import { perStore } from '../src/shared/store-memory';
 import { type AuditContext, SYSTEM_ACTOR } from '../storage/audit/entry';
@@ -140,14 +141,19 @@ export const BATCH_AT_ONCE = 3;
 export async function startOne(ctx: RequestContext, audit: AuditContext, id: string, options: RunStart): Promise<Run> {
   // A team profile is the team's (or a 404 there). Its proxy's password is sealed in the team's vault,
   // which no machine opens: a profile that has one is refused rather than started around it.
-  if (inTeam(ctx) && (await teamProfile(ctx, id)).proxy !== null) throw new ApiError('proxy.team_profile');
-  if (!inTeam(ctx)) await ctx.store.profiles.get(id);
+  const profile = inTeam(ctx) ? await teamProfile(ctx, id) : await ctx.store.profiles.get(id);
+  if (inTeam(ctx) && profile.proxy !== null) throw new ApiError('proxy.team_profile');
+  const { url, timeout_ms, debug_port: debugPort, check_proxy: checkProxy, ...settings } = options;
+  const browser = patchBrowserSettings(profile.browser, {
+    ...settings,
+    start_urls: url === undefined ? undefined : [url],
+  });
   const found = await ctx.host.runs.browser();
   if (!found.found) throw new ApiError('run.browser_missing', { problem: found.problem });
   const proxy = inTeam(ctx) ? null : await ctx.store.profiles.proxy(id);
-  if (options.check_proxy) {
+  if (checkProxy) {
     if (proxy === null) throw new ApiError('proxy.not_set');
-    await checkBeforeStart(ctx, proxy, options.url);
+    await checkBeforeStart(ctx, proxy, url);
   }
   await syncRuns(ctx);
   const runId = crypto.randomUUID();
@@ -161,7 +167,7 @@ export async function startOne(ctx: RequestContext, audit: AuditContext, id: str
   let begun: StoredRun;
   try {
     begun = await ctx.store.runs.begin(
-      { id: runId, profile_id: id, headless: options.headless, started_at: Date.now() },
+      { id: runId, profile_id: id, headless: browser.headless, started_at: Date.now() },
       await runQuota(ctx),
     );
   } catch (error) {
@@ -171,11 +177,9 @@ export async function startOne(ctx: RequestContext, audit: AuditContext, id: str
   const started = await ctx.host.runs.start({
     run_id: runId,
     profile_id: id,
-    headless: options.headless,
-    url: options.url ?? null,
-    args: options.args,
-    timeout_ms: options.timeout_ms,
-    debug_port: options.debug_port,
+    browser,
+    timeout_ms,
+    debug_port: debugPort,
     proxy,
   });
   if (!started.ok) {

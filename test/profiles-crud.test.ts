@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BROWSER_DEFAULTS } from '../src/shared/schemas/browser-settings';
 import { call, tokenWith } from './support/api';
 import { auditRows, createProfile, rawRows } from './support/profiles';
 
@@ -20,6 +21,7 @@ describe('profile create', () => {
       pinned: true,
       notes: 'Some notes',
       proxy: null,
+      browser: BROWSER_DEFAULTS,
       created_at: expect.any(Number),
       updated_at: res.json.created_at,
       running: false,
@@ -34,6 +36,7 @@ describe('profile create', () => {
       pinned: false,
       notes: null,
       proxy: null,
+      browser: BROWSER_DEFAULTS,
       created_at: expect.any(Number),
       updated_at: second.created_at,
       running: false,

@@ -8,17 +8,36 @@ type ProxyBody = NonNullable<NonNullable<Input<'PATCH', '/api/v1/profiles/:id'>[
 
 const orNull = (value: string) => (value === '' ? null : value);
 
-export function profileBody(form: FormData): ProfileBody {
-  const tags = text(form, 'tags')
-    .split(',')
-    .map((tag) => tag.trim())
+/** A field's items, split at `separator`, trimmed, the empty ones left out. */
+const items = (form: FormData, name: string, separator: string | RegExp) =>
+  text(form, name)
+    .split(separator)
+    .map((item) => item.trim())
     .filter(Boolean);
+
+/** The browser settings of the form (docs/runs.md#browser-settings): an empty field is the browser's own. */
+function browserBody(form: FormData): Required<ProfileBody['browser']> {
+  const [width, height] = [text(form, 'window_width'), text(form, 'window_height')];
+  const languages = items(form, 'languages', ',');
+  return {
+    headless: form.get('headless') === 'on',
+    window: width && height ? { width: Number(width), height: Number(height) } : null,
+    start_urls: items(form, 'start_urls', /\n/),
+    user_agent: orNull(text(form, 'user_agent')),
+    languages: languages.length > 0 ? languages : null,
+    timezone: orNull(text(form, 'timezone')),
+    args: items(form, 'args', /\n/),
+  };
+}
+
+export function profileBody(form: FormData): ProfileBody {
   return {
     name: text(form, 'name'),
     group: orNull(text(form, 'group')),
-    tags: [...new Set(tags)],
+    tags: [...new Set(items(form, 'tags', ','))],
     pinned: form.get('pinned') === 'on',
     notes: orNull(text(form, 'notes')),
+    browser: browserBody(form),
   };
 }
 

@@ -34,6 +34,8 @@ export const ROUTE_ACCESS: Record<string, 'admin' | readonly Scope[]> = {
   'GET /api/v1/profiles/:id/screenshot': ['runtime:control'],
   'POST /api/v1/profiles/:id/proxy/check': ['runtime:control'],
   'GET /api/v1/runs': ['runtime:control'],
+  'GET /api/v1/profiles/:id/cookies': ['profiles:read', 'secrets:read'],
+  'POST /api/v1/profiles/:id/cookies': ['profiles:write'],
   'GET /api/v1/system/logs': ['audit:read'],
   'GET /api/v1/system/logs/:stream/:file': ['audit:read'],
   'GET /api/v1/automation/globals': ['runtime:control'],

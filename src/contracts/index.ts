@@ -13,6 +13,7 @@ import { profiles } from './profiles';
 import { push } from './push';
 import { runLeases } from './run-leases';
 import { runs } from './runs';
+import { cookies } from './cookies';
 import { settings } from './settings';
 import { shares } from './shares';
 import { synchronizer } from './synchronizer';
@@ -34,6 +35,7 @@ export const FAMILIES = {
   profiles,
   profileAccounts,
   runs,
+  cookies,
   logs,
   globals,
   flows,
@@ -64,6 +66,7 @@ export const TEAM_FRONT_CONTRACTS: readonly Contract[] = Object.values(teamFront
 
 export {
   audit,
+  cookies,
   files,
   flows,
   globals,

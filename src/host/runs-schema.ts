@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '../shared/errors/api-error';
 import { REDACTED } from '../shared/logs/sanitize';
 import { ProxyCheck, ProxyErrorCode, ProxyUpstream } from '../shared/schemas/proxy';
+import { BrowserSettings } from '../shared/schemas/browser-settings';
 import { RunEndReason, RunState } from '../shared/schemas/run';
 
 /**
@@ -24,13 +25,11 @@ export const BrowserFound = z.discriminatedUnion('found', [
 ]);
 export type BrowserFound = z.output<typeof BrowserFound>;
 
-/** A start as the store asks the host for it. */
+/** A start as the store asks the host for it: the profile's browser settings with the start's own in their place. */
 export const RunLaunch = z.object({
   run_id: z.string(),
   profile_id: z.string(),
-  headless: z.boolean(),
-  url: z.string().nullable(),
-  args: z.array(z.string()),
+  browser: BrowserSettings,
   timeout_ms: z.int().min(1),
   debug_port: z.boolean(),
   /** The profile's proxy, its password opened by the store for this start only; null for none. */

@@ -68,6 +68,7 @@ export function teamHost({ teamId, bucket, keys }: TeamHostParts): HostPort {
       remove: refuse('browsers'),
       status: refuse('browsers'),
     },
+    cookies: { read: refuse('browsers'), write: refuse('browsers') },
     seals: {
       read: async () => parseSeals((await readSeals()).text),
       /**

@@ -40,6 +40,14 @@ export const AUDIT_ACTIONS = {
   'profiles.create': { category: 'profile', description: 'A profile was created.' },
   'profiles.update': { category: 'profile', description: 'A profile was changed.' },
   'profiles.delete': { category: 'profile', description: 'A profile was deleted, and its platform accounts with it.' },
+  'profiles.cookies_export': {
+    category: 'profile',
+    description: "A profile's cookies were read out (their count, format and domain filter; never their values).",
+  },
+  'profiles.cookies_import': {
+    category: 'profile',
+    description: 'Cookies were written into a profile (their counts, format and mode; never their values).',
+  },
   'profile_accounts.create': { category: 'profile', description: 'A platform account was added to a profile.' },
   'profile_accounts.update': { category: 'profile', description: 'A platform account of a profile was changed.' },
   'profile_accounts.delete': { category: 'profile', description: 'A platform account was removed from a profile.' },

@@ -10,6 +10,7 @@ import { teamWitnessMigration } from './008-team-witness';
 import { witnessPerTeamMigration } from './009-witness-per-team';
 import { runsMigration } from './010-runs';
 import { profileProxyMigration } from './011-profile-proxy';
+import { profileBrowserMigration } from './012-profile-browser';
 import { flowRunsMigration } from './013-flow-runs';
 import { runLeasesMigration } from './014-run-leases';
 
@@ -29,6 +30,7 @@ export const MIGRATIONS = migrationList([
   witnessPerTeamMigration,
   runsMigration,
   profileProxyMigration,
+  profileBrowserMigration,
   flowRunsMigration,
   runLeasesMigration,
 ]);

@@ -1,3 +1,4 @@
+import { BROWSER_DEFAULTS } from '../../src/shared/schemas/browser-settings';
 import { LIVE_STATES_SQL } from '../runs/runs';
 import type { SqlValue } from '../sql/sql';
 import { PROXY_SHOWN } from './proxy';
@@ -31,6 +32,12 @@ const STORED_AS: Partial<Record<keyof Profile, Stored>> = {
   group: { column: 'grp', write: asIs, read: asIs },
   tags: { column: 'tags', write: (tags) => JSON.stringify(tags), read: (text) => JSON.parse(text as string) },
   pinned: { column: 'pinned', write: (pinned) => (pinned ? 1 : 0), read: (flag) => flag === 1 },
+  // A profile made before the column was added (migration 012) holds null: the defaults.
+  browser: {
+    column: 'browser',
+    write: (settings) => JSON.stringify(settings),
+    read: (text) => (text === null ? BROWSER_DEFAULTS : JSON.parse(text as string)),
+  },
   // Not stored: PROFILE_ROWS computes it from the runs.
   running: { column: 'running', write: asIs, read: (flag) => flag === 1 },
   // Written on its own with its sealed password (./proxy.ts); PROFILE_ROWS shows it as `proxy_shown`.

@@ -1,4 +1,5 @@
 import { ApiError } from '../../src/shared/errors/api-error';
+import { BROWSER_DEFAULTS, patchBrowserSettings } from '../../src/shared/schemas/browser-settings';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { AuditContext, AuditSubject } from '../audit/entry';
 import type { StoreContext } from '../context';
@@ -47,7 +48,8 @@ export class Profiles {
       () => {
         if (quota) this.assertQuota(quota);
         const now = this.ctx.now();
-        const profile = this.insert(crypto.randomUUID(), input, now, now);
+        const browser = patchBrowserSettings(BROWSER_DEFAULTS, input.browser);
+        const profile = this.insert(crypto.randomUUID(), { ...input, browser }, now, now);
         if (!input.proxy) return profile;
         writeProxy(this.ctx, audit, profile, input.proxy);
         return this.require(profile.id);
@@ -65,7 +67,8 @@ export class Profiles {
       audit,
       () => {
         const current = this.require(id);
-        this.ctx.db.run(UPDATE, ...fieldValues({ ...current, ...patch }), this.ctx.now(), current.no);
+        const browser = patchBrowserSettings(current.browser, patch.browser);
+        this.ctx.db.run(UPDATE, ...fieldValues({ ...current, ...patch, browser }), this.ctx.now(), current.no);
         if (patch.tags) this.writeTags(current.no, patch.tags);
         if (patch.proxy !== undefined) writeProxy(this.ctx, audit, current, patch.proxy);
         return this.require(id);
@@ -97,6 +100,18 @@ export class Profiles {
   /** Audits a check through the profile's proxy (`profiles.proxy_check`). */
   proxyChecked(audit: AuditContext, id: string, url: string, check: ProxyCheck): void {
     recordCheck(this.ctx, audit, this.require(id), url, check);
+  }
+
+  /**
+   * The audit entry of something done to a profile outside the store (its cookies read or written by
+   * its browser), with `details`, which must never hold a secret; fails closed like a secret's read.
+   */
+  record(audit: AuditContext, id: string, details: Record<string, unknown>): Profile {
+    return this.ctx.change(
+      audit,
+      () => this.require(id),
+      (p) => ({ ...subject(p), details: { name: p.name, ...details } }),
+    );
   }
 
   list(query: ProfileQuery): ProfilePage {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { uniqueItems } from '../../src/shared/schemas/ids';
 import { ProxyUpstream } from '../../src/shared/schemas/proxy';
+import { BROWSER_DEFAULTS, BrowserSettings, BrowserSettingsPatch } from '../../src/shared/schemas/browser-settings';
 import { queryBool, queryInt } from '../../src/shared/schemas/query';
 
 /** Bounds the spec leaves open (docs/profiles.md#profiles). */
@@ -30,11 +31,12 @@ export const ProfileFields = z.object({
   tags: uniqueItems(z.array(Tag).max(PROFILE_BOUNDS.tags), 'Tags must be unique'),
   pinned: z.boolean(),
   notes: z.string().max(PROFILE_BOUNDS.notes).nullable(),
+  browser: BrowserSettings,
 });
 export type ProfileFields = z.output<typeof ProfileFields>;
 
 /** What a new profile holds for a field it was not given; any other field it was not given is null. */
-export const PROFILE_DEFAULTS: Partial<ProfileFields> = { tags: [], pinned: false };
+export const PROFILE_DEFAULTS: Partial<ProfileFields> = { tags: [], pinned: false, browser: BROWSER_DEFAULTS };
 
 /** The bounds of a proxy's credentials: 255, as SOCKS5 carries them (RFC 1929). */
 const Credential = z.string().min(1).max(255);
@@ -76,14 +78,26 @@ export type ProxySettings = z.output<typeof ProxySettings>;
 /** `proxy` of a create or a change: the whole proxy, or null for none (kept as its own columns, ./proxy.ts). */
 const ProxyField = { proxy: ProxyInput.nullable().optional() };
 
+/** `browser` is given in part: a setting left out keeps its value (a new profile's default). */
+const BrowserField = {
+  browser: BrowserSettingsPatch.optional().meta({
+    description: 'The browser settings to set; each one left out keeps its value (docs/runs.md#browser-settings).',
+  }),
+};
+
 export const ProfileInput = ProfileFields.partial()
   .required({ name: true })
   .extend(ProxyField)
+  .extend(BrowserField)
   .strict()
   .meta({ id: 'ProfileInput' });
 export type ProfileInput = z.output<typeof ProfileInput>;
 
-export const ProfilePatch = ProfileFields.partial().extend(ProxyField).strict().meta({ id: 'ProfilePatch' });
+export const ProfilePatch = ProfileFields.partial()
+  .extend(ProxyField)
+  .extend(BrowserField)
+  .strict()
+  .meta({ id: 'ProfilePatch' });
 export type ProfilePatch = z.output<typeof ProfilePatch>;
 
 export const Profile = z

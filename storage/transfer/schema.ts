@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BROWSER_DEFAULTS } from '../../src/shared/schemas/browser-settings';
 import { Id, uniqueItems } from '../../src/shared/schemas/ids';
 import { queryInt } from '../../src/shared/schemas/query';
 import { AuditCheckpoint } from '../audit/schema';
@@ -21,7 +22,15 @@ const Sealed = (max: number) => z.string().min(1).max(max);
 const SEALED_BUNDLE_CHARS = 12 * 1024 * 1024;
 
 const ProfileItem = z
-  .object({ kind: z.literal('profiles'), id: Id, ...ProfileFields.shape, created_at: Time, updated_at: Time })
+  .object({
+    kind: z.literal('profiles'),
+    id: Id,
+    ...ProfileFields.shape,
+    // A store from before the browser settings (migration 012) sends none: its profiles have the defaults.
+    browser: ProfileFields.shape.browser.default(BROWSER_DEFAULTS),
+    created_at: Time,
+    updated_at: Time,
+  })
   .strict();
 
 /** A platform account with its password and 2FA secret in plaintext: they are sealed again by the receiving store. */

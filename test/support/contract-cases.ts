@@ -208,6 +208,30 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
         ...refused,
       ];
     },
+    'GET /api/v1/profiles/{id}/cookies': async () => {
+      const refused = [
+        { status: 404, path: `/api/v1/profiles/${NO_ID}/cookies` },
+        { status: 400, path: `/api/v1/profiles/${NO_ID}/cookies?format=xml` },
+      ];
+      if (teamMode) return refused;
+      const id = (await createProfile(t, { name: unique('contract-jar') })).id;
+      return [{ status: 200, path: `/api/v1/profiles/${id}/cookies?format=netscape&domain=example.com` }, ...refused];
+    },
+    'POST /api/v1/profiles/{id}/cookies': async () => {
+      const later = Math.floor(Date.now() / 1000) + 86_400;
+      const content = JSON.stringify([{ name: 'c', value: 'v', domain: 'example.com', expires: later }]);
+      const refused = [
+        { status: 404, path: `/api/v1/profiles/${NO_ID}/cookies`, body: { content } },
+        { status: 400, path: `/api/v1/profiles/${NO_ID}/cookies`, body: { content, mode: 'append' } },
+      ];
+      if (teamMode) return refused;
+      const path = `/api/v1/profiles/${(await createProfile(t, { name: unique('contract-jar') })).id}/cookies`;
+      return [
+        { status: 200, path, body: { content, format: 'json', mode: 'replace' } },
+        { status: 400, path, body: { content: '{not json', format: 'json' } },
+        ...refused,
+      ];
+    },
     'POST /api/v1/profiles/batch/start': async () => [
       { status: 200, path: '/api/v1/profiles/batch/start', body: { ids: [NO_ID] } },
       { status: 400, path: '/api/v1/profiles/batch/start', body: { ids: [] } },

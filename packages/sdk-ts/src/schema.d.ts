@@ -440,6 +440,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/profiles/{id}/cookies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A profile's cookies as JSON or cookies.txt; they are credentials, so every read is audited (never the values)
+         * @description Works on a running profile and on a stopped one (docs/cookies.md).
+         */
+        get: operations["getProfilesByIdCookies"];
+        put?: never;
+        /**
+         * Write cookies into a profile from JSON (extension, Playwright, Puppeteer) or cookies.txt; each row whole or not at all
+         * @description Works on a running profile and on a stopped one; a stopped one takes no session cookie (docs/cookies.md).
+         */
+        post: operations["postProfilesByIdCookies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/system/logs": {
         parameters: {
             query?: never;
@@ -1327,6 +1351,112 @@ export interface components {
             name: string;
             base64: string;
         };
+        BrowserSettings: {
+            /** @description Run without a window (`--headless=new`). */
+            headless: boolean;
+            /** @description The window's outer size (`--window-size`); null leaves it to the browser. */
+            window: {
+                /** Format: int32 */
+                width: number;
+                /** Format: int32 */
+                height: number;
+            } | null;
+            /** @description The pages a start opens, one tab each; none opens `about:blank`. */
+            start_urls: string[];
+            /** @description `navigator.userAgent` and the `User-Agent` header (`--user-agent`); null keeps the browser's. */
+            user_agent: string | null;
+            /** @description `navigator.languages` and `Accept-Language`, the first also the UI language (`--lang`, `--accept-lang`); null keeps the browser's. */
+            languages: string[] | null;
+            /** @description The time zone pages see (`Intl`, `Date`), set as the browser process's `TZ`; null keeps the machine's. */
+            timezone: string | null;
+            /** @description Extra switches, each `--name` or `--name=value`, refused as in a start. */
+            args: string[];
+        };
+        BrowserSettingsPatch: {
+            /** @description Run without a window (`--headless=new`). */
+            headless?: boolean;
+            /** @description The window's outer size (`--window-size`); null leaves it to the browser. */
+            window?: {
+                /** Format: int32 */
+                width: number;
+                /** Format: int32 */
+                height: number;
+            } | null;
+            /** @description The pages a start opens, one tab each; none opens `about:blank`. */
+            start_urls?: string[];
+            /** @description `navigator.userAgent` and the `User-Agent` header (`--user-agent`); null keeps the browser's. */
+            user_agent?: string | null;
+            /** @description `navigator.languages` and `Accept-Language`, the first also the UI language (`--lang`, `--accept-lang`); null keeps the browser's. */
+            languages?: string[] | null;
+            /** @description The time zone pages see (`Intl`, `Date`), set as the browser process's `TZ`; null keeps the machine's. */
+            timezone?: string | null;
+            /** @description Extra switches, each `--name` or `--name=value`, refused as in a start. */
+            args?: string[];
+        };
+        CookieExport: {
+            /** @enum {string} */
+            format: "json" | "netscape";
+            /** Format: int64 */
+            count: number;
+            /** @description `json`: an array in the browser extensions' shape; `netscape`: cookies.txt, which has no SameSite (docs/cookies.md). */
+            content: string;
+        };
+        CookieImport: {
+            content: string;
+            /**
+             * @description `auto`: JSON when the content begins with `[` or `{`, else cookies.txt.
+             * @default auto
+             * @enum {string}
+             */
+            format?: "auto" | "json" | "netscape";
+            /**
+             * @description `replace` removes every cookie of the profile first.
+             * @default merge
+             * @enum {string}
+             */
+            mode?: "merge" | "replace";
+        };
+        CookieImportResult: {
+            /** Format: int64 */
+            imported: number;
+            /**
+             * Format: int64
+             * @description `merge`: the cookies an imported one took the place of; `replace`: the cookies removed first.
+             */
+            replaced: number;
+            /** @description Each row not imported, `row` counting from 1: a JSON array position, a cookies.txt line. */
+            errors: {
+                /** Format: int64 */
+                row: number;
+                message: string;
+            }[];
+        };
+        CookiesBrowserFailedError: {
+            error: {
+                /** @constant */
+                code: "cookies.browser_failed";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: {
+                    error: string;
+                };
+            };
+            request_id: string;
+        };
+        CookiesContentInvalidError: {
+            error: {
+                /** @constant */
+                code: "cookies.content_invalid";
+                /** @description Text for people; do not branch on it. */
+                message: string;
+                details: {
+                    /** @enum {string} */
+                    format: "json" | "netscape";
+                    problem: string;
+                };
+            };
+            request_id: string;
+        };
         CoreStatus: {
             mode: string;
             reason: string | null;
@@ -1367,7 +1497,7 @@ export interface components {
          * @description Stable machine-readable code; see the catalogue (`x-error-catalog`).
          * @enum {string}
          */
-        ErrorCode: "auth.token_missing" | "auth.token_invalid" | "auth.scope_missing" | "auth.admin_required" | "auth.not_member" | "auth.throttled" | "request.host_forbidden" | "request.origin_forbidden" | "request.invalid" | "request.body_timeout" | "request.malformed_json" | "request.body_incomplete" | "request.unsupported_media_type" | "request.too_large" | "route.not_found" | "team.not_found" | "team.unreachable" | "team.bad_answer" | "team.not_joined" | "team.refused" | "team.scope_missing" | "team.exists" | "team.not_empty" | "resource.not_found" | "state.revision_conflict" | "run.browser_missing" | "run.active" | "account.running_limit" | "account.daily_starts_limit" | "run.not_running" | "proxy.not_set" | "proxy.team_profile" | "proxy.auth_failed" | "proxy.unreachable" | "proxy.check_failed" | "run.locked_elsewhere" | "run.lease_lost" | "run.start_failed" | "synchronizer.running" | "synchronizer.not_running" | "state.conflict" | "members.last_owner" | "vault.locked" | "flows.unknown" | "flows.has_dependents" | "flows.missing_values" | "flows.dependency_cycle" | "flows.not_runnable" | "flows.profile_busy" | "flows.job_ended" | "shares.dependencies_outside" | "shares.bundle_too_large" | "shares.code_malformed" | "shares.code_unknown" | "shares.code_invalid" | "shares.revoked" | "shares.expired" | "shares.exhausted" | "shares.ticket_unknown" | "shares.ticket_used" | "shares.ticket_expired" | "shares.import_unknown_items" | "shares.import_dependencies_missing" | "files.exists" | "files.folder_refused" | "audit.export_too_large" | "audit.export_busy" | "audit.verify_busy" | "audit.signing_key_missing" | "request.cursor_invalid" | "request.cursor_mismatch" | "profile_accounts.limit_reached" | "account.limit_reached" | "account.entitlement_missing" | "vault.unreadable" | "internal";
+        ErrorCode: "auth.token_missing" | "auth.token_invalid" | "auth.scope_missing" | "auth.admin_required" | "auth.not_member" | "auth.throttled" | "request.host_forbidden" | "request.origin_forbidden" | "request.invalid" | "request.body_timeout" | "request.malformed_json" | "request.body_incomplete" | "request.unsupported_media_type" | "request.too_large" | "route.not_found" | "team.not_found" | "team.unreachable" | "team.bad_answer" | "team.not_joined" | "team.refused" | "team.scope_missing" | "team.exists" | "team.not_empty" | "resource.not_found" | "state.revision_conflict" | "run.browser_missing" | "run.active" | "account.running_limit" | "account.daily_starts_limit" | "run.not_running" | "proxy.not_set" | "proxy.team_profile" | "proxy.auth_failed" | "proxy.unreachable" | "proxy.check_failed" | "run.locked_elsewhere" | "run.lease_lost" | "cookies.content_invalid" | "cookies.browser_failed" | "run.start_failed" | "synchronizer.running" | "synchronizer.not_running" | "state.conflict" | "members.last_owner" | "vault.locked" | "flows.unknown" | "flows.has_dependents" | "flows.missing_values" | "flows.dependency_cycle" | "flows.not_runnable" | "flows.profile_busy" | "flows.job_ended" | "shares.dependencies_outside" | "shares.bundle_too_large" | "shares.code_malformed" | "shares.code_unknown" | "shares.code_invalid" | "shares.revoked" | "shares.expired" | "shares.exhausted" | "shares.ticket_unknown" | "shares.ticket_used" | "shares.ticket_expired" | "shares.import_unknown_items" | "shares.import_dependencies_missing" | "files.exists" | "files.folder_refused" | "audit.export_too_large" | "audit.export_busy" | "audit.verify_busy" | "audit.signing_key_missing" | "request.cursor_invalid" | "request.cursor_mismatch" | "profile_accounts.limit_reached" | "account.limit_reached" | "account.entitlement_missing" | "vault.unreadable" | "internal";
         FilesExistsError: {
             error: {
                 /** @constant */
@@ -1861,6 +1991,7 @@ export interface components {
             tags: string[];
             pinned: boolean;
             notes: string | null;
+            browser: components["schemas"]["BrowserSettings"];
             /** @description The proxy every start of its browser goes through (docs/proxies.md). */
             proxy: components["schemas"]["ProxySettings"] | null;
             /** Format: int64 */
@@ -1889,6 +2020,8 @@ export interface components {
             tags?: string[];
             pinned?: boolean;
             notes?: string | null;
+            /** @description The browser settings to set; each one left out keeps its value (docs/runs.md#browser-settings). */
+            browser?: components["schemas"]["BrowserSettingsPatch"];
             proxy?: components["schemas"]["ProxyInput"] | null;
         };
         ProfilePage: {
@@ -1903,6 +2036,8 @@ export interface components {
             tags?: string[];
             pinned?: boolean;
             notes?: string | null;
+            /** @description The browser settings to set; each one left out keeps its value (docs/runs.md#browser-settings). */
+            browser?: components["schemas"]["BrowserSettingsPatch"];
             proxy?: components["schemas"]["ProxyInput"] | null;
         };
         ProxyAuthFailedError: {
@@ -2192,12 +2327,27 @@ export interface components {
             }[];
         };
         RunBatchStart: {
-            /** @default false */
+            /** @description Run without a window (`--headless=new`). */
             headless?: boolean;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The one page to open, in place of the profile's `start_urls`.
+             */
             url?: string;
-            /** @default [] */
             args?: string[];
+            /** @description The window's outer size (`--window-size`); null leaves it to the browser. */
+            window?: {
+                /** Format: int32 */
+                width: number;
+                /** Format: int32 */
+                height: number;
+            } | null;
+            /** @description `navigator.userAgent` and the `User-Agent` header (`--user-agent`); null keeps the browser's. */
+            user_agent?: string | null;
+            /** @description `navigator.languages` and `Accept-Language`, the first also the UI language (`--lang`, `--accept-lang`); null keeps the browser's. */
+            languages?: string[] | null;
+            /** @description The time zone pages see (`Intl`, `Date`), set as the browser process's `TZ`; null keeps the machine's. */
+            timezone?: string | null;
             /**
              * Format: int32
              * @default 30000
@@ -2286,12 +2436,27 @@ export interface components {
             taken_at: number;
         };
         RunStart: {
-            /** @default false */
+            /** @description Run without a window (`--headless=new`). */
             headless?: boolean;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The one page to open, in place of the profile's `start_urls`.
+             */
             url?: string;
-            /** @default [] */
             args?: string[];
+            /** @description The window's outer size (`--window-size`); null leaves it to the browser. */
+            window?: {
+                /** Format: int32 */
+                width: number;
+                /** Format: int32 */
+                height: number;
+            } | null;
+            /** @description `navigator.userAgent` and the `User-Agent` header (`--user-agent`); null keeps the browser's. */
+            user_agent?: string | null;
+            /** @description `navigator.languages` and `Accept-Language`, the first also the UI language (`--lang`, `--accept-lang`); null keeps the browser's. */
+            languages?: string[] | null;
+            /** @description The time zone pages see (`Intl`, `Date`), set as the browser process's `TZ`; null keeps the machine's. */
+            timezone?: string | null;
             /**
              * Format: int32
              * @default 30000
@@ -2900,6 +3065,18 @@ export interface components {
             tags: string[];
             pinned: boolean;
             notes: string | null;
+            /**
+             * @default {
+             *       "headless": false,
+             *       "window": null,
+             *       "start_urls": [],
+             *       "user_agent": null,
+             *       "languages": null,
+             *       "timezone": null,
+             *       "args": []
+             *     }
+             */
+            browser: components["schemas"]["BrowserSettings"];
             /** Format: int64 */
             created_at: number;
             /** Format: int64 */
@@ -7319,6 +7496,297 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    getProfilesByIdCookies: {
+        parameters: {
+            query?: {
+                format?: "json" | "netscape";
+                /** @description Only the cookies of this domain and its subdomains (`example.com` keeps `a.example.com`). */
+                domain?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CookieExport"];
+                };
+            };
+            /** @description Bad request: `request.invalid` */
+            400: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestInvalidError"];
+                };
+            };
+            /** @description Unauthorized: `auth.token_missing`, `auth.token_invalid` */
+            401: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthTokenMissingError"] | components["schemas"]["AuthTokenInvalidError"];
+                };
+            };
+            /** @description Forbidden: `request.origin_forbidden`, `auth.scope_missing` */
+            403: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestOriginForbiddenError"] | components["schemas"]["AuthScopeMissingError"];
+                };
+            };
+            /** @description Not found: `resource.not_found` */
+            404: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFoundError"];
+                };
+            };
+            /** @description Misdirected request: `request.host_forbidden` */
+            421: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHostForbiddenError"];
+                };
+            };
+            /** @description Too many requests: `auth.throttled` */
+            429: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds until the block of the client address is lifted (a block lasts one minute). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthThrottledError"];
+                };
+            };
+            /** @description Internal error: `internal` */
+            500: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Error: `cookies.browser_failed` */
+            502: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CookiesBrowserFailedError"];
+                };
+            };
+            /** @description Service unavailable: `run.browser_missing` */
+            503: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunBrowserMissingError"];
+                };
+            };
+        };
+    };
+    postProfilesByIdCookies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CookieImport"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CookieImportResult"];
+                };
+            };
+            /** @description Bad request: `request.invalid`, `request.malformed_json`, `cookies.content_invalid` */
+            400: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestInvalidError"] | components["schemas"]["RequestMalformedJsonError"] | components["schemas"]["CookiesContentInvalidError"];
+                };
+            };
+            /** @description Unauthorized: `auth.token_missing`, `auth.token_invalid` */
+            401: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthTokenMissingError"] | components["schemas"]["AuthTokenInvalidError"];
+                };
+            };
+            /** @description Forbidden: `request.origin_forbidden`, `auth.scope_missing` */
+            403: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestOriginForbiddenError"] | components["schemas"]["AuthScopeMissingError"];
+                };
+            };
+            /** @description Not found: `resource.not_found` */
+            404: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFoundError"];
+                };
+            };
+            /** @description Error: `request.body_timeout` */
+            408: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestBodyTimeoutError"];
+                };
+            };
+            /** @description Payload too large: `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestTooLargeError"];
+                };
+            };
+            /** @description Unsupported media type: `request.unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestUnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Misdirected request: `request.host_forbidden` */
+            421: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHostForbiddenError"];
+                };
+            };
+            /** @description Too many requests: `auth.throttled` */
+            429: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds until the block of the client address is lifted (a block lasts one minute). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthThrottledError"];
+                };
+            };
+            /** @description Internal error: `internal` */
+            500: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Error: `cookies.browser_failed` */
+            502: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CookiesBrowserFailedError"];
+                };
+            };
+            /** @description Service unavailable: `run.browser_missing` */
+            503: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunBrowserMissingError"];
                 };
             };
         };

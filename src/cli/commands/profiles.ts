@@ -4,6 +4,7 @@ import { profiles as profileRoutes } from '../../contracts/profiles';
 import { action, intBetween, repeated, withJson, type JsonOption } from '../args';
 import { keyValues, show, table } from '../output';
 import { progress } from '../progress';
+import { profileCookieCommands } from './cookies';
 import { profileRunCommands } from './runs';
 
 interface FieldOptions {
@@ -101,4 +102,5 @@ export function profilesCommand(profiles: Command): void {
     }),
   );
   profileRunCommands(profiles);
+  profileCookieCommands(profiles);
 }

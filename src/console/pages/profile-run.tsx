@@ -27,7 +27,18 @@ const isLive = (run: Run | null | undefined): run is Run => !!run && run.ended_a
  * `runtime:control`; without it the read answers 403 and only the scope note shows, no control.
  * `onRunChanged` is told when the run starts, ends or changes state, so that the list's Running column follows.
  */
-export function ProfileRun({ api, id, onRunChanged }: { api: Api; id: string; onRunChanged: () => void }) {
+export function ProfileRun({
+  api,
+  id,
+  headless,
+  onRunChanged,
+}: {
+  api: Api;
+  id: string;
+  /** The profile's own setting (docs/runs.md#browser-settings): what the Start form's checkbox begins with. */
+  headless: boolean;
+  onRunChanged: () => void;
+}) {
   const latest = useLoad(
     () =>
       api.call('GET', '/api/v1/profiles/:id/run', { params: { id } }).catch((failure: unknown) => {
@@ -93,7 +104,7 @@ export function ProfileRun({ api, id, onRunChanged }: { api: Api; id: string; on
               ) : (
                 <Form label="Start the browser" onSubmit={(fields) => start(fields.get('headless') === 'on')}>
                   <label>
-                    <input type="checkbox" name="headless" /> Headless (no window)
+                    <input type="checkbox" name="headless" defaultChecked={headless} /> Headless (no window)
                   </label>
                   <Submit label="Start" busy={action.busy} />
                 </Form>

@@ -13,6 +13,7 @@ import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 import { Accounts } from './profile-accounts';
 import { ProfileProxy } from './profile-proxy';
+import { ProfileCookies } from './profile-cookies';
 import { ProfileRun, RunStateBadge } from './profile-run';
 
 const PAGE_SIZE = 25;
@@ -220,8 +221,49 @@ function ProfileForm({
       <label>
         <input type="checkbox" name="pinned" defaultChecked={profile?.pinned} /> Pinned
       </label>
+      <BrowserFields id={id} browser={profile?.browser} />
       <Submit label={submitLabel} busy={busy} />
     </Form>
+  );
+}
+
+/** The browser settings a profile keeps (docs/runs.md#browser-settings); an empty field is the browser's own. */
+function BrowserFields({ id, browser }: { id: string; browser: Profile['browser'] | undefined }) {
+  return (
+    <fieldset>
+      <legend>Browser</legend>
+      <label>
+        <input type="checkbox" name="headless" defaultChecked={browser?.headless} /> Start headless (no window)
+      </label>
+      <label for={`${id}-window-width`}>Window width</label>
+      <input
+        id={`${id}-window-width`}
+        name="window_width"
+        type="number"
+        min={100}
+        max={10_000}
+        defaultValue={browser?.window?.width}
+      />
+      <label for={`${id}-window-height`}>Window height</label>
+      <input
+        id={`${id}-window-height`}
+        name="window_height"
+        type="number"
+        min={100}
+        max={10_000}
+        defaultValue={browser?.window?.height}
+      />
+      <label for={`${id}-start-urls`}>Start pages (one URL a line)</label>
+      <textarea id={`${id}-start-urls`} name="start_urls" defaultValue={browser?.start_urls.join('\n')} />
+      <label for={`${id}-user-agent`}>User agent</label>
+      <input id={`${id}-user-agent`} name="user_agent" maxLength={1024} defaultValue={browser?.user_agent ?? ''} />
+      <label for={`${id}-languages`}>Languages (comma-separated, such as en-US, de)</label>
+      <input id={`${id}-languages`} name="languages" defaultValue={browser?.languages?.join(', ') ?? ''} />
+      <label for={`${id}-timezone`}>Time zone (such as Europe/Berlin)</label>
+      <input id={`${id}-timezone`} name="timezone" maxLength={64} defaultValue={browser?.timezone ?? ''} />
+      <label for={`${id}-args`}>Extra switches (one a line, such as --disable-gpu)</label>
+      <textarea id={`${id}-args`} name="args" defaultValue={browser?.args.join('\n')} />
+    </fieldset>
   );
 }
 
@@ -283,7 +325,8 @@ function ProfileDetail({
               </div>
             )}
             <ActionNote action={action} busy="Saving the profile" />
-            <ProfileRun api={api} id={id} onRunChanged={onRunChanged} />
+            <ProfileRun api={api} id={id} headless={p.browser.headless} onRunChanged={onRunChanged} />
+            <ProfileCookies api={api} id={id} />
             <ProfileProxy key={p.updated_at} api={api} profile={p} onSaved={profile.reload} />
             <Accounts api={api} profileId={id} />
           </>

@@ -7,6 +7,7 @@ import { nodeLogs } from './logs';
 import { nodeSeals } from './seals';
 import { nodeTeam, type TeamLink } from './team-link';
 import { BrowserRuns } from './browsers/browser-runs';
+import { readJar, writeJar } from './browsers/devtools-cookies';
 import { appendKernelLines } from './logs';
 
 /** The browsers of a data root's profiles; `browser` is `LPA_BROWSER`. One per process: it owns their processes. */
@@ -46,6 +47,11 @@ export function nodeHost(
       stop: async () => browsers.synchronizer.stop(),
       remove: async (profileId) => browsers.synchronizer.remove(profileId),
       status: async () => browsers.synchronizer.status(),
+    },
+    cookies: {
+      read: (profileId, args) => browsers.withProfileBrowser(profileId, args, readJar),
+      write: (profileId, args, cookies, mode) =>
+        browsers.withProfileBrowser(profileId, args, (relay, running) => writeJar(relay, running, cookies, mode)),
     },
     disk: nodeDisk(dataRoot),
     keys: nodeKeys(dataRoot),

@@ -229,6 +229,16 @@ export const ERROR_CATALOG = {
     message: "This run no longer holds the profile's lease: it expired, was released or an admin broke it.",
     details: z.object({ profile_id: z.string(), run_id: z.string() }),
   },
+  'cookies.content_invalid': {
+    status: 400,
+    message: 'The cookies could not be read at all (no row of them was imported); see docs/cookies.md for the formats.',
+    details: z.object({ format: z.enum(['json', 'netscape']), problem: z.string() }),
+  },
+  'cookies.browser_failed': {
+    status: 502,
+    message: "The profile's browser could not read or write its cookies; the browser's words are in details.",
+    details: z.object({ error: z.string() }),
+  },
   'run.start_failed': {
     status: 502,
     message: 'The browser did not start; its last output is in details.',

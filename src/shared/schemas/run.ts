@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorEnvelope } from '../errors/envelope';
+import { BrowserArg, BrowserSettings, StartUrl } from './browser-settings';
 import { Id, uniqueItems } from './ids';
 
 /**
@@ -54,46 +55,18 @@ export const Run = z
 export type Run = z.output<typeof Run>;
 
 /**
- * Browser switches a start may not pass: what LPA owns (the profile's folder, DevTools, proxies, the
- * origins allowed to drive DevTools, headless mode) and any switch that makes the browser run another
- * program. A switch is `--name` or `--name=value`; Chromium also reads `-name`, so only `--` is taken.
+ * `POST /api/v1/profiles/{id}/start`: every field optional, and the body too. A browser setting given
+ * here replaces the profile's own (its `browser`) for this run only; one left out is the profile's.
  */
-const OWNED_SWITCHES = [
-  /^user-data-dir$/,
-  /^remote-debugging-/,
-  /^remote-allow-origins$/,
-  /^proxy-/,
-  /^no-proxy-server$/,
-  /^headless$/,
-  /-launcher$/,
-  /-cmd-prefix$/,
-  /^browser-subprocess-path$/,
-  /^nacl-gdb/,
-  /^gpu-startup-dialog$/,
-  /^renderer-startup-dialog$/,
-];
-const SWITCH = /^--([a-z0-9][a-z0-9-]*)(=.*)?$/s;
-
-export const BrowserArg = z
-  .string()
-  .max(1024)
-  .superRefine((arg, check) => {
-    const name = SWITCH.exec(arg)?.[1];
-    if (name === undefined)
-      check.addIssue({ code: 'custom', message: 'a browser switch is `--name` or `--name=value`' });
-    else if (OWNED_SWITCHES.some((owned) => owned.test(name)))
-      check.addIssue({ code: 'custom', message: `--${name} is LPA's to set (docs/runs.md#start)` });
-  });
-
-/** `POST /api/v1/profiles/{id}/start`: every field optional, and the body too. */
 export const RunStart = z
   .object({
-    headless: z.boolean().default(false),
-    url: z
-      .url({ protocol: /^https?$|^about$|^file$/ })
-      .max(2048)
-      .optional(),
-    args: z.array(BrowserArg).max(64).default([]),
+    headless: BrowserSettings.shape.headless.optional(),
+    url: StartUrl.optional().meta({ description: "The one page to open, in place of the profile's `start_urls`." }),
+    args: z.array(BrowserArg).max(64).optional(),
+    window: BrowserSettings.shape.window.optional(),
+    user_agent: BrowserSettings.shape.user_agent.optional(),
+    languages: BrowserSettings.shape.languages.optional(),
+    timezone: BrowserSettings.shape.timezone.optional(),
     timeout_ms: z.int().min(1_000).max(120_000).default(30_000),
     debug_port: z
       .boolean()

@@ -154,7 +154,7 @@ describe.skipIf(noChromium)('the console: Profiles', { timeout: 120_000 }, () =>
     const detail = page.getByRole('region', { name: 'Profile runner' });
     await expect.poll(() => detail.textContent()).toContain('Never started.');
 
-    await detail.getByLabel('Headless').check();
+    await detail.getByRole('form', { name: 'Start the browser' }).getByLabel('Headless').check();
     await detail.getByRole('button', { name: 'Start', exact: true }).click();
     await expect.poll(() => fact(detail, 'State').textContent(), { timeout: 30_000 }).toBe('running');
     // The pressed Start gave way to Stop, and focus went with it.
@@ -193,7 +193,7 @@ describe.skipIf(noChromium)('the console: Profiles', { timeout: 120_000 }, () =>
     expect((await api(`/api/v1/profiles/${runner.id}/run`)).json).toMatchObject({ id: run.id, state: 'stopped' });
 
     // A second run, killed at once.
-    await detail.getByLabel('Headless').check();
+    await detail.getByRole('form', { name: 'Start the browser' }).getByLabel('Headless').check();
     await detail.getByRole('button', { name: 'Start', exact: true }).click();
     await expect.poll(() => fact(detail, 'State').textContent(), { timeout: 30_000 }).toBe('running');
     expect(await fact(detail, 'Run').textContent()).not.toBe(run.id);
@@ -202,6 +202,40 @@ describe.skipIf(noChromium)('the console: Profiles', { timeout: 120_000 }, () =>
     await expectAccessible(page);
     expect(errors.filter((e) => !expectedRefusal(e))).toEqual([]);
     await page.context().close();
+  });
+
+  it("keeps a profile's browser settings from its form, and imports and exports its cookies", async () => {
+    const jarred = (await api('/api/v1/profiles', { method: 'POST', body: { name: 'jarred' } })).json;
+    const { page, errors } = await web.open();
+    await signIn(page, web.svc.current.token);
+    await goTo(page, 'Profiles');
+    const list = page.getByRole('region', { name: 'Profiles' });
+    await list.getByRole('searchbox', { name: 'Search' }).fill('jarred');
+    await list.getByRole('button', { name: 'Search', exact: true }).click();
+    await list.getByRole('button', { name: 'jarred' }).click();
+    const detail = page.getByRole('region', { name: 'Profile jarred' });
+    await detail.getByLabel('User agent').fill('Console-Agent/1');
+    await detail.getByLabel('Time zone').fill('Europe/Berlin');
+    await detail.getByLabel('Languages').fill('de-DE, en');
+    await detail.getByRole('button', { name: 'Save profile' }).click();
+    await expect
+      .poll(async () => (await api(`/api/v1/profiles/${jarred.id}`)).json.browser)
+      .toMatchObject({ user_agent: 'Console-Agent/1', timezone: 'Europe/Berlin', languages: ['de-DE', 'en'] });
+
+    const later = Math.floor(Date.now() / 1000) + 86_400;
+    await detail
+      .getByLabel('Cookies (JSON')
+      .fill(`# Netscape HTTP Cookie File\n.example.com\tTRUE\t/\tFALSE\t${later}\tconsole\tc1\nbroken line\n`);
+    await detail.getByRole('button', { name: 'Import cookies' }).click();
+    await expect
+      .poll(() => detail.textContent(), { timeout: 30_000 })
+      .toContain('Imported 1, replaced 0, 1 row not imported.');
+    expect(await detail.getByRole('list', { name: 'Rows not imported' }).textContent()).toContain('Row 3:');
+    await detail.getByRole('button', { name: 'Export cookies' }).click();
+    const content = detail.getByRole('textbox', { name: 'The exported cookies' });
+    await expect.poll(() => content.inputValue(), { timeout: 30_000 }).toContain('"name": "console"');
+    await expectAccessible(page);
+    expect(errors.filter((e) => !expectedRefusal(e))).toEqual([]);
   });
 
   it('offers a token without secrets:read no reveal of the password, and tells one without profiles:read why the list is empty', async () => {

@@ -25,6 +25,7 @@ import { PageSteps } from './page-steps';
 import type { PageStep } from '../../../shared/schemas/flow-steps';
 import { LocalProxy } from './profile-proxy';
 import type { ProxyUpstream } from '../../../shared/schemas/proxy';
+import { BROWSER_DEFAULTS } from '../../../shared/schemas/browser-settings';
 import { HostRefusal } from '../../port';
 import { Synchronizer } from '../synchronizer/synchronizer';
 
@@ -49,6 +50,11 @@ export type SocketAccept = (socket: ClientSocket) => ClientEvents;
  * once the socket is open, hands it to `accept`. Null when the request is no valid WebSocket handshake.
  */
 export type UpgradeWebSocket = (request: Request, accept: SocketAccept) => Response | null;
+
+/** A profile id as a folder name: refused otherwise, so that no path leaves `<data root>/browsers`. */
+function assertProfileId(profileId: string): void {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(profileId)) throw new HostRefusal(`not a profile id: ${profileId.slice(0, 64)}`);
+}
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
@@ -89,28 +95,47 @@ function proxyFlags(proxyUrl: string, args: readonly string[]): { flags: string[
 
 /**
  * The command line of a run's browser on `folder`: DevTools over the pipe (and a port, when the start
- * asks for one), its local proxy's switches when it has one, then what the start asked for. Exported
- * for `npm run bench -- --runs`, whose reference launches the same browser with the same switches.
+ * asks for one), its local proxy's switches when it has one, then the browser settings of the start
+ * (docs/runs.md#browser-settings). Exported for `npm run bench -- --runs`, whose reference launches
+ * the same browser with the same switches.
  */
 export function browserFlags(
   folder: string,
-  launch: Pick<RunLaunch, 'headless' | 'debug_port' | 'args' | 'url'>,
+  launch: Pick<RunLaunch, 'browser' | 'debug_port'>,
   proxyUrl: string | null = null,
 ) {
-  const proxied = proxyUrl === null ? { flags: [], args: launch.args } : proxyFlags(proxyUrl, launch.args);
+  const { browser } = launch;
+  const proxied = proxyUrl === null ? { flags: [], args: browser.args } : proxyFlags(proxyUrl, browser.args);
   return [
     '--remote-debugging-pipe',
     `--user-data-dir=${folder}`,
     '--no-first-run',
     '--no-default-browser-check',
-    ...(launch.headless ? ['--headless=new'] : []),
+    ...(browser.headless ? ['--headless=new'] : []),
     // Chromium refuses to run as root with its sandbox on; LPA as root is a container's choice.
     ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ...(launch.debug_port ? ['--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1'] : []),
     ...proxied.flags,
+    ...(browser.window ? [`--window-size=${browser.window.width},${browser.window.height}`] : []),
+    ...(browser.user_agent === null ? [] : [`--user-agent=${browser.user_agent}`]),
+    // --lang is the UI's language and the first of navigator.languages; --accept-lang the whole list.
+    ...(browser.languages === null
+      ? []
+      : [`--lang=${browser.languages[0]}`, `--accept-lang=${browser.languages.join(',')}`]),
     ...proxied.args,
-    launch.url ?? 'about:blank',
+    // The first page only: headless Chromium refuses more than one on its command line, so the start
+    // opens the others over DevTools (BrowserRuns.start).
+    browser.start_urls[0] ?? 'about:blank',
   ];
+}
+
+/**
+ * The environment of a run's browser: the service's, with the profile's time zone as `TZ`, which
+ * every page, worker and service worker of the browser reads (a DevTools override would have to be
+ * set on each target as it appears).
+ */
+export function browserEnvironment(browser: Pick<RunLaunch['browser'], 'timezone'>): NodeJS.ProcessEnv {
+  return browser.timezone === null ? process.env : { ...process.env, TZ: browser.timezone };
 }
 
 /** One browser process and its DevTools relay. */
@@ -148,6 +173,8 @@ export class BrowserRuns {
   private found: BrowserFound | null = null;
   /** The synchronizer over these browsers: it speaks to them on LPA's own DevTools sessions. */
   readonly synchronizer = new Synchronizer((runId) => this.relayOf(runId));
+  /** Per profile, the start or short browser last queued on its folder (`inLane`). */
+  private readonly lanes = new Map<string, Promise<void>>();
 
   constructor(private readonly options: BrowserRunsOptions) {}
 
@@ -157,7 +184,12 @@ export class BrowserRuns {
     return this.found;
   }
 
-  async start(launch: RunLaunch): Promise<RunStartResult> {
+  /** Starts a run's browser, after any short browser on the profile's folder has closed (`inLane`). */
+  start(launch: RunLaunch): Promise<RunStartResult> {
+    return this.inLane(launch.profile_id, () => this.launch(launch));
+  }
+
+  private async launch(launch: RunLaunch): Promise<RunStartResult> {
     const browser = this.browser();
     if (!browser.found) return { ok: false, reason: 'browser_missing', error: browser.problem };
     const proxy = launch.proxy ? await LocalProxy.open(launch.proxy) : null;
@@ -173,6 +205,7 @@ export class BrowserRuns {
     rmSync(join(folder, 'DevToolsActivePort'), { force: true });
     const child = spawn(browser.path, browserFlags(folder, launch, proxy?.url), {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+      env: browserEnvironment(launch.browser),
     });
     // The host's servers decide how long its process lives, never a browser: once it exits, the
     // browser's pipe closes and the browser exits too.
@@ -197,7 +230,10 @@ export class BrowserRuns {
     let timer: NodeJS.Timeout | undefined;
     try {
       const version = await Promise.race([
-        run.relay.call<{ product: string }>('Browser.getVersion'),
+        run.relay.call<{ product: string }>('Browser.getVersion').then(async (answer) => {
+          if (launch.browser.start_urls.length > 1) await this.openStartPages(run);
+          return answer;
+        }),
         run.exited.then(() => {
           throw new Error('the browser exited before it answered DevTools');
         }),
@@ -232,6 +268,19 @@ export class BrowserRuns {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * The start pages after the first, each a tab of its own, once the first one is open (its tab may
+   * appear after the browser answers DevTools): so a client finds them all when the start answers.
+   */
+  private async openStartPages(run: BrowserRun): Promise<void> {
+    for (;;) {
+      const { targetInfos } = await run.relay.call<{ targetInfos: { type: string }[] }>('Target.getTargets');
+      if (targetInfos.some((target) => target.type === 'page')) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const url of run.launch.browser.start_urls.slice(1)) await run.relay.call('Target.createTarget', { url });
   }
 
   /** Closes a run's browser (asked to close, so its profile is flushed; killed after a bound, or at once with `force`). */
@@ -430,10 +479,107 @@ export class BrowserRuns {
     return found && target ? (socket) => found.run.relay.attach(socket, target) : null;
   }
 
-  /** Removes a deleted profile's browser folder; refused while one of its runs is alive. */
+  /**
+   * Runs `work` on the DevTools session of the profile's browser: its running one, or else a short
+   * headless browser on its folder (with the profile's own switches `args`), closed after it. It waits
+   * for a start of the profile, and a start waits for it (`inLane`): two browsers on one folder would
+   * hand each other the folder, or fail.
+   */
+  withProfileBrowser<T extends object>(
+    profileId: string,
+    args: readonly string[],
+    work: (relay: DevtoolsRelay, running: boolean) => Promise<T>,
+  ): Promise<
+    ({ ok: true; running: boolean } & T) | { ok: false; reason: 'browser_missing' | 'failed'; error: string }
+  > {
+    assertProfileId(profileId);
+    return this.inLane(profileId, async () => {
+      const live = [...this.runs.values()].find(
+        (run) => run.launch.profile_id === profileId && run.live !== null && run.stopping === null,
+      );
+      try {
+        if (live) return { ok: true as const, running: true, ...(await work(live.relay, true)) };
+        const browser = this.browser();
+        if (!browser.found) return { ok: false as const, reason: 'browser_missing' as const, error: browser.problem };
+        return { ok: true as const, running: false, ...(await this.shortSession(browser.path, profileId, args, work)) };
+      } catch (error) {
+        return { ok: false as const, reason: 'failed' as const, error: (error as Error).message.slice(0, 2000) };
+      }
+    });
+  }
+
+  /** A headless browser on the profile's folder for `work` alone: started, used, closed (so it writes its data), and awaited. */
+  private async shortSession<T>(
+    path: string,
+    profileId: string,
+    args: readonly string[],
+    work: (relay: DevtoolsRelay, running: boolean) => Promise<T>,
+  ): Promise<T> {
+    const folder = this.folderOf(profileId);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    rmSync(join(folder, 'DevToolsActivePort'), { force: true });
+    const settings = { ...BROWSER_DEFAULTS, headless: true, args: [...args] };
+    const child = spawn(path, browserFlags(folder, { browser: settings, debug_port: false }), {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+    });
+    // As a run's: the host's servers decide how long its process lives.
+    child.unref();
+    for (const stream of child.stdio) (stream as (Readable & { unref?: () => void }) | null)?.unref?.();
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const tail: string[] = [];
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => tail.push(...chunk.split('\n').filter(Boolean)));
+    child.once('error', (error) => tail.push(`could not start ${path}: ${error.message}`));
+    const relay = new DevtoolsRelay();
+    relay.connect(
+      new DevtoolsPipe(
+        child.stdio[3] as Writable,
+        child.stdio[4] as Readable,
+        (text) => relay.receive(text),
+        () => relay.close(new Error('the browser closed its DevTools pipe')),
+      ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        relay.call('Browser.getVersion'),
+        exited.then(() => {
+          throw new Error(`the browser exited before it answered DevTools\n${tail.slice(-5).join('\n')}`);
+        }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('the browser did not answer DevTools within 30 s')), 30_000);
+        }),
+      ]);
+      return await work(relay, false);
+    } finally {
+      clearTimeout(timer);
+      relay.call('Browser.close').catch(() => {});
+      const closed = await Promise.race([
+        exited.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), CLOSE_WAIT_MS).unref()),
+      ]);
+      if (!closed) child.kill('SIGKILL');
+      await exited;
+    }
+  }
+
+  /** Runs `work` after whatever the profile's lane holds (a start, a short browser), and holds the lane until it ends. */
+  private inLane<T>(profileId: string, work: () => Promise<T>): Promise<T> {
+    const mine = (this.lanes.get(profileId) ?? Promise.resolve()).then(work);
+    const done = mine.then(
+      () => {},
+      () => {},
+    );
+    this.lanes.set(profileId, done);
+    void done.then(() => {
+      if (this.lanes.get(profileId) === done) this.lanes.delete(profileId);
+    });
+    return mine;
+  }
+
+  /** Removes a deleted profile's browser folder; refused while one of its runs is alive, or a short browser uses it. */
   forget(profileId: string): void {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(profileId)) throw new HostRefusal(`not a profile id: ${profileId.slice(0, 64)}`);
-    if ([...this.runs.values()].some((run) => run.launch.profile_id === profileId))
+    assertProfileId(profileId);
+    if ([...this.runs.values()].some((run) => run.launch.profile_id === profileId) || this.lanes.has(profileId))
       throw new HostRefusal('the profile has a live browser');
     rmSync(this.folderOf(profileId), { recursive: true, force: true });
   }
