@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { BROWSER_DEFAULTS } from '../../src/shared/schemas/browser-settings';
 import { Id, uniqueItems } from '../../src/shared/schemas/ids';
 import { queryInt } from '../../src/shared/schemas/query';
 import { AuditCheckpoint } from '../audit/schema';
@@ -26,8 +25,9 @@ const ProfileItem = z
     kind: z.literal('profiles'),
     id: Id,
     ...ProfileFields.shape,
-    // A store from before the browser settings (migration 012) sends none: its profiles have the defaults.
-    browser: ProfileFields.shape.browser.default(BROWSER_DEFAULTS),
+    // A store from before the browser settings (migration 012) sends none: its profiles take the
+    // defaults (./transfer.ts). Optional, not defaulted, so an export's item and a push's read alike.
+    browser: ProfileFields.shape.browser.optional(),
     created_at: Time,
     updated_at: Time,
   })

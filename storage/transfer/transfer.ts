@@ -8,6 +8,7 @@ import { flowRows, flowSlice, insertFlow, plainFlow, unknownFlowIds } from '../f
 import type { Globals } from '../globals/globals';
 import type { ProfileAccounts } from '../profile-accounts/profile-accounts';
 import type { Profiles } from '../profiles/profiles';
+import { BROWSER_DEFAULTS } from '../../src/shared/schemas/browser-settings';
 import type { Shares } from '../shares/shares';
 import { first } from '../sql/sql';
 import {
@@ -89,7 +90,8 @@ export class Transfer {
           return { kind: 'profiles', ...profile };
         },
         insert: ({ kind: _kind, id, created_at, updated_at, ...fields }) =>
-          void profiles.insert(id, fields, created_at, updated_at),
+          void profiles.insert(id, { ...fields, browser: fields.browser ?? BROWSER_DEFAULTS }, created_at, updated_at),
+        content: (item) => ({ ...item, browser: item.browser ?? BROWSER_DEFAULTS }),
       },
       accounts: {
         slice: (offset, limit) => accounts.slice(offset, limit).map((account) => ({ kind: 'accounts', ...account })),

@@ -37,7 +37,14 @@ describe('migration 9, the witness per team link', () => {
       11,
     );
 
-    expect(migrate(db, MIGRATIONS, 2)).toEqual({
+    // Up to migration 10, the runs, which came next: the later ones do not touch the witness.
+    expect(
+      migrate(
+        db,
+        MIGRATIONS.filter(({ id }) => id <= 10),
+        2,
+      ),
+    ).toEqual({
       applied: [
         { id: 9, name: 'witness-per-team' },
         { id: 10, name: 'runs' },

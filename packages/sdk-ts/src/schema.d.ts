@@ -3065,18 +3065,7 @@ export interface components {
             tags: string[];
             pinned: boolean;
             notes: string | null;
-            /**
-             * @default {
-             *       "headless": false,
-             *       "window": null,
-             *       "start_urls": [],
-             *       "user_agent": null,
-             *       "languages": null,
-             *       "timezone": null,
-             *       "args": []
-             *     }
-             */
-            browser: components["schemas"]["BrowserSettings"];
+            browser?: components["schemas"]["BrowserSettings"];
             /** Format: int64 */
             created_at: number;
             /** Format: int64 */

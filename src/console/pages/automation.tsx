@@ -307,6 +307,7 @@ function Files({ api }: { api: Api }) {
 const SYNC_REFRESH_MS = 3_000;
 
 function Synchronizer({ api }: { api: Api }) {
+  const may = useMay();
   const [running, setRunning] = useState(false);
   const status = useLoad(
     () => api.call('GET', '/api/v1/automation/synchronizer'),
@@ -354,7 +355,7 @@ function Synchronizer({ api }: { api: Api }) {
                   time(e.last_event_at),
                 ]}
                 actions={
-                  s.running
+                  s.running && may('DELETE', '/api/v1/automation/synchronizer/followers/:id')
                     ? (e) => (
                         <button
                           type="button"
@@ -375,7 +376,7 @@ function Synchronizer({ api }: { api: Api }) {
                 }
               />
             )}
-            {s.running ? (
+            {!may('POST', '/api/v1/automation/synchronizer/start') ? null : s.running ? (
               <Form
                 label="Stop the synchronizer"
                 onSubmit={(fields) =>

@@ -5,6 +5,7 @@ import { ActionNote } from '../components/notes';
 import { Section } from '../components/section';
 import { ItemsTable, Table } from '../components/table';
 import { time, yesNo } from '../format';
+import { useMay } from '../may';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 
@@ -25,6 +26,7 @@ const valuesOf = (text: string) =>
 
 /** Run a flow on chosen profiles and watch its job (docs/automation.md#runs). */
 export function FlowRuns({ api, flows }: { api: Api; flows: FlowList['items'] }) {
+  const may = useMay();
   const profiles = useLoad(() => api.call('GET', '/api/v1/profiles', { query: { limit: 100 } }), 'run-profiles');
   const jobs = useLoad(() => api.call('GET', '/api/v1/automation/runs'), 'jobs');
   const action = useAction();
@@ -59,7 +61,9 @@ export function FlowRuns({ api, flows }: { api: Api; flows: FlowList['items'] })
 
   return (
     <Section title="Flow runs">
-      {flows.length === 0 || !profiles.data || profiles.data.items.length === 0 ? (
+      {!may('POST', '/api/v1/automation/flows/:id/runs') ? null : flows.length === 0 ||
+        !profiles.data ||
+        profiles.data.items.length === 0 ? (
         <p class="muted">A run needs a flow and a profile.</p>
       ) : (
         <Form onSubmit={run} label="Run a flow">
@@ -103,6 +107,7 @@ export function FlowRuns({ api, flows }: { api: Api; flows: FlowList['items'] })
 /** One job as it goes: each profile's state, step and error; a cancel while it runs. */
 function Watched({ api, job, onCancelled }: { api: Api; job: Job; onCancelled: () => void }) {
   const cancel = useAction();
+  const may = useMay();
   return (
     <div role="region" aria-label="Watched job">
       <p role="status">
@@ -121,7 +126,7 @@ function Watched({ api, job, onCancelled }: { api: Api; job: Job; onCancelled: (
           p.error ? `${p.error.code}: ${p.error.message}` : '',
         ]}
       />
-      {job.state === 'running' && !job.cancel_requested && (
+      {job.state === 'running' && !job.cancel_requested && may('POST', '/api/v1/automation/runs/:job_id/cancel') && (
         <button
           type="button"
           disabled={cancel.busy}

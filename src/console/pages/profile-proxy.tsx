@@ -4,6 +4,7 @@ import { Form, Submit } from '../components/form';
 import { ActionNote } from '../components/notes';
 import { fieldText } from '../field-text';
 import { proxyBody } from '../profile-form';
+import { useMay } from '../may';
 import { useAction } from '../use-action';
 
 type Profile = Answer<'GET', '/api/v1/profiles/:id'>;
@@ -21,6 +22,7 @@ export function ProfileProxy({ api, profile, onSaved }: { api: Api; profile: Pro
   const save = useAction();
   const check = useAction();
   const [result, setResult] = useState<ProxyCheck | null>(null);
+  const may = useMay();
   return (
     <>
       <h3>Proxy</h3>
@@ -73,7 +75,7 @@ export function ProfileProxy({ api, profile, onSaved }: { api: Api; profile: Pro
         <Submit label="Save proxy" busy={save.busy} />
       </Form>
       <ActionNote action={save} busy="Saving the proxy" />
-      {proxy && (
+      {proxy && may('POST', '/api/v1/profiles/:id/proxy/check') && (
         <Form
           label="Check the proxy"
           onSubmit={(fields) =>

@@ -327,7 +327,9 @@ function ProfileDetail({
             <ActionNote action={action} busy="Saving the profile" />
             <ProfileRun api={api} id={id} headless={p.browser.headless} onRunChanged={onRunChanged} />
             <ProfileCookies api={api} id={id} />
-            <ProfileProxy key={p.updated_at} api={api} profile={p} onSaved={profile.reload} />
+            {may('PATCH', '/api/v1/profiles/:id') && (
+              <ProfileProxy key={p.updated_at} api={api} profile={p} onSaved={profile.reload} />
+            )}
             <Accounts api={api} profileId={id} />
           </>
         )}

@@ -1,3 +1,4 @@
+import { BROWSER_DEFAULTS } from '../../../src/shared/schemas/browser-settings';
 import { describe, expect, it } from 'vitest';
 import { ApiFailure, apiPath, createApi, failureOf, NOT_AN_ENVELOPE, UNREACHABLE } from '../../../src/console/api';
 import { countPerDay, windowStart } from '../../../src/console/audit-days';
@@ -141,6 +142,7 @@ describe('the profile and account forms', () => {
       tags: ['x', 'y'],
       pinned: true,
       notes: null,
+      browser: BROWSER_DEFAULTS,
     });
     expect(profileBody(formOf({ name: 'b', group: 'g', tags: '', notes: 'n' }))).toEqual({
       name: 'b',
@@ -148,7 +150,33 @@ describe('the profile and account forms', () => {
       tags: [],
       pinned: false,
       notes: 'n',
+      browser: BROWSER_DEFAULTS,
     });
+  });
+
+  it('reads the browser settings: a window only with both sides, lists by line or comma, blanks as null', () => {
+    const browser = (fields: Record<string, string>) => profileBody(formOf({ name: 'c', ...fields })).browser;
+    expect(
+      browser({
+        headless: 'on',
+        window_width: '1280',
+        window_height: '800',
+        start_urls: 'https://a.example/\n\nhttps://b.example/',
+        user_agent: ' UA/1 ',
+        languages: 'de-DE, en,',
+        timezone: 'Europe/Berlin',
+        args: '--mute-audio',
+      }),
+    ).toEqual({
+      headless: true,
+      window: { width: 1280, height: 800 },
+      start_urls: ['https://a.example/', 'https://b.example/'],
+      user_agent: 'UA/1',
+      languages: ['de-DE', 'en'],
+      timezone: 'Europe/Berlin',
+      args: ['--mute-audio'],
+    });
+    expect(browser({ window_width: '1280', user_agent: ' ', languages: ' , ' })).toEqual(BROWSER_DEFAULTS);
   });
 
   it('sends a secret only when one was typed, spaces kept', () => {

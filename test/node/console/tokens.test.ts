@@ -84,11 +84,19 @@ describe.skipIf(noChromium)('the console: Tokens, and what a scope-limited token
     expect(await page.getByRole('region', { name: 'New profile' }).count()).toBe(0);
     expect(await profile.getByRole('button', { name: /Save profile|Delete profile/ }).count()).toBe(0);
     expect(await profile.getByRole('form', { name: 'Add a platform account' }).count()).toBe(0);
+    // Nor its proxy, its cookies (which need secrets:read to read and profiles:write to write) or its browser.
+    expect(
+      await profile.getByRole('button', { name: /Save proxy|Check proxy|Export cookies|Import cookies|Start/ }).count(),
+    ).toBe(0);
     expect(await profile.locator('dl').textContent()).toContain('Pinned');
     await expectAccessible(page);
     await goTo(page, 'Automation');
     await expect.poll(() => page.locator('progress').count()).toBe(0);
-    expect(await page.getByRole('button', { name: /Upload|Create flow|New global|Preview/ }).count()).toBe(0);
+    expect(
+      await page
+        .getByRole('button', { name: /Upload|Create flow|New global|Preview|Run flow|Start the synchronizer/ })
+        .count(),
+    ).toBe(0);
     await goTo(page, 'Audit');
     await expect.poll(() => page.locator('progress').count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Verify$|Download export|Download the public key/ }).count()).toBe(
