@@ -34,7 +34,7 @@ export const LeaseList = itemList(Lease, 'LeaseList');
 /** What a machine sends to take, renew or release a profile's lease: its run, and a name people recognise it by. */
 export const LeaseTake = z
   .object({
-    run_id: z.string().regex(UUID),
+    run_id: z.string().max(36).regex(UUID),
     machine_label: z
       .string()
       .min(1)
@@ -46,6 +46,6 @@ export const LeaseTake = z
 export type LeaseTake = z.output<typeof LeaseTake>;
 
 export const LeaseRun = z
-  .object({ run_id: z.string().regex(UUID) })
+  .object({ run_id: z.string().max(36).regex(UUID) })
   .strict()
   .meta({ id: 'LeaseRun' });
