@@ -21,10 +21,17 @@ export function processTree(pid: number): number[] {
   return out;
 }
 
+/** Whether the process runs: a zombie (killed, its parent not yet reaping it) has ended and counts as gone. */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    // The state follows the command name, which is in parentheses and may hold spaces.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return false;
   }

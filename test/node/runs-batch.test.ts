@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run, RunBatchResults } from '../../src/shared/schemas/run';
 import { ensureChromium } from './chromium';
 import { lpaRunner } from './cli-run';
-import { isAlive } from './process-tree';
+import { isAlive, processTree } from './process-tree';
 import { type RunningService, startService } from './service';
 
 const browser = ensureChromium();
@@ -108,8 +108,11 @@ describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted pr
     const run = (await api(`/api/v1/profiles/${id}/start`, { method: 'POST', body: { headless: true } })).json as Run;
     const folder = join(service.dataRoot, 'browsers', id);
     expect(existsSync(folder)).toBe(true);
+    // Its helpers (zygotes, renderers, the GPU and network services) go with it, not only the main process.
+    const helpers = processTree(run.pid!).slice(1);
+    expect(helpers.length).toBeGreaterThan(0);
     expect((await api(`/api/v1/profiles/${id}`, { method: 'DELETE' })).status).toBe(204);
-    expect(isAlive(run.pid!)).toBe(false);
+    expect([run.pid!, ...helpers].filter(isAlive)).toEqual([]);
     expect(existsSync(folder)).toBe(false);
     expect((await api('/api/v1/runs')).json.items).toEqual([]);
   });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Run } from '../../src/shared/schemas/run';
 import { ensureChromium } from './chromium';
+import { isAlive, processTree } from './process-tree';
 import { RUNTIMES, type RunningService, rawExchange, startService } from './service';
 
 const browser = ensureChromium();
@@ -32,15 +33,6 @@ function browsersUnder(root: string): number[] {
     .filter((line) => line.includes(`--user-data-dir=${root}`))
     .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
-
-const pidAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The status a WebSocket handshake to `url` is answered with: 101 when the socket opens (it is closed at once). */
 function handshake(url: string, headers: Record<string, string> = {}): Promise<number> {
@@ -131,7 +123,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's browser on %s", {
     const stopped = await api(`/api/v1/profiles/${id}/stop`, { method: 'POST' });
     expect(stopped.status).toBe(200);
     expect(stopped.json).toMatchObject({ id: run.id, state: 'stopped', end_reason: 'stopped', ws_endpoint: null });
-    expect(pidAlive(run.pid!)).toBe(false);
+    expect(isAlive(run.pid!)).toBe(false);
     expect((await fetch(`${run.http_endpoint}/json/version`)).status).toBe(404);
     expect(await handshake(run.ws_endpoint!)).toBe(404);
     expect((await api(`/api/v1/profiles/${id}/stop`, { method: 'POST' })).json.error.code).toBe('run.not_running');
@@ -222,8 +214,11 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's browser on %s", {
     const run = (await start(id)).json as Run;
     const { dataRoot } = service;
     expect(browsersUnder(dataRoot).length).toBeGreaterThan(0);
+    // Every process the service started (workerd under npm start, the browser and its helpers) ends with it.
+    const started = processTree(service.process.pid!).slice(1);
     await service.stop('SIGKILL');
-    await until('the browser to exit', async () => (pidAlive(run.pid!) ? null : true));
+    await until('the browser to exit', async () => (isAlive(run.pid!) ? null : true));
+    await until('every process the service started to exit', async () => (started.some(isAlive) ? null : true));
     expect(browsersUnder(dataRoot)).toEqual([]);
     service = await startService(runtime, dataRoot, { LPA_BROWSER: (browser as { path: string }).path });
     const latest = await until('the run to be recorded as ended', async () => {

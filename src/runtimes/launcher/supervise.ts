@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { LaunchError } from './settings';
 import type { LoopbackSocket } from './loopback-socket';
 
@@ -27,13 +28,22 @@ export async function waitUntilReady(
 }
 
 /**
+ * util-linux's setpriv (in every Debian and most Linux systems): it execs workerd with a parent-death
+ * signal, so a launcher killed outright (SIGKILL, the OOM killer) takes its workerd with it. Elsewhere
+ * (macOS) workerd is started as it is, and outlives such a launcher (docs/runs.md).
+ */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path));
+
+/**
  * workerd runs in a process group of its own: a terminal's Ctrl-C (or a signal to the launcher's whole
  * group) reaches the launcher only, which writes the worker's buffered log lines and then stops
  * workerd itself (stopChild). In the launcher's group, workerd would die before that flush.
  */
 export function startWorkerd(binary: string, configPath: string, http: LoopbackSocket): ChildProcess {
   // The bound socket becomes workerd's descriptor 3, its `http` socket (see ./loopback-socket.ts).
-  const child = spawn(binary, ['serve', configPath, '--experimental', '--socket-fd', 'http=3'], {
+  const serve = [binary, 'serve', configPath, '--experimental', '--socket-fd', 'http=3'];
+  const [command, ...args] = SETPRIV ? [SETPRIV, '--pdeathsig', 'KILL', '--', ...serve] : serve;
+  const child = spawn(command!, args, {
     stdio: ['ignore', 'inherit', 'inherit', http.fd],
     detached: true,
   });

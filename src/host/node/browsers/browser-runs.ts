@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
@@ -18,6 +18,7 @@ import {
   type RunLaunch,
   type RunStartResult,
 } from '../../runs-schema';
+import { killBrowser, spawnBrowser } from './browser-process';
 import { DevtoolsPipe } from './devtools-pipe';
 import { type ClientEvents, type ClientSocket, DevtoolsRelay, type RelayTarget } from './devtools-relay';
 import { findBrowser } from './find-browser';
@@ -203,14 +204,10 @@ export class BrowserRuns {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     // Left by the browser's last run: a port that is no longer open must not be read as this run's.
     rmSync(join(folder, 'DevToolsActivePort'), { force: true });
-    const child = spawn(browser.path, browserFlags(folder, launch, proxy?.url), {
+    const child = spawnBrowser(browser.path, browserFlags(folder, launch, proxy?.url), {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
       env: browserEnvironment(launch.browser),
     });
-    // The host's servers decide how long its process lives, never a browser: once it exits, the
-    // browser's pipe closes and the browser exits too.
-    child.unref();
-    for (const stream of child.stdio) (stream as (Readable & { unref?: () => void }) | null)?.unref?.();
     const secret = randomBytes(32).toString('base64url');
     const run = new BrowserRun(launch, secret, child, proxy);
     this.runs.set(launch.run_id, run);
@@ -256,7 +253,7 @@ export class BrowserRuns {
       return { ok: true, run: run.live };
     } catch (error) {
       run.stopping = 'killed';
-      child.kill('SIGKILL');
+      killBrowser(child);
       await run.exited;
       this.ended.delete(launch.run_id);
       const output = run.tail.slice(-5).join('\n');
@@ -297,7 +294,7 @@ export class BrowserRuns {
       ]);
       if (!closed) run.stopping = 'killed';
     }
-    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
+    killBrowser(run.child);
     await run.exited;
     // recordEnd runs on the same exit, before this continuation.
     return this.ended.get(runId) ?? null;
@@ -519,12 +516,9 @@ export class BrowserRuns {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     rmSync(join(folder, 'DevToolsActivePort'), { force: true });
     const settings = { ...BROWSER_DEFAULTS, headless: true, args: [...args] };
-    const child = spawn(path, browserFlags(folder, { browser: settings, debug_port: false }), {
+    const child = spawnBrowser(path, browserFlags(folder, { browser: settings, debug_port: false }), {
       stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
     });
-    // As a run's: the host's servers decide how long its process lives.
-    child.unref();
-    for (const stream of child.stdio) (stream as (Readable & { unref?: () => void }) | null)?.unref?.();
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const tail: string[] = [];
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => tail.push(...chunk.split('\n').filter(Boolean)));
@@ -557,7 +551,7 @@ export class BrowserRuns {
         exited.then(() => true),
         new Promise<false>((resolve) => setTimeout(() => resolve(false), CLOSE_WAIT_MS).unref()),
       ]);
-      if (!closed) child.kill('SIGKILL');
+      if (!closed) killBrowser(child);
       await exited;
     }
   }
@@ -581,7 +575,8 @@ export class BrowserRuns {
     assertProfileId(profileId);
     if ([...this.runs.values()].some((run) => run.launch.profile_id === profileId) || this.lanes.has(profileId))
       throw new HostRefusal('the profile has a live browser');
-    rmSync(this.folderOf(profileId), { recursive: true, force: true });
+    // A killed browser's helpers may still hold a file open for a moment after its main process exits.
+    rmSync(this.folderOf(profileId), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   }
 
   private folderOf(profileId: string): string {
