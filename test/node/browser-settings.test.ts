@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '../../src/shared/schemas/run';
 import { ensureChromium } from './chromium';
 import { RUNTIMES, type RunningService, startService } from './service';
+import { laterApiClient } from './api-client';
 
 const browser = ensureChromium();
 
@@ -37,18 +38,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)(
     let service: RunningService;
     let pages: Server;
     let site: string;
-    const api = async (path: string, init: { method?: string; body?: unknown } = {}) => {
-      const res = await fetch(`http://127.0.0.1:${service.port}${path}`, {
-        method: init.method ?? 'GET',
-        headers: {
-          authorization: `Bearer ${service.token}`,
-          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      });
-      const text = await res.text();
-      return { status: res.status, json: text ? JSON.parse(text) : undefined };
-    };
+    const api = laterApiClient(() => service);
     const startAndRead = async (id: string, body: Record<string, unknown> = {}) => {
       const started = await api(`/api/v1/profiles/${id}/start`, { method: 'POST', body });
       expect(started.status, JSON.stringify(started.json)).toBe(200);

@@ -11,6 +11,7 @@ import type { Run } from '../../src/shared/schemas/run';
 import { ensureChromium } from './chromium';
 import { lpaRunner } from './cli-run';
 import { RUNTIMES, type RunningService, startService } from './service';
+import { laterApiClient } from './api-client';
 
 const browser = ensureChromium();
 
@@ -124,18 +125,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's cookies on %s", {
   let site: Server;
   let siteUrl: string;
   const seenCookies: string[] = [];
-  const api = async (path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
-    const res = await fetch(`http://127.0.0.1:${service.port}${path}`, {
-      method: init.method ?? 'GET',
-      headers: {
-        authorization: `Bearer ${init.token ?? service.token}`,
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-  };
+  const api = laterApiClient(() => service);
   const newProfile = async () =>
     (await api('/api/v1/profiles', { method: 'POST', body: { name: `cookies-${crypto.randomUUID().slice(0, 8)}` } }))
       .json.id as string;

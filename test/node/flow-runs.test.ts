@@ -8,6 +8,7 @@ import type { FlowJob } from '../../storage/flow-runs/schema';
 import { ensureChromium } from './chromium';
 import { lpaRunner } from './cli-run';
 import { RUNTIMES, type RunningService, startService } from './service';
+import { laterApiClient } from './api-client';
 
 const browser = ensureChromium();
 
@@ -77,18 +78,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)(
   (runtime) => {
     let service: RunningService;
     let site: Awaited<ReturnType<typeof shop>>;
-    const api = async (path: string, init: { method?: string; body?: unknown } = {}) => {
-      const res = await fetch(`http://127.0.0.1:${service.port}${path}`, {
-        method: init.method ?? 'GET',
-        headers: {
-          authorization: `Bearer ${service.token}`,
-          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      });
-      const text = await res.text();
-      return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-    };
+    const api = laterApiClient(() => service);
     const newProfile = async () =>
       (await api('/api/v1/profiles', { method: 'POST', body: { name: `flow-${crypto.randomUUID().slice(0, 8)}` } }))
         .json.id as string;

@@ -12,6 +12,7 @@ import type { Run } from '../../src/shared/schemas/run';
 import { ensureChromium } from './chromium';
 import { lpaRunner } from './cli-run';
 import { RUNTIMES, type RunningService, startService } from './service';
+import { laterApiClient } from './api-client';
 
 const browser = ensureChromium();
 
@@ -168,18 +169,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
   let service: RunningService;
   let site: Awaited<ReturnType<typeof recordingSite>>;
   let proxies: Record<Kind, { port: number; carried: string[]; close: () => Promise<unknown> }>;
-  const api = async (path: string, init: { method?: string; body?: unknown } = {}) => {
-    const res = await fetch(`http://127.0.0.1:${service.port}${path}`, {
-      method: init.method ?? 'GET',
-      headers: {
-        authorization: `Bearer ${service.token}`,
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-  };
+  const api = laterApiClient(() => service);
   const profileWith = async (kind: Kind, override: Record<string, unknown> = {}) => {
     const proxy = { type: kind, host: '127.0.0.1', port: proxies[kind].port, username: USER, password: PASSWORD };
     const res = await api('/api/v1/profiles', {

@@ -6,23 +6,13 @@ import { ensureChromium } from './chromium';
 import { lpaRunner } from './cli-run';
 import { isAlive, processTree } from './process-tree';
 import { type RunningService, startService } from './service';
+import { laterApiClient } from './api-client';
 
 const browser = ensureChromium();
 
 describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted profile', { timeout: 120_000 }, () => {
   let service: RunningService;
-  const api = async (path: string, init: { method?: string; body?: unknown } = {}) => {
-    const res = await fetch(`http://127.0.0.1:${service.port}${path}`, {
-      method: init.method ?? 'GET',
-      headers: {
-        authorization: `Bearer ${service.token}`,
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : undefined };
-  };
+  const api = laterApiClient(() => service);
   const newProfile = async () =>
     (await api('/api/v1/profiles', { method: 'POST', body: { name: `batch-${crypto.randomUUID().slice(0, 8)}` } })).json
       .id as string;

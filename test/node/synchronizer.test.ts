@@ -6,6 +6,7 @@ import type { Run } from '../../src/shared/schemas/run';
 import type { SynchronizerStatus } from '../../src/shared/schemas/synchronizer';
 import { ensureChromium } from './chromium';
 import { RUNTIMES, type RunningService, startService } from './service';
+import { laterApiClient } from './api-client';
 
 const chromium = ensureChromium();
 
@@ -100,18 +101,7 @@ describe.skipIf('skip' in chromium).each(RUNTIMES)(
     let service: RunningService;
     let web: Awaited<ReturnType<typeof site>>;
     const connected: Browser[] = [];
-    const api = async (path: string, init: { method?: string; body?: unknown } = {}) => {
-      const res = await fetch(`http://127.0.0.1:${service.port}${path}`, {
-        method: init.method ?? 'GET',
-        headers: {
-          authorization: `Bearer ${service.token}`,
-          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      });
-      const text = await res.text();
-      return { status: res.status, json: text ? JSON.parse(text) : undefined };
-    };
+    const api = laterApiClient(() => service);
     const profile = async () =>
       (await api('/api/v1/profiles', { method: 'POST', body: { name: `sync-${crypto.randomUUID().slice(0, 8)}` } }))
         .json.id as string;
