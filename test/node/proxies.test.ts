@@ -240,8 +240,11 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
           new Worker(URL.createObjectURL(new Blob([script], { type: 'text/javascript' })));
           await navigator.serviceWorker.register(`/sw-${kind}.js`);
         }, kind);
-        await until(async () =>
-          [`/worker-${kind}`, `/sw-fetch-${kind}`].every((path) => site.visits.some((visit) => visit.path === path)),
+        // A service worker installs in its own time: under a loaded CI it took more than 15 s once (Deno).
+        await until(
+          async () =>
+            [`/worker-${kind}`, `/sw-fetch-${kind}`].every((path) => site.visits.some((visit) => visit.path === path)),
+          45_000,
         );
 
         const probe = await tab.evaluate(WEBRTC_PROBE);
