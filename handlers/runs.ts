@@ -12,7 +12,16 @@ import type { StoredRun } from '../storage/runs/runs';
 import type { RequestContext } from './context';
 import { implement } from './implement';
 import { runQuota } from './membership/provider';
-import { keepLease, type LeaseContext, releaseLease, renewEvery, takeLease, teamProfile } from './team-runs';
+import {
+  fetchBundle,
+  handBack,
+  keepLease,
+  type LeaseContext,
+  releaseLease,
+  renewEvery,
+  takeLease,
+  teamProfile,
+} from './team-runs';
 
 /** How often the store asks the host about its live runs, while it has any: a crash is recorded within this. */
 const WATCH_MS = 2_000;
@@ -41,7 +50,7 @@ export async function syncRuns(ctx: LeaseContext): Promise<Map<string, LiveRun>>
     if (live.has(run.id) || starting.has(run.id) || run.state === 'stopping') continue;
     const end = ended.get(run.id);
     await ctx.store.runs.ended(SEEN_BY_SERVICE, run.id, end ?? leftBehind());
-    if (inTeam(ctx)) await releaseLease(ctx, run.profile_id, run.id);
+    if (inTeam(ctx)) await handBack(ctx, run.profile_id, run.id);
   }
   return live;
 }
@@ -163,6 +172,12 @@ export async function startOne(ctx: RequestContext, audit: AuditContext, id: str
     if (active)
       throw new ApiError('run.active', { run_id: active.id, state: active.state, started_at: active.started_at });
     await takeLease(ctx, id, runId);
+    try {
+      await fetchBundle(ctx, id, runId);
+    } catch (error) {
+      await releaseLease(ctx, id, runId);
+      throw error;
+    }
   }
   let begun: StoredRun;
   try {
@@ -213,7 +228,7 @@ export async function stopOne(ctx: RequestContext, audit: AuditContext, id: stri
   await ctx.store.runs.stopping(run.id);
   const end = await ctx.host.runs.stop(run.id, force);
   const stopped = await ctx.store.runs.ended(audit, run.id, end ?? leftBehind());
-  if (inTeam(ctx)) await releaseLease(ctx, id, run.id);
+  if (inTeam(ctx)) await handBack(ctx, id, run.id);
   return shown(stopped, undefined, ctx.config.port);
 }
 

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import { profiles } from '../src/contracts/profiles';
+import { runBundles } from '../src/contracts/run-bundles';
 import { runLeases } from '../src/contracts/run-leases';
 import type { Contract } from '../src/contracts/define';
 import { reached, teamErrorCode } from '../src/host/team-link-request';
 import { ApiError } from '../src/shared/errors/api-error';
+import { fromBase64 } from '../src/shared/base64';
 import { ERROR_CATALOG } from '../src/shared/errors/catalog';
 import type { Lease } from '../storage/leases/schema';
 import { perStore } from '../src/shared/store-memory';
@@ -20,7 +22,14 @@ import type { RequestContext } from './context';
 export type LeaseContext = Pick<RequestContext, 'host' | 'store' | 'memory' | 'config'> & { requestId?: string };
 
 /** The team's refusals a machine passes on as they are: they are about the lease, and say whose it is. */
-const PASSED_ON = ['run.locked_elsewhere', 'run.lease_lost', 'resource.not_found'] as const;
+const PASSED_ON = [
+  'run.locked_elsewhere',
+  'run.lease_lost',
+  'resource.not_found',
+  'bundle.stale',
+  'bundle.too_large',
+  'bundle.corrupt',
+] as const;
 
 /** One of this machine's own calls of a team route, through the host that holds the team token. */
 async function askTeam<R extends z.ZodType>(
@@ -64,8 +73,17 @@ async function askTeam<R extends z.ZodType>(
   throw new ApiError('team.refused', { status: answer.status, code: teamErrorCode(json, 'team.bad_answer') });
 }
 
-/** When this machine last renewed each of its runs' leases, by run id. */
-const held = perStore(() => new Map<string, { profileId: string; renewedAt: number; leaseMs: number }>());
+/** A lease this machine holds for one of its runs: when it last renewed it, and the profile's bundle key once opened. */
+interface HeldLease {
+  profileId: string;
+  renewedAt: number;
+  leaseMs: number;
+  fencing: number;
+  bundle: { key: Uint8Array; maxBytes: number } | null;
+}
+
+/** The leases of this machine's runs, by run id. */
+const held = perStore(() => new Map<string, HeldLease>());
 
 /** Takes the profile's lease for a run about to start: `run.locked_elsewhere` when another run holds it. */
 export async function takeLease(ctx: LeaseContext, profileId: string, runId: string): Promise<Lease> {
@@ -73,8 +91,67 @@ export async function takeLease(ctx: LeaseContext, profileId: string, runId: str
     run_id: runId,
     machine_label: ctx.config.machineLabel ?? ctx.config.machineId ?? 'a machine',
   });
-  held.of(ctx.memory).set(runId, { profileId, renewedAt: Date.now(), leaseMs: lease.lease_ms });
+  held.of(ctx.memory).set(runId, {
+    profileId,
+    renewedAt: Date.now(),
+    leaseMs: lease.lease_ms,
+    fencing: lease.fencing,
+    bundle: null,
+  });
   return lease;
+}
+
+/**
+ * Before a team profile's browser starts, under its lease: the team's newest version of the profile's
+ * folder put in place of this machine's, unless this machine's is that version already
+ * (docs/teams.md#what-travels). A version that cannot be fetched or opened stops the start
+ * (`bundle.unusable`): a browser on older data would upload it as the newest when it ends.
+ */
+export async function fetchBundle(ctx: LeaseContext, profileId: string, runId: string): Promise<void> {
+  const lease = held.of(ctx.memory).get(runId);
+  if (!lease) throw new ApiError('run.lease_lost', { profile_id: profileId, run_id: runId });
+  const opened = await askTeam(ctx, runBundles.open, profileId, { run_id: runId });
+  const key = fromBase64(opened.key);
+  if (opened.bundle) {
+    const unpacked = await ctx.host.runs.unpack(profileId, { run_id: runId, key, bundle: opened.bundle });
+    if (!unpacked.ok) throw new ApiError('bundle.unusable', { profile_id: profileId, error: unpacked.error });
+  }
+  lease.bundle = { key, maxBytes: opened.max_bytes };
+}
+
+/**
+ * A team profile's run that ran and has ended: the profile's folder packed and uploaded while the
+ * lease is still this run's, then the lease given back. An upload that fails is logged and leaves the
+ * team's previous version as it was; the lease is given back all the same.
+ */
+export async function handBack(ctx: LeaseContext, profileId: string, runId: string): Promise<void> {
+  const lease = held.of(ctx.memory).get(runId);
+  if (lease?.bundle) {
+    try {
+      const packed = await ctx.host.runs.pack(profileId, {
+        run_id: runId,
+        fencing: lease.fencing,
+        key: lease.bundle.key,
+        max_bytes: lease.bundle.maxBytes,
+      });
+      if (!packed.ok) throw new Error(`${packed.code ?? 'bundle'}: ${packed.error}`);
+      const { ok: _, ...sums } = packed;
+      await askTeam(ctx, runBundles.commit, profileId, { run_id: runId, fencing: lease.fencing, ...sums });
+    } catch (error) {
+      // The machine's `core` log, where its owner reads what went wrong (GET /api/v1/system/logs).
+      await ctx.host.logs
+        .append('core', [
+          {
+            ts: Date.now(),
+            level: 'warn',
+            message: `the profile's browser data was not uploaded; the team keeps its previous version: ${String(error).slice(0, 1000)}`,
+            fields: { profile_id: profileId, run_id: runId },
+          },
+        ])
+        .catch((logged: unknown) => console.error('a core log line could not be written:', logged));
+    }
+  }
+  await releaseLease(ctx, profileId, runId);
 }
 
 /**

@@ -162,6 +162,7 @@ const vars = {
   ...(frontKey === null ? {} : { TEAM_FRONT_KEY: frontKey }),
   ...(process.env.LPA_ALLOWED_ORIGINS ? { LPA_ALLOWED_ORIGINS: process.env.LPA_ALLOWED_ORIGINS } : {}),
   ...(process.env.LPA_RUN_LEASE_MS ? { LPA_RUN_LEASE_MS: process.env.LPA_RUN_LEASE_MS } : {}),
+  ...(process.env.LPA_BUNDLE_MAX_BYTES ? { LPA_BUNDLE_MAX_BYTES: process.env.LPA_BUNDLE_MAX_BYTES } : {}),
 };
 
 // The worker imports these generated modules, as `npm start`'s does.

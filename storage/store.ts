@@ -12,6 +12,7 @@ import { migrate, type MigrationReport } from './migrations/migrate';
 import { Profiles } from './profiles/profiles';
 import { Runs } from './runs/runs';
 import { RunLeases } from './leases/leases';
+import { ProfileBundles } from './bundles/bundles';
 import { auditProofsMigration } from './migrations/005-audit-proofs';
 import { auditKeyStartMigration } from './migrations/006-audit-key-start';
 import { signKeyStart } from './audit/key-start';
@@ -55,6 +56,7 @@ export class Store {
   readonly profiles: Profiles;
   readonly runs: Runs;
   readonly leases: RunLeases;
+  readonly bundles: ProfileBundles;
   readonly profileAccounts: ProfileAccounts;
   readonly membership: MembershipCache;
   readonly members: Members;
@@ -79,6 +81,7 @@ export class Store {
     this.profiles = new Profiles(ctx);
     this.runs = new Runs(ctx);
     this.leases = new RunLeases(ctx, this.profiles);
+    this.bundles = new ProfileBundles(ctx, this.leases);
     this.profileAccounts = new ProfileAccounts(ctx, this.profiles);
     this.membership = new MembershipCache(ctx);
     this.members = new Members(ctx);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
 import { ApiError } from '../src/shared/errors/api-error';
 import { fromBase64, toBase64 } from '../src/shared/base64';
 import { utf8Bytes } from '../src/shared/unicode';
@@ -19,6 +19,8 @@ const PREFIX = 'v1.';
 export class Vault {
   /** Made once: node:crypto turns raw key bytes into a key object on every cipher otherwise. */
   private readonly key: KeyObject | null;
+  /** The raw bytes, which HKDF takes (workerd's key objects export nothing). */
+  private readonly bytes: Uint8Array | null;
 
   constructor(
     key: Uint8Array | null,
@@ -26,6 +28,7 @@ export class Vault {
     readonly reason: string | null,
   ) {
     this.key = key === null ? null : createSecretKey(key);
+    this.bytes = key;
   }
 
   static unlocked(key: Uint8Array): Vault {
@@ -53,6 +56,12 @@ export class Vault {
       .setAAD(utf8Bytes(aad))
       .setAuthTag(raw.subarray(raw.length - TAG_BYTES));
     return concatBytes([decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
+  }
+
+  /** A key of its own for `label` (HKDF-SHA256 of the vault key): for where the vault key itself must not go. */
+  derive(label: string): Uint8Array {
+    this.requireKey();
+    return new Uint8Array(hkdfSync('sha256', this.bytes!, new Uint8Array(0), utf8Bytes(label), 32));
   }
 
   open(sealed: string, aad: string): string {

@@ -11,6 +11,7 @@ import { openapi, teamOpenapi } from './openapi';
 import { profileAccounts } from './profile-accounts';
 import { profiles } from './profiles';
 import { push } from './push';
+import { runBundles } from './run-bundles';
 import { runLeases } from './run-leases';
 import { runs } from './runs';
 import { cookies } from './cookies';
@@ -78,6 +79,7 @@ export {
   profiles,
   push,
   reachability,
+  runBundles,
   runLeases,
   runs,
   settings,

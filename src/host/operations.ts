@@ -8,6 +8,7 @@ import { Cookie } from '../shared/cookies/cookie';
 import { AutomationFileListing } from './files-schema';
 import { PageStep } from '../shared/schemas/flow-steps';
 import { ProxyUpstream } from '../shared/schemas/proxy';
+import { BundleFetch, BundlePacked, BundleSend, BundleUnpacked } from '../shared/schemas/bundle';
 import {
   BrowserFound,
   HostRuns,
@@ -119,6 +120,25 @@ export const HOST_OPERATIONS = {
      * only as a `type`'s text, which the host neither keeps nor logs); a step that fails is a result.
      */
     step: operation(z.tuple([z.string(), PageStep]), PageStepResult),
+    /**
+     * `pack(profileId, send)`: a team profile's folder, packed (no caches), encrypted part by part and
+     * sent to the team through this machine's team link, once its run has ended (docs/teams.md#what-travels).
+     */
+    pack: operation(z.tuple([z.string(), BundleSend]), BundlePacked),
+    /** `unpack(profileId, fetch)`: the team's version fetched, checked and unpacked in place of the folder, before a start. */
+    unpack: operation(z.tuple([z.string(), BundleFetch]), BundleUnpacked),
+  },
+  /**
+   * The team's bucket of its profiles' browser data (a team service only; a machine keeps none): each
+   * version's encrypted parts, under the team's prefix.
+   */
+  bundles: {
+    /** `put(name, bytes)`: one part. */
+    put: operation(z.tuple([z.string(), Base64Bytes]), z.void()),
+    /** `get(name)`: one part; null when there is none. */
+    get: operation(z.tuple([z.string()]), Base64Bytes.nullable()),
+    /** `remove(folder)`: every part under the folder (a replaced version, a failed upload, a deleted profile). */
+    remove: operation(z.tuple([z.string()]), z.void()),
   },
   /**
    * The synchronizer (src/host/node/synchronizer): the host captures the source's input in its pages

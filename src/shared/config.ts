@@ -21,6 +21,8 @@ export interface Config {
   machineId: string | null;
   /** A team service's lease length for a profile's run (`LPA_RUN_LEASE_MS`, docs/teams.md#settings); unset elsewhere. */
   runLeaseMs?: number;
+  /** A team service's limit on a profile's browser data (`LPA_BUNDLE_MAX_BYTES`, docs/teams.md#what-travels); unset elsewhere. */
+  bundleMaxBytes?: number;
   /** What the team shows as where this machine's runs are (LPA_MACHINE_LABEL or the host name); null when solo. */
   machineLabel?: string | null;
 }

@@ -68,6 +68,12 @@ export const ENVIRONMENT = {
       "How long a team profile's run lease lasts, in ms (3000..3600000); its machine renews it every third (docs/teams.md#runs-across-machines).",
     readBy: ['team'],
   },
+  LPA_BUNDLE_MAX_BYTES: {
+    default: '268435456',
+    meaning:
+      "The largest a team profile's packed and encrypted browser data may be, in bytes (1048576..1073741824); a larger one is refused and the previous version kept (docs/teams.md#what-travels).",
+    readBy: ['team'],
+  },
   LPA_TEAM_HOSTNAMES: {
     default: '`127.0.0.1:$LPA_TEAM_PORT,localhost:$LPA_TEAM_PORT`',
     meaning: 'Comma-separated `host[:port]` names the team service answers to.',

@@ -1,5 +1,6 @@
 import type { Config } from '../shared/config';
 import { DEFAULT_LEASE_MS } from '../../storage/leases/schema';
+import { BUNDLE_MAX_PARTS, BUNDLE_PART_BYTES, DEFAULT_BUNDLE_MAX_BYTES } from '../shared/schemas/bundle';
 import { sha256Hex } from '../shared/crypto';
 
 /**
@@ -19,6 +20,7 @@ export interface TeamVars {
   LPA_OPERATOR_TOKEN: string;
   /** How long a profile's run lease lasts, in ms (default 60,000; 3,000..3,600,000); its holder renews it every third. */
   LPA_RUN_LEASE_MS?: string;
+  LPA_BUNDLE_MAX_BYTES?: string;
   /** Secret: the key-encryption key of every team's keys, 32 random bytes in base64. */
   LPA_KEY_WRAP_KEY: string;
 }
@@ -44,6 +46,7 @@ export function teamConfigFrom(vars: TeamVars): Config {
     teamUrl: null,
     machineId: null,
     runLeaseMs: leaseMsFrom(vars.LPA_RUN_LEASE_MS),
+    bundleMaxBytes: bundleMaxFrom(vars.LPA_BUNDLE_MAX_BYTES),
   };
 }
 
@@ -51,6 +54,14 @@ export function teamConfigFrom(vars: TeamVars): Config {
 function leaseMsFrom(text: string | undefined): number {
   const ms = Number(text);
   return Number.isInteger(ms) && ms >= 3_000 && ms <= 3_600_000 ? ms : DEFAULT_LEASE_MS;
+}
+
+/** The bundle limit the service was given (1 MiB..1 GiB); out of bounds, the default stands, as for the lease. */
+function bundleMaxFrom(text: string | undefined): number {
+  const bytes = Number(text);
+  return Number.isInteger(bytes) && bytes >= 1024 * 1024 && bytes <= BUNDLE_MAX_PARTS * BUNDLE_PART_BYTES
+    ? bytes
+    : DEFAULT_BUNDLE_MAX_BYTES;
 }
 
 /** The Access settings, or null where the service has none (then only team tokens authenticate). */

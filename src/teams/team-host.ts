@@ -27,6 +27,16 @@ const refuse = (what: string) => async (): Promise<never> => {
  */
 export function teamHost({ teamId, bucket, keys }: TeamHostParts): HostPort {
   const sealsKey = `${teamPrefix(teamId)}${SEALS_FILE}`;
+  // The profiles' browser data (docs/teams.md#what-travels): `<profile id>/<version>/<part>` under it.
+  const bundlesKey = `${teamPrefix(teamId)}bundles/`;
+  const removeAll = async (prefix: string) => {
+    for (let cursor: string | undefined; ; ) {
+      const page = await bucket.list({ prefix, cursor });
+      if (page.objects.length > 0) await bucket.delete(page.objects.map((object) => object.key));
+      if (!page.truncated) return;
+      cursor = page.cursor;
+    }
+  };
   const readSeals = async () => {
     const object = await bucket.get(sealsKey);
     return { text: object ? await object.text() : '', etag: object?.etag ?? null };
@@ -60,7 +70,20 @@ export function teamHost({ teamId, bucket, keys }: TeamHostParts): HostPort {
       step: refuse('browsers'),
       checkProxy: refuse('browsers'),
       answers: async () => false,
-      forget: async () => undefined,
+      pack: refuse('browsers'),
+      unpack: refuse('browsers'),
+      // A deleted profile's browser data, on a team: every version of it in the bucket.
+      forget: (profileId) => removeAll(`${bundlesKey}${profileId}/`),
+    },
+    bundles: {
+      put: async (name, bytes) => {
+        await bucket.put(`${bundlesKey}${name}`, bytes);
+      },
+      get: async (name) => {
+        const object = await bucket.get(`${bundlesKey}${name}`);
+        return object ? new Uint8Array(await object.arrayBuffer()) : null;
+      },
+      remove: (folder) => removeAll(`${bundlesKey}${folder}`),
     },
     synchronizer: {
       start: refuse('browsers'),

@@ -96,6 +96,11 @@ export const AUDIT_ACTIONS = {
     category: 'team',
     description: "A machine released a team profile's lease: its browser stopped, crashed or was lost.",
   },
+  'runs.bundle_upload': {
+    category: 'team',
+    description:
+      "A machine's run of a team profile uploaded the profile's browser data as it ended; its hash, size and fencing number are in details (docs/teams.md#what-travels).",
+  },
   'runs.lease_break': {
     category: 'team',
     description: "An owner or admin broke a team profile's lease; the machine that held it stops its browser.",

@@ -98,6 +98,20 @@ export class RunLeases {
     return toLease(this.row(profileId)!);
   }
 
+  /** The profile's live lease when `runId` holds it; null otherwise. */
+  heldBy(profileId: string, runId: string): Lease | null {
+    const row = this.row(profileId);
+    return row && row.run_id === runId && row.ended_at === null && row.expires_at > this.ctx.now()
+      ? toLease(row)
+      : null;
+  }
+
+  /** The profile's last lease, live or not: its fencing number is the newest. */
+  latest(profileId: string): Lease | null {
+    const row = this.row(profileId);
+    return row ? toLease(row) : null;
+  }
+
   /** The holder's release; false (and nothing recorded) when this run does not hold the lease any more. */
   release(audit: AuditContext, profileId: string, runId: string): boolean {
     const row = this.row(profileId);

@@ -13,6 +13,7 @@ import { profileProxyMigration } from './011-profile-proxy';
 import { profileBrowserMigration } from './012-profile-browser';
 import { flowRunsMigration } from './013-flow-runs';
 import { runLeasesMigration } from './014-run-leases';
+import { profileBundlesMigration } from './015-profile-bundles';
 
 /**
  * Every schema change, in order, one file each in storage/migrations/. A migration is never edited
@@ -33,4 +34,5 @@ export const MIGRATIONS = migrationList([
   profileBrowserMigration,
   flowRunsMigration,
   runLeasesMigration,
+  profileBundlesMigration,
 ]);

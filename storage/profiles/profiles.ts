@@ -77,7 +77,7 @@ export class Profiles {
     );
   }
 
-  /** Deletes the profile and, in the same transaction, its platform accounts and tags. */
+  /** Deletes the profile and, in the same transaction, its platform accounts, tags and (in a team) the record of its browser data. */
   delete(audit: AuditContext, id: string): void {
     this.ctx.change(
       audit,
@@ -85,6 +85,7 @@ export class Profiles {
         const profile = this.require(id);
         const accounts = this.ctx.db.run('DELETE FROM profile_accounts WHERE profile_no = ?', profile.no);
         this.ctx.db.run('DELETE FROM profile_tags WHERE profile_no = ?', profile.no);
+        this.ctx.db.run('DELETE FROM profile_bundles WHERE profile_id = ?', id);
         this.ctx.db.run('DELETE FROM profiles WHERE no = ?', profile.no);
         return { profile, accounts };
       },

@@ -7,9 +7,13 @@
  * the team gone, a start is 503 and a running browser stops once its lease could not be renewed.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import puppeteer, { type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localAssertion } from '../../scripts/local-access.mjs';
 import { ensureChromium } from './chromium';
@@ -37,6 +41,9 @@ let team: RunningTeamService;
 let ownerToken: string;
 let a: RunningService;
 let b: RunningService;
+/** The local test site whose cookie and local storage travel. */
+let site: Server;
+let siteUrl: string;
 
 function call(
   machine: RunningService,
@@ -75,17 +82,46 @@ async function until<T>(what: string, probe: () => Promise<T | null>, ms = 30_00
   }
 }
 
+/** The team chain's entries of one profile, oldest first. */
+async function chainOf(profileId: string): Promise<any[]> {
+  const page = await teamOk<{ items: any[] }>(team, `/teams/${TEAM}/api/v1/audit?limit=1000`, { token: ownerToken });
+  return page.items.filter((entry) => entry.entity_id === profileId).reverse();
+}
+
 /** The team chain's lease entries of one profile, oldest first, as `<action> <machine label>`. */
 async function leaseEntries(profileId: string): Promise<string[]> {
-  const page = await teamOk<{ items: any[] }>(team, `/teams/${TEAM}/api/v1/audit?limit=1000`, { token: ownerToken });
-  return page.items
-    .filter((entry) => entry.action.startsWith('runs.lease_') && entry.entity_id === profileId)
-    .reverse()
+  return (await chainOf(profileId))
+    .filter((entry) => entry.action.startsWith('runs.lease_'))
     .map((entry) => `${entry.action} ${entry.details.machine_label}`);
+}
+
+/** A page of the local test site in a run's browser, connected as a user would, for `work`. */
+async function onPage<T>(endpoint: string, work: (page: Page) => Promise<T>): Promise<T> {
+  const connected = await puppeteer.connect({ browserWSEndpoint: endpoint });
+  try {
+    const page = await connected.newPage();
+    await page.goto(siteUrl);
+    return await work(page);
+  } finally {
+    await connected.disconnect();
+  }
+}
+
+/** Whether any file the team service keeps (its simulated bucket among them) holds `text` in clear. */
+function bucketHolds(root: string, text: string): boolean {
+  const files = readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  return files.some((file) => readFileSync(join(file.parentPath, file.name)).includes(text));
 }
 
 beforeAll(async () => {
   if ('skip' in browser) return;
+  site = createServer((req, res) => {
+    if (req.url === '/set') res.setHeader('set-cookie', 'travel=from-a; Max-Age=86400; Path=/');
+    res.setHeader('content-type', 'text/html');
+    res.end('<!doctype html><title>travelling page</title>');
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
   team = await startTeamService(join(work, 'team'), { env: { LPA_RUN_LEASE_MS: String(LEASE_MS) } });
   expect((await createTeam(team, TEAM, OWNER)).status).toBe(201);
   ownerToken = (await adminTeamToken(team, TEAM, OWNER, 'owner script')).token;
@@ -109,6 +145,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // a is killed by a test; its stop would wait for an exit that has happened.
   await Promise.all([a?.process.signalCode === null ? a.stop() : undefined, b?.stop(), team?.stop()]);
+  site?.close();
 }, START_MS);
 
 describe.skipIf('skip' in browser)('team profiles on two machines', { timeout: 120_000 }, () => {
@@ -238,6 +275,138 @@ describe.skipIf('skip' in browser)('team profiles on two machines', { timeout: 1
       'runs.lease_break machine a',
       'runs.lease_grant machine b',
     ]);
+  });
+
+  it("carries a profile's browser data to the next machine: a cookie and local storage set on a are there on b", async () => {
+    const id = await newProfile('travelling');
+    const onA = await start(a, id);
+    expect(onA.status, JSON.stringify(onA.json)).toBe(200);
+    await onPage(onA.json.ws_endpoint, async (page) => {
+      await page.goto(`${siteUrl}set`);
+      await page.evaluate(() => localStorage.setItem('travel', 'from-a'));
+    });
+    expect((await call(a, `/api/v1/profiles/${id}/stop`, { method: 'POST' })).status).toBe(200);
+
+    const onB = await start(b, id);
+    expect(onB.status, JSON.stringify(onB.json)).toBe(200);
+    const seen = await onPage(onB.json.ws_endpoint, (page) =>
+      page.evaluate(() => [document.cookie, localStorage.getItem('travel')]),
+    );
+    expect(seen).toEqual(['travel=from-a', 'from-a']);
+    // b changes it; a, which still has its own older folder, gets b's on its next start.
+    await onPage(onB.json.ws_endpoint, (page) => page.evaluate(() => localStorage.setItem('travel', 'from-b')));
+    expect((await call(b, `/api/v1/profiles/${id}/stop`, { method: 'POST' })).status).toBe(200);
+    const again = await start(a, id);
+    expect(again.status, JSON.stringify(again.json)).toBe(200);
+    expect(await onPage(again.json.ws_endpoint, (page) => page.evaluate(() => localStorage.getItem('travel')))).toBe(
+      'from-b',
+    );
+    expect((await call(a, `/api/v1/profiles/${id}/stop`, { method: 'POST' })).status).toBe(200);
+
+    // The team's chain names each upload: who, under which fencing number, its hash and size.
+    const uploads = (await chainOf(id)).filter((entry) => entry.action === 'runs.bundle_upload');
+    expect(uploads.map((entry) => [entry.details.machine_label, entry.details.fencing])).toEqual([
+      ['machine a', 1],
+      ['machine b', 2],
+      ['machine a', 3],
+    ]);
+    for (const upload of uploads) {
+      expect(upload.details.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(upload.details.size).toBeGreaterThan(0);
+    }
+    // What travels is encrypted: no part in the team's bucket holds the cookie's value in clear.
+    expect(bucketHolds(team.dataRoot, 'from-a')).toBe(false);
+  });
+
+  it('refuses a stale, a corrupt, a truncated and a too large upload, and keeps the newest version', async () => {
+    const id = await newProfile('guarded data');
+    const machineToken = readFileSync(join(work, 'machine-a.token'), 'utf8').trim();
+    const asMachine = (path: string, method: string, body?: unknown) =>
+      teamRequest(team, `/teams/${TEAM}/api/v1/runs/${id}${path}`, { method, token: machineToken, body });
+    const take = async () => {
+      const run_id = crypto.randomUUID();
+      const lease = await asMachine('/lease', 'POST', { run_id, machine_label: 'script' });
+      expect(lease.status, JSON.stringify(lease.json)).toBe(200);
+      const opened = await asMachine('/bundle/open', 'POST', { run_id });
+      expect(opened.status, JSON.stringify(opened.json)).toBe(200);
+      return { run_id, fencing: lease.json.fencing as number, opened: opened.json };
+    };
+    const part = (bytes: Buffer) => bytes.toString('base64');
+    const upload = async ({ run_id, fencing }: { run_id: string; fencing: number }, parts: Buffer[]) => {
+      const run = { run_id, fencing };
+      for (const [index, bytes] of parts.entries())
+        expect((await asMachine(`/bundle/parts/${index}`, 'PUT', { ...run, data: part(bytes) })).status).toBe(200);
+      return {
+        ...run,
+        parts: parts.length,
+        size: parts.reduce((sum, bytes) => sum + bytes.length, 0),
+        sha256: createHash('sha256').update(Buffer.concat(parts)).digest('hex'),
+      };
+    };
+
+    const first = await take();
+    expect(first.opened).toMatchObject({ bundle: null, max_bytes: 256 * 1024 * 1024 });
+    expect(Buffer.from(first.opened.key, 'base64')).toHaveLength(32);
+    const kept = await upload(first, [Buffer.from('version one, part one'), Buffer.from('part two')]);
+    const committed = await asMachine('/bundle', 'POST', kept);
+    expect(committed.status, JSON.stringify(committed.json)).toBe(200);
+    expect(committed.json).toMatchObject({ profile_id: id, fencing: first.fencing, parts: 2, sha256: kept.sha256 });
+
+    // Another run of the same lease holder cannot write under an older fencing number.
+    expect((await asMachine('/lease/release', 'POST', { run_id: first.run_id })).status).toBe(200);
+    const second = await take();
+    expect(second.fencing).toBe(first.fencing + 1);
+    expect(second.opened.bundle).toMatchObject({ sha256: kept.sha256, fencing: first.fencing });
+    expect(second.opened.key).toBe(first.opened.key);
+    const stale = await asMachine('/bundle/parts/0', 'PUT', {
+      run_id: first.run_id,
+      fencing: first.fencing,
+      data: part(Buffer.from('old')),
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.json.error).toMatchObject({
+      code: 'bundle.stale',
+      details: { profile_id: id, fencing: first.fencing, lease_fencing: second.fencing },
+    });
+
+    // Corrupt: the parts do not hash to what the commit names.
+    const altered = await upload(second, [Buffer.from('version two')]);
+    const corrupt = await asMachine('/bundle', 'POST', { ...altered, sha256: 'a'.repeat(64) });
+    expect(corrupt.status).toBe(422);
+    expect(corrupt.json.error.code).toBe('bundle.corrupt');
+    // Truncated: a part named was never sent.
+    const truncated = await upload(second, [Buffer.from('version two')]);
+    const cut = await asMachine('/bundle', 'POST', { ...truncated, parts: 2 });
+    expect(cut.status).toBe(422);
+    expect(cut.json.error).toMatchObject({
+      code: 'bundle.corrupt',
+      details: { problem: 'part 1 of 2 was never received' },
+    });
+    // Too large: past the team's limit, by its size or by a part's place.
+    const large = await asMachine('/bundle', 'POST', { ...truncated, size: 256 * 1024 * 1024 + 1 });
+    expect(large.status).toBe(413);
+    expect(large.json.error).toMatchObject({ code: 'bundle.too_large', details: { max_bytes: 256 * 1024 * 1024 } });
+    const secondRun = { run_id: second.run_id, fencing: second.fencing };
+    const farPart = await asMachine('/bundle/parts/256', 'PUT', { ...secondRun, data: part(Buffer.from('x')) });
+    expect(farPart.status).toBe(413);
+    // Out of form: refused before anything is kept.
+    for (const bad of [
+      { ...truncated, sha256: 'not hex' },
+      { ...truncated, parts: 0 },
+      { ...truncated, extra: true },
+    ])
+      expect((await asMachine('/bundle', 'POST', bad)).status).toBe(400);
+    expect((await asMachine('/bundle/parts/01', 'PUT', { ...secondRun, data: 'AA==' })).status).toBe(400);
+    expect((await asMachine('/bundle/parts/0', 'PUT', { ...secondRun, data: 'not base64!' })).status).toBe(400);
+
+    // The newest version is still the first, whole: its parts read back as they were sent.
+    const read = await asMachine(`/bundle/parts/1?run_id=${second.run_id}`, 'GET');
+    expect(read.status).toBe(200);
+    expect(Buffer.from(read.json.data, 'base64').toString()).toBe('part two');
+    // Nobody without the lease reads a part or the key.
+    expect((await asMachine(`/bundle/parts/0?run_id=${first.run_id}`, 'GET')).json.error.code).toBe('run.lease_lost');
+    expect((await asMachine('/bundle/open', 'POST', { run_id: first.run_id })).status).toBe(409);
+    expect((await asMachine('/lease/release', 'POST', { run_id: second.run_id })).status).toBe(200);
   });
 
   it("frees a killed machine's lease when it expires, and no sooner", async () => {

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { HostPort } from '../port';
+import { HostRefusal, type HostPort } from '../port';
 import { nodeDisk } from './disk';
 import { nodeFiles } from './files';
 import { nodeKeys } from './keys';
@@ -9,6 +9,12 @@ import { nodeTeam, type TeamLink } from './team-link';
 import { BrowserRuns } from './browsers/browser-runs';
 import { readJar, writeJar } from './browsers/devtools-cookies';
 import { appendKernelLines } from './logs';
+import { packBundle, unpackBundle } from './browsers/profile-bundle';
+
+/** A team's bucket is the team service's: a machine keeps no profile's browser data for others. */
+const refuse = async (): Promise<never> => {
+  throw new HostRefusal("a machine keeps no team's bundles");
+};
 
 /** The browsers of a data root's profiles; `browser` is `LPA_BROWSER`. One per process: it owns their processes. */
 export function browserRuns(dataRoot: string, browser: string | undefined): BrowserRuns {
@@ -30,6 +36,7 @@ export function nodeHost(
   browsers = browserRuns(dataRoot, undefined),
 ): HostPort {
   mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
+  const teamLink = nodeTeam(team);
   return {
     runs: {
       browser: async () => browsers.browser(),
@@ -41,6 +48,15 @@ export function nodeHost(
       checkProxy: (proxy, url, timeoutMs) => browsers.checkProxy(proxy, url, timeoutMs),
       answers: (runId) => browsers.answers(runId),
       forget: async (profileId) => browsers.forget(profileId),
+      pack: (profileId, send) =>
+        browsers.withFolder(profileId, (folder) => packBundle(folder, profileId, send, teamLink.forward)),
+      unpack: (profileId, fetch) =>
+        browsers.withFolder(profileId, (folder) => unpackBundle(folder, profileId, fetch, teamLink.forward)),
+    },
+    bundles: {
+      put: refuse,
+      get: refuse,
+      remove: refuse,
     },
     synchronizer: {
       start: (launch) => browsers.synchronizer.start(launch),
@@ -58,6 +74,6 @@ export function nodeHost(
     files: nodeFiles(dataRoot),
     logs: nodeLogs(dataRoot),
     seals: nodeSeals(dataRoot),
-    team: nodeTeam(team),
+    team: teamLink,
   };
 }

@@ -229,6 +229,29 @@ export const ERROR_CATALOG = {
     message: "This run no longer holds the profile's lease: it expired, was released or an admin broke it.",
     details: z.object({ profile_id: z.string(), run_id: z.string() }),
   },
+  'bundle.stale': {
+    status: 409,
+    message:
+      "This run no longer holds the profile's lease under that fencing number: its browser data is not the newest, and is refused (docs/teams.md#what-travels).",
+    details: z.object({ profile_id: z.string(), fencing: z.int(), lease_fencing: z.int().nullable() }),
+  },
+  'bundle.too_large': {
+    status: 413,
+    message:
+      "The profile's browser data is larger than the team keeps; the previous version is kept (docs/teams.md#what-travels).",
+    details: z.object({ profile_id: z.string(), max_bytes: z.int() }),
+  },
+  'bundle.corrupt': {
+    status: 422,
+    message: 'The uploaded parts do not add up to the size and hash the upload named; the previous version is kept.',
+    details: z.object({ profile_id: z.string(), problem: z.string() }),
+  },
+  'bundle.unusable': {
+    status: 502,
+    message:
+      "The team profile's newest browser data could not be downloaded or opened on this machine, so its browser was not started with older data; the reason is in details.",
+    details: z.object({ profile_id: z.string(), error: z.string() }),
+  },
   'cookies.content_invalid': {
     status: 400,
     message: 'The cookies could not be read at all (no row of them was imported); see docs/cookies.md for the formats.',

@@ -112,6 +112,10 @@ export function browserFlags(
     `--user-data-dir=${folder}`,
     '--no-first-run',
     '--no-default-browser-check',
+    // Cookies and saved logins encrypted with Chromium's own key, not this desktop's keyring: a team
+    // profile's folder opens on the next machine (docs/teams.md#what-travels). The folder's protection
+    // at rest is the data root's (0700).
+    '--password-store=basic',
     ...(browser.headless ? ['--headless=new'] : []),
     // Chromium refuses to run as root with its sandbox on; LPA as root is a container's choice.
     ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
@@ -573,10 +577,27 @@ export class BrowserRuns {
   /** Removes a deleted profile's browser folder; refused while one of its runs is alive, or a short browser uses it. */
   forget(profileId: string): void {
     assertProfileId(profileId);
-    if ([...this.runs.values()].some((run) => run.launch.profile_id === profileId) || this.lanes.has(profileId))
-      throw new HostRefusal('the profile has a live browser');
+    if (this.hasRun(profileId) || this.lanes.has(profileId)) throw new HostRefusal('the profile has a live browser');
     // A killed browser's helpers may still hold a file open for a moment after its main process exits.
     rmSync(this.folderOf(profileId), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+    rmSync(`${this.folderOf(profileId)}.bundle`, { force: true });
+  }
+
+  /**
+   * Runs `work` on the profile's folder while no browser uses it: after whatever its lane holds, and
+   * refused while a run of it is alive (a team profile's folder is packed or unpacked so).
+   */
+  withFolder<T>(profileId: string, work: (folder: string) => Promise<T>): Promise<T> {
+    assertProfileId(profileId);
+    return this.inLane(profileId, async () => {
+      if (this.hasRun(profileId)) throw new HostRefusal('the profile has a live browser');
+      mkdirSync(join(this.options.dataRoot, 'browsers'), { recursive: true, mode: 0o700 });
+      return work(this.folderOf(profileId));
+    });
+  }
+
+  private hasRun(profileId: string): boolean {
+    return [...this.runs.values()].some((run) => run.launch.profile_id === profileId);
   }
 
   private folderOf(profileId: string): string {
