@@ -16,7 +16,7 @@ import { percentiles } from './load';
 
 /** Followers of each measured session: the first 1, 5 and 10 of the same ten running profiles. */
 const FOLLOWERS = [1, 5, 10] as const;
-/** Clicks before each block that are not measured (the first replay of a session pairs its tabs). */
+/** Clicks before each block that are not measured: the first of a new session or a new side warm its path. */
 const WARM_UP = 2;
 /** A follower's click that has not come by then is an error of the run, not a slow sample. */
 const CLICK_WAIT_MS = 10_000;
