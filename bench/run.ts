@@ -15,7 +15,7 @@ import { straceAvailable } from './fsyncs';
 import { treeRss } from './memory';
 import { bunScript, nodeHello, sqliteCommits, workerdHello, type Server } from './references';
 import { printTable, writeResults, type Row } from './report';
-import { benchRuns } from './runs';
+import { benchRuns, RUNS_SECTIONS } from './runs';
 import { EXPORT_ACTIONS, SEED_ENTITY } from './seed-plan';
 import { benchTeamEdge } from './team-edge';
 import { benchTeams, parseCells } from './teams';
@@ -23,16 +23,15 @@ import { benchTeams, parseCells } from './teams';
 const quick = process.argv.includes('--quick');
 /**
  * `--only verify`: just the verify figures, on a store seeded with the plan's audit entries (and few
- * profiles); `--runs --only cookies`: just the cookie export of a running profile.
+ * profiles); `--runs --only cookies|sync|flows`: just that section of --runs (./runs.ts).
  */
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
-if (only !== null && only !== 'verify' && only !== 'cookies')
-  throw new Error(`--only knows verify, and cookies with --runs (not ${only})`);
 const teams = process.argv.includes('--teams');
 const teamEdge = process.argv.includes('--team-edge');
 const runs = process.argv.includes('--runs');
-if ((only === 'cookies') !== (runs && only !== null))
-  throw new Error('--only cookies goes with --runs, and --runs with no other --only');
+const runsOnly = RUNS_SECTIONS.find((section) => section === only) ?? null;
+if (runs ? only !== runsOnly : only !== null && only !== 'verify')
+  throw new Error(`--only knows verify, and ${RUNS_SECTIONS.join(', ')} with --runs (not ${only})`);
 /** `--seconds S` (with --teams or --team-edge): each run's length, to try it out quickly. */
 const seconds = process.argv.includes('--seconds') ? Number(process.argv[process.argv.indexOf('--seconds') + 1]) : null;
 if (seconds !== null && !(seconds > 0 && (teams || teamEdge)))
@@ -546,7 +545,7 @@ async function cleanup(): Promise<void> {
   : teamEdge
     ? benchTeamEdge({ quick, seconds })
     : runs
-      ? benchRuns({ quick, only: only === 'cookies' ? 'cookies' : null })
+      ? benchRuns({ quick, only: runsOnly })
       : main()
 )
   .catch((error: unknown) => {

@@ -3,28 +3,43 @@
  * browser started directly with the same switches, in one run: the time from the start request to a
  * usable Puppeteer connection, a DevTools round trip through LPA's endpoint and on the browser's own
  * port, LPA's own memory with ten profiles running, `GET /status` while ten start at once, and a page
- * load through a profile's authenticated proxy against the browser pointed at the same proxy directly.
- * Printed and written to its section of bench/RESULTS.md (docs/benchmarks.md#runs).
+ * load through a profile's authenticated proxy against the browser pointed at the same proxy directly,
+ * a cookie export, the synchronizer's added delay (./synchronizer.ts) and a flow job on ten profiles
+ * (./flow-runs.ts). Printed and written to its section of bench/RESULTS.md (docs/benchmarks.md#runs).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server as ProxyServer } from 'proxy-chain';
-import puppeteer, { type Browser, type CDPSession, type ConnectOptions } from 'puppeteer-core';
-import { browserFlags } from '../src/host/node/browsers/browser-runs';
-import { BROWSER_DEFAULTS } from '../src/shared/schemas/browser-settings';
+import type { Browser, CDPSession } from 'puppeteer-core';
 import type { Run } from '../src/shared/schemas/run';
 import { ensureChromium } from '../test/node/chromium';
 import { processTree } from '../test/node/process-tree';
 import { startService, type RunningService } from '../test/node/service';
 import { ok } from './api';
+import {
+  type Bench,
+  closeDirect,
+  connect,
+  launchDirect,
+  launched,
+  log,
+  mb,
+  ms,
+  newProfile,
+  startRun,
+  stopRun,
+  times,
+  wait,
+} from './browsers';
 import { cpuSince, treeCpu } from './cpu';
+import { flowRunFigures } from './flow-runs';
 import { percentiles, sample, sampleWhile } from './load';
 import { processesRss } from './memory';
 import { machine, markdownRows, printTable, writeSection, type Row } from './report';
+import { synchronizerFigures } from './synchronizer';
 
 const TARGETS = {
   startRatio: 1.2,
@@ -40,92 +55,11 @@ const COOKIES = 5_000;
 const AT_ONCE = 10;
 /** Round trips of one client taken in a row before the other client's turn. */
 const BLOCK = 50;
-/** How long a browser has to listen, or to exit once asked to close, before the bench gives up on it. */
-const BROWSER_WAIT_MS = 30_000;
-
-const log = (message: string) => console.error(`[bench --runs] ${message}`);
-const ms = (v: number) => `${v.toFixed(1)} ms`;
-const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
-const times = (v: number) => `${v.toFixed(2)}×`;
-const wait = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-
-/** Puppeteer as a client of either endpoint connects: the page left as the browser made it (no viewport set). */
-const connect = (endpoint: Pick<ConnectOptions, 'browserWSEndpoint' | 'browserURL'>) =>
-  puppeteer.connect({ ...endpoint, defaultViewport: null });
-
-/** Browsers the bench started itself, killed at the end if any is still alive. */
-const launched = new Set<ChildProcess>();
-
-/**
- * The reference: the browser LPA would start, on a folder of the bench's, with LPA's own switches
- * except that DevTools listens on a TCP port of its choosing instead of the pipe. Resolves with the
- * endpoint Chromium prints once it listens (as `puppeteer.launch` reads it).
- */
-async function launchDirect(
-  path: string,
-  folder: string,
-  proxyUrl: string | null = null,
-): Promise<{ child: ChildProcess; endpoint: string }> {
-  const flags = browserFlags(
-    folder,
-    { browser: { ...BROWSER_DEFAULTS, headless: true }, debug_port: false },
-    proxyUrl,
-  ).map((flag) => (flag === '--remote-debugging-pipe' ? '--remote-debugging-port=0' : flag));
-  const child = spawn(path, flags, { stdio: ['ignore', 'ignore', 'pipe'] });
-  launched.add(child);
-  child.once('exit', () => launched.delete(child));
-  let output = '';
-  let listening = false;
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`the browser did not listen within ${BROWSER_WAIT_MS} ms:\n${output.slice(-2000)}`)),
-      BROWSER_WAIT_MS,
-    );
-    child.stderr!.setEncoding('utf8');
-    // Read to the end all the same: a browser whose stderr is not drained blocks on it.
-    child.stderr!.on('data', (chunk: string) => {
-      if (listening) return;
-      output += chunk;
-      const found = /^DevTools listening on (ws:\/\/\S+)$/m.exec(output);
-      if (!found) return;
-      listening = true;
-      clearTimeout(timer);
-      resolve(found[1]!);
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(
-        new Error(`the browser exited (${signal ?? `exit code ${code}`}) before it listened:\n${output.slice(-2000)}`),
-      );
-    });
-  });
-  return { child, endpoint };
-}
-
-/** Closes a directly launched browser as LPA's stop does: `Browser.close`, so it flushes its folder; killed after a bound. */
-async function closeDirect(browser: Browser, child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  await browser.close();
-  const timer = setTimeout(() => child.kill('SIGKILL'), BROWSER_WAIT_MS);
-  await exited;
-  clearTimeout(timer);
-}
-
 /** Milliseconds to the endpoint being known (the start's answer; Chromium's "listening" line) and to the connection. */
 interface StartTimes {
   endpoint: number;
   connected: number;
 }
-
-async function newProfile(service: RunningService, name: string): Promise<string> {
-  return (await ok<{ id: string }>(service, '/api/v1/profiles', { method: 'POST', body: { name } })).id;
-}
-
-const startRun = (service: RunningService, profileId: string, body: Record<string, unknown> = {}) =>
-  ok<Run>(service, `/api/v1/profiles/${profileId}/start`, { method: 'POST', body: { headless: true, ...body } });
-
-const stopRun = (service: RunningService, profileId: string) =>
-  ok(service, `/api/v1/profiles/${profileId}/stop`, { method: 'POST' });
 
 async function startThroughLpa(service: RunningService, profileId: string): Promise<StartTimes> {
   const began = performance.now();
@@ -174,17 +108,6 @@ async function roundTrips(clients: (() => Promise<number>)[], count: number): Pr
     for (const c of order) for (let i = 0; i < BLOCK; i++) taken[c]!.push(await clients[c]!());
   }
   return taken;
-}
-
-/** What every section works with: the service, its own processes, the browser, and where figures go. */
-interface Bench {
-  service: RunningService;
-  /** The launcher's Node and workerd, listed before any browser was their child: the browsers' memory is not LPA's. */
-  own: number[];
-  browser: string;
-  root: string;
-  row: (section: string, figure: string, value: string, extra?: Partial<Row>) => void;
-  notes: string[];
 }
 
 /**
@@ -452,11 +375,19 @@ async function cookieFigures({ service, row, notes }: Bench, rounds: number): Pr
   });
 }
 
-/** `only: 'cookies'` (`npm run bench -- --runs --only cookies`): that section alone, printed and not written to bench/RESULTS.md. */
-export async function benchRuns({ quick, only }: { quick: boolean; only: 'cookies' | null }): Promise<void> {
+/** The sections that run alone (`npm run bench -- --runs --only cookies`): printed and not written to bench/RESULTS.md. */
+export const RUNS_SECTIONS = ['cookies', 'sync', 'flows'] as const;
+
+export async function benchRuns({
+  quick,
+  only,
+}: {
+  quick: boolean;
+  only: (typeof RUNS_SECTIONS)[number] | null;
+}): Promise<void> {
   const plan = quick
-    ? { startRounds: 3, roundTrips: 200, proxyLoads: 15, cookieRounds: 5 }
-    : { startRounds: 7, roundTrips: 500, proxyLoads: 41, cookieRounds: 11 };
+    ? { startRounds: 3, roundTrips: 200, proxyLoads: 15, cookieRounds: 5, syncClicks: 10, flowRounds: 1 }
+    : { startRounds: 7, roundTrips: 500, proxyLoads: 41, cookieRounds: 11, syncClicks: 40, flowRounds: 3 };
   const chromium = ensureChromium();
   if ('skip' in chromium) throw new Error(chromium.skip);
   const root = mkdtempSync(join(tmpdir(), 'lpa-bench-runs-'));
@@ -475,13 +406,15 @@ export async function benchRuns({ quick, only }: { quick: boolean; only: 'cookie
         rows.push({ section, figure, value, reference: '', ratio: '', target: '', met: null, ...extra }),
       notes,
     };
-    if (only !== 'cookies') {
+    if (only === null) {
       const firstStart = await startFigures(bench, plan.startRounds);
       await roundTripFigures(bench, plan.roundTrips);
       await atOnceFigures(bench, firstStart);
       await proxyFigures(bench, plan.proxyLoads);
     }
-    await cookieFigures(bench, plan.cookieRounds);
+    if (only === null || only === 'cookies') await cookieFigures(bench, plan.cookieRounds);
+    if (only === null || only === 'sync') await synchronizerFigures(bench, plan.syncClicks);
+    if (only === null || only === 'flows') await flowRunFigures(bench, plan.flowRounds);
   } finally {
     // Stopping the service closes its browsers; the bench's own are killed.
     await service?.stop();
