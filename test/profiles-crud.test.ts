@@ -25,6 +25,7 @@ describe('profile create', () => {
       created_at: expect.any(Number),
       updated_at: res.json.created_at,
       running: false,
+      running_on: null,
     });
     const second = await createProfile({ name: 'crud-second' });
     expect(second).toEqual({
@@ -40,6 +41,7 @@ describe('profile create', () => {
       created_at: expect.any(Number),
       updated_at: second.created_at,
       running: false,
+      running_on: null,
     });
     const [entry] = (await auditRows('profiles.create')).filter((r) => r.entity_id === res.json.id);
     expect(entry).toMatchObject({ entity_type: 'profile', entity_no: res.json.no, result: 'ok', category: 'profile' });

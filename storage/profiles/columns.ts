@@ -38,17 +38,34 @@ const STORED_AS: Partial<Record<keyof Profile, Stored>> = {
     write: (settings) => JSON.stringify(settings),
     read: (text) => (text === null ? BROWSER_DEFAULTS : JSON.parse(text as string)),
   },
-  // Not stored: PROFILE_ROWS computes it from the runs.
+  // Not stored: PROFILE_ROWS computes them from the runs and the leases.
   running: { column: 'running', write: asIs, read: (flag) => flag === 1 },
+  running_on: {
+    column: 'running_on',
+    write: asIs,
+    read: (text) => (text === null ? null : JSON.parse(text as string)),
+  },
   // Written on its own with its sealed password (./proxy.ts); PROFILE_ROWS shows it as `proxy_shown`.
   proxy: { column: 'proxy_shown', write: asIs, read: (text) => (text === null ? null : JSON.parse(text as string)) },
 };
 
-/** Whether a profile has a live run (storage/runs), as a column of the row. */
-export const RUNNING = `EXISTS (SELECT 1 FROM runs r WHERE r.profile_id = profiles.id AND r.state IN (${LIVE_STATES_SQL}))`;
+/**
+ * A team profile's live lease (storage/leases), in the store's SQL: now is SQLite's clock in epoch
+ * milliseconds. A machine's store has no leases; a team's has no runs.
+ */
+const LIVE_LEASE = `FROM run_leases l WHERE l.profile_id = profiles.id AND l.ended_at IS NULL
+  AND l.expires_at > CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`;
+
+/** Whether a profile has a live run (storage/runs) on this machine, or on a team a live lease, as a column of the row. */
+export const RUNNING = `(EXISTS (SELECT 1 FROM runs r WHERE r.profile_id = profiles.id AND r.state IN (${LIVE_STATES_SQL}))
+  OR EXISTS (SELECT 1 ${LIVE_LEASE}))`;
+
+/** Where a team profile runs: its live lease's machine, who took it and since when, as JSON. */
+const RUNNING_ON = `(SELECT json_object('machine_id', l.machine_id, 'machine_label', l.machine_label, 'who', l.who,
+  'since', l.since) ${LIVE_LEASE})`;
 
 /** The rows of profiles with every column the record reads: `SELECT ${PROFILE_ROWS} WHERE …`. */
-export const PROFILE_ROWS = `*, ${RUNNING} AS running, ${PROXY_SHOWN} AS proxy_shown FROM profiles`;
+export const PROFILE_ROWS = `*, ${RUNNING} AS running, ${RUNNING_ON} AS running_on, ${PROXY_SHOWN} AS proxy_shown FROM profiles`;
 
 /** Text fields with a lower-cased copy in `<field>_lc`, for the name sort and for `q`. */
 const CASE_FOLDED = ['name', 'notes'] as const;

@@ -110,9 +110,22 @@ export const Profile = z
     }),
     created_at: z.int(),
     updated_at: z.int(),
-    running: z
-      .boolean()
-      .meta({ description: "Whether the profile's browser runs on this machine now (docs/runs.md)." }),
+    running: z.boolean().meta({
+      description:
+        "Whether the profile's browser runs now: on this machine (docs/runs.md), or for a team's profile on any machine of the team (a live lease).",
+    }),
+    running_on: z
+      .object({
+        machine_id: z.string().nullable(),
+        machine_label: z.string(),
+        who: z.string(),
+        since: z.int(),
+      })
+      .nullable()
+      .meta({
+        description:
+          "A team's profile: the machine whose run holds its lease, who started it and since when (docs/teams.md#runs-across-machines); null when none runs it, and always on a machine's own profiles.",
+      }),
   })
   .meta({ id: 'Profile' });
 export type Profile = z.output<typeof Profile>;

@@ -77,16 +77,19 @@ export class Transfer {
     const { profiles, profileAccounts: accounts, globals, shares } = families;
     this.kinds = {
       profiles: {
-        // `no` is each store's own; `running` is this machine's browser, which does not travel; nor does
+        // `no` is each store's own; `running` and `running_on` are where its browser runs now, which does not travel; nor does
         // the proxy yet (docs/proxies.md#not-yet).
         slice: (offset, limit) =>
           profiles
             .slice(offset, limit)
-            .map(({ no: _no, running: _running, proxy: _proxy, ...profile }) => ({ kind: 'profiles', ...profile })),
+            .map(({ no: _no, running: _running, running_on: _on, proxy: _proxy, ...profile }) => ({
+              kind: 'profiles',
+              ...profile,
+            })),
         find: (item) => {
           const found = profiles.find(item.id);
           if (!found) return null;
-          const { no: _no, running: _running, proxy: _proxy, ...profile } = found;
+          const { no: _no, running: _running, running_on: _on, proxy: _proxy, ...profile } = found;
           return { kind: 'profiles', ...profile };
         },
         insert: ({ kind: _kind, id, created_at, updated_at, ...fields }) =>

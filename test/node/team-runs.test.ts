@@ -165,6 +165,12 @@ describe.skipIf('skip' in browser)('team profiles on two machines', { timeout: 1
       lease_ms: LEASE_MS,
     });
     expect(lease.expires_at - lease.renewed_at).toBe(LEASE_MS);
+    // The team's profile record says where it runs, to every machine of the team.
+    const record = await call(b, `/api/v1/profiles/${id}`);
+    expect(record.json).toMatchObject({
+      running: true,
+      running_on: { machine_label: 'machine a', who: 'machine a', since: lease.since },
+    });
 
     const refused = await start(b, id);
     expect(refused.status).toBe(409);
@@ -186,6 +192,7 @@ describe.skipIf('skip' in browser)('team profiles on two machines', { timeout: 1
     expect(
       (await call(b, '/api/v1/team/runs')).json.items.some((item: { profile_id: string }) => item.profile_id === id),
     ).toBe(false);
+    expect((await call(b, `/api/v1/profiles/${id}`)).json).toMatchObject({ running: false, running_on: null });
     const onB = await start(b, id);
     expect(onB.status, JSON.stringify(onB.json)).toBe(200);
     expect((await call(b, `/api/v1/profiles/${id}/stop`, { method: 'POST' })).status).toBe(200);

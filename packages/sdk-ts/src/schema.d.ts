@@ -1998,8 +1998,16 @@ export interface components {
             created_at: number;
             /** Format: int64 */
             updated_at: number;
-            /** @description Whether the profile's browser runs on this machine now (docs/runs.md). */
+            /** @description Whether the profile's browser runs now: on this machine (docs/runs.md), or for a team's profile on any machine of the team (a live lease). */
             running: boolean;
+            /** @description A team's profile: the machine whose run holds its lease, who started it and since when (docs/teams.md#runs-across-machines); null when none runs it, and always on a machine's own profiles. */
+            running_on: {
+                machine_id: string | null;
+                machine_label: string;
+                who: string;
+                /** Format: int64 */
+                since: number;
+            } | null;
         };
         ProfileAccountsLimitReachedError: {
             error: {
