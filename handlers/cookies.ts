@@ -2,7 +2,9 @@ import { cookies } from '../src/contracts/cookies';
 import { cookieUnder } from '../src/shared/cookies/cookie';
 import { CookieContentError, detectFormat, readCookies, writeCookies } from '../src/shared/cookies/formats';
 import { ApiError } from '../src/shared/errors/api-error';
-import type { CookiesRead, CookiesWritten } from '../src/host/cookies-schema';
+import type { CookiesRead, CookiesWritten, ShortLaunch } from '../src/host/cookies-schema';
+import type { Profile } from '../storage/profiles/schema';
+import type { RequestContext } from './context';
 import { implement } from './implement';
 
 /** The answer of a host whose browser could not be reached: no browser at all, or one that failed. */
@@ -11,10 +13,16 @@ function unreached(result: Extract<CookiesRead | CookiesWritten, { ok: false }>)
   throw new ApiError('cookies.browser_failed', { error: result.error });
 }
 
+/** What a short browser on the stopped profile's folder starts with: its own switches, through its proxy. */
+const shortLaunch = async (ctx: RequestContext, profile: Profile): Promise<ShortLaunch> => ({
+  args: profile.browser.args,
+  proxy: await ctx.store.profiles.proxy(profile.id),
+});
+
 export const cookieRoutes = implement(cookies, {
   export: async ({ ctx, params, query, audit }) => {
     const profile = await ctx.store.profiles.get(params.id);
-    const read = await ctx.host.cookies.read(profile.id, profile.browser.args);
+    const read = await ctx.host.cookies.read(profile.id, await shortLaunch(ctx, profile));
     if (!read.ok) unreached(read);
     const kept = query.domain === undefined ? read.cookies : read.cookies.filter((c) => cookieUnder(c, query.domain!));
     // The entry is written before the cookies leave: a read that cannot be audited is refused.
@@ -38,7 +46,7 @@ export const cookieRoutes = implement(cookies, {
     }
     const written = await ctx.host.cookies.write(
       profile.id,
-      profile.browser.args,
+      await shortLaunch(ctx, profile),
       rows.cookies.map(({ cookie }) => cookie),
       body.mode,
     );

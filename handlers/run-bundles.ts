@@ -18,6 +18,8 @@ export const runBundleRoutes = implement(runBundles, {
     key: toBase64(await ctx.store.bundles.key(params.id, body.run_id)),
     bundle: await ctx.store.bundles.current(params.id),
     max_bytes: maxBytes(ctx),
+    // Opened in the team's vault, for the lease holder's browser only: no machine holds that vault's key.
+    proxy: await ctx.store.profiles.proxy(params.id),
   }),
   readPart: async ({ ctx, params, query }) => {
     await ctx.store.bundles.holder(params.id, query.run_id);

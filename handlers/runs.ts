@@ -148,10 +148,8 @@ export const BATCH_AT_ONCE = 3;
 
 /** One profile's start, as the single route, each item of a batch, a flow job (handlers/flow-job.ts) and the synchronizer run it. */
 export async function startOne(ctx: RequestContext, audit: AuditContext, id: string, options: RunStart): Promise<Run> {
-  // A team profile is the team's (or a 404 there). Its proxy's password is sealed in the team's vault,
-  // which no machine opens: a profile that has one is refused rather than started around it.
+  // A team profile is the team's (or a 404 there); its proxy comes with its lease, below.
   const profile = inTeam(ctx) ? await teamProfile(ctx, id) : await ctx.store.profiles.get(id);
-  if (inTeam(ctx) && profile.proxy !== null) throw new ApiError('proxy.team_profile');
   const { url, timeout_ms, debug_port: debugPort, check_proxy: checkProxy, ...settings } = options;
   const browser = patchBrowserSettings(profile.browser, {
     ...settings,
@@ -159,11 +157,13 @@ export async function startOne(ctx: RequestContext, audit: AuditContext, id: str
   });
   const found = await ctx.host.runs.browser();
   if (!found.found) throw new ApiError('run.browser_missing', { problem: found.problem });
-  const proxy = inTeam(ctx) ? null : await ctx.store.profiles.proxy(id);
-  if (checkProxy) {
+  const checked = async (proxy: ProxyUpstream | null) => {
+    if (!checkProxy) return proxy;
     if (proxy === null) throw new ApiError('proxy.not_set');
     await checkBeforeStart(ctx, proxy, url);
-  }
+    return proxy;
+  };
+  let proxy = inTeam(ctx) ? null : await checked(await ctx.store.profiles.proxy(id));
   await syncRuns(ctx);
   const runId = crypto.randomUUID();
   if (inTeam(ctx)) {
@@ -173,7 +173,7 @@ export async function startOne(ctx: RequestContext, audit: AuditContext, id: str
       throw new ApiError('run.active', { run_id: active.id, state: active.state, started_at: active.started_at });
     await takeLease(ctx, id, runId);
     try {
-      await fetchBundle(ctx, id, runId);
+      proxy = await checked(await fetchBundle(ctx, id, runId));
     } catch (error) {
       await releaseLease(ctx, id, runId);
       throw error;

@@ -6,6 +6,7 @@ import type { Contract } from '../src/contracts/define';
 import { reached, teamErrorCode } from '../src/host/team-link-request';
 import { ApiError } from '../src/shared/errors/api-error';
 import { fromBase64 } from '../src/shared/base64';
+import type { ProxyUpstream } from '../src/shared/schemas/proxy';
 import { ERROR_CATALOG } from '../src/shared/errors/catalog';
 import type { Lease } from '../storage/leases/schema';
 import { perStore } from '../src/shared/store-memory';
@@ -104,10 +105,10 @@ export async function takeLease(ctx: LeaseContext, profileId: string, runId: str
 /**
  * Before a team profile's browser starts, under its lease: the team's newest version of the profile's
  * folder put in place of this machine's, unless this machine's is that version already
- * (docs/teams.md#what-travels). A version that cannot be fetched or opened stops the start
+ * (docs/teams.md#what-travels); the profile's proxy, its password opened by the team, is returned. A version that cannot be fetched or opened stops the start
  * (`bundle.unusable`): a browser on older data would upload it as the newest when it ends.
  */
-export async function fetchBundle(ctx: LeaseContext, profileId: string, runId: string): Promise<void> {
+export async function fetchBundle(ctx: LeaseContext, profileId: string, runId: string): Promise<ProxyUpstream | null> {
   const lease = held.of(ctx.memory).get(runId);
   if (!lease) throw new ApiError('run.lease_lost', { profile_id: profileId, run_id: runId });
   const opened = await askTeam(ctx, runBundles.open, profileId, { run_id: runId });
@@ -117,6 +118,7 @@ export async function fetchBundle(ctx: LeaseContext, profileId: string, runId: s
     if (!unpacked.ok) throw new ApiError('bundle.unusable', { profile_id: profileId, error: unpacked.error });
   }
   lease.bundle = { key, maxBytes: opened.max_bytes };
+  return opened.proxy;
 }
 
 /**

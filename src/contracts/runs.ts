@@ -83,7 +83,6 @@ export const runs = {
       'proxy.unreachable',
       'proxy.check_failed',
       'proxy.not_set',
-      'proxy.team_profile',
       'run.locked_elsewhere',
       'run.lease_lost',
       'team.unreachable',

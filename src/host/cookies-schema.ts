@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import { Cookie } from '../shared/cookies/cookie';
+import { ProxyUpstream } from '../shared/schemas/proxy';
 
 /**
  * What the host port says of a profile's cookies (docs/cookies.md): read and written through the
  * DevTools session of its running browser, or of a short headless browser the host starts on its
  * folder when it is not running. `running` says which it was.
  */
+
+/**
+ * How a short browser on a stopped profile's folder starts: with the profile's own switches (a
+ * `--password-store`, say, decides how the cookies are sealed) and through its proxy, its password
+ * opened for this session only, so that even Chromium's own background requests leave as a run's do.
+ */
+export const ShortLaunch = z.object({ args: z.array(z.string()), proxy: ProxyUpstream.nullable() });
+export type ShortLaunch = z.output<typeof ShortLaunch>;
 
 /** Why the host could not reach the profile's cookies: no browser to start, or the browser failed or went away. */
 const CookiesFailed = z.object({

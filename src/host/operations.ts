@@ -3,7 +3,7 @@ import { LogRecord } from '../shared/logs/line';
 import { LogFileEntry, LogStream, WRITTEN_STREAMS } from '../shared/logs/streams';
 import { AuditSeal } from '../shared/schemas/audit-seal';
 import { Base64Bytes } from '../shared/schemas/base64';
-import { CookieImportMode, CookiesRead, CookiesWritten } from './cookies-schema';
+import { CookieImportMode, CookiesRead, CookiesWritten, ShortLaunch } from './cookies-schema';
 import { Cookie } from '../shared/cookies/cookie';
 import { AutomationFileListing } from './files-schema';
 import { PageStep } from '../shared/schemas/flow-steps';
@@ -155,14 +155,14 @@ export const HOST_OPERATIONS = {
   },
   /**
    * A profile's cookies (docs/cookies.md): through its running browser's DevTools, or a short headless
-   * browser on its folder, never at once with a start of it. `args` are the profile's own switches,
-   * which the short browser takes too (a `--password-store`, say, decides how the cookies are sealed).
+   * browser on its folder (`ShortLaunch`: the profile's own switches and proxy), never at once with a
+   * start of it.
    */
   cookies: {
-    /** `read(profileId, args)`: every cookie of the profile's browser. */
-    read: operation(z.tuple([z.string(), z.array(z.string())]), CookiesRead),
-    /** `write(profileId, args, cookies, mode)`: sets the cookies, after removing all the others with `replace`. */
-    write: operation(z.tuple([z.string(), z.array(z.string()), z.array(Cookie), CookieImportMode]), CookiesWritten),
+    /** `read(profileId, short)`: every cookie of the profile's browser. */
+    read: operation(z.tuple([z.string(), ShortLaunch]), CookiesRead),
+    /** `write(profileId, short, cookies, mode)`: sets the cookies, after removing all the others with `replace`. */
+    write: operation(z.tuple([z.string(), ShortLaunch, z.array(Cookie), CookieImportMode]), CookiesWritten),
   },
   /** The audit's append-only seal record beside the keys. */
   seals: {

@@ -313,6 +313,28 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
     await until(async () => !(await listening(deletedPort)));
   });
 
+  it("runs a stopped profile's short cookie browser through its proxy too, and closes that proxy after it", async () => {
+    const id = await profileWith('http');
+    // The short browser lives for the read alone: its command line is caught while the read runs.
+    let line: string | undefined;
+    let reading = true;
+    const watching = (async () => {
+      while (reading && line === undefined) {
+        line = browsersUnder(service.dataRoot).find((command) => command.includes(id));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const read = await api(`/api/v1/profiles/${id}/cookies?format=json`);
+    reading = false;
+    await watching;
+    expect(read.status, read.text).toBe(200);
+    expect(read.json).toMatchObject({ count: 0 });
+    const localPort = Number(/--proxy-server=http:\/\/127\.0\.0\.1:(\d+)/.exec(line ?? '')?.[1]);
+    expect(localPort, line).toBeGreaterThan(0);
+    expect(line).not.toContain(PASSWORD);
+    await until(async () => !(await listening(localPort)));
+  });
+
   it('the WebRTC probe finds a candidate in a profile without a proxy: its empty answer above means something', async () => {
     const created = await api('/api/v1/profiles', { method: 'POST', body: { name: 'no-proxy-webrtc' } });
     const run = (await start(created.json.id)).json as Run;

@@ -13,6 +13,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Server as ProxyServer } from 'proxy-chain';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localAssertion } from '../../scripts/local-access.mjs';
@@ -414,6 +415,49 @@ describe.skipIf('skip' in browser)('team profiles on two machines', { timeout: 1
     expect((await asMachine(`/bundle/parts/0?run_id=${first.run_id}`, 'GET')).json.error.code).toBe('run.lease_lost');
     expect((await asMachine('/bundle/open', 'POST', { run_id: first.run_id })).status).toBe(409);
     expect((await asMachine('/lease/release', 'POST', { run_id: second.run_id })).status).toBe(200);
+  });
+
+  it("starts a team profile that has a proxy: the team opens its password for the lease holder's browser alone", async () => {
+    const carried: string[] = [];
+    const proxy = new ProxyServer({
+      host: '127.0.0.1',
+      port: 0,
+      prepareRequestFunction: ({ username, password, hostname, port }) => {
+        if (username !== 'team-user' || password !== 'team-proxy-pw') return { requestAuthentication: true };
+        carried.push(`${hostname}:${port}`);
+        return {};
+      },
+    });
+    await proxy.listen();
+    try {
+      const created = await call(a, '/api/v1/profiles', {
+        method: 'POST',
+        body: {
+          name: 'proxied team profile',
+          proxy: {
+            type: 'http',
+            host: '127.0.0.1',
+            port: proxy.port,
+            username: 'team-user',
+            password: 'team-proxy-pw',
+          },
+        },
+      });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      const id = created.json.id as string;
+      const onA = await start(a, id);
+      expect(onA.status, JSON.stringify(onA.json)).toBe(200);
+      expect(await onPage(onA.json.ws_endpoint, (page) => page.title())).toBe('travelling page');
+      expect(carried).toContain(new URL(siteUrl).host);
+      const [line] = execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
+        .split('\n')
+        .filter((command) => command.includes(`--user-data-dir=${join(a.dataRoot, 'browsers', id)}`));
+      expect(line).toMatch(/--proxy-server=http:\/\/127\.0\.0\.1:\d+/);
+      expect(line).not.toContain('team-proxy-pw');
+      expect((await call(a, `/api/v1/profiles/${id}/stop`, { method: 'POST' })).status).toBe(200);
+    } finally {
+      await proxy.close(true);
+    }
   });
 
   it("frees a killed machine's lease when it expires, and no sooner", async () => {

@@ -1497,7 +1497,7 @@ export interface components {
          * @description Stable machine-readable code; see the catalogue (`x-error-catalog`).
          * @enum {string}
          */
-        ErrorCode: "auth.token_missing" | "auth.token_invalid" | "auth.scope_missing" | "auth.admin_required" | "auth.not_member" | "auth.throttled" | "request.host_forbidden" | "request.origin_forbidden" | "request.invalid" | "request.body_timeout" | "request.malformed_json" | "request.body_incomplete" | "request.unsupported_media_type" | "request.too_large" | "route.not_found" | "team.not_found" | "team.unreachable" | "team.bad_answer" | "team.not_joined" | "team.refused" | "team.scope_missing" | "team.exists" | "team.not_empty" | "resource.not_found" | "state.revision_conflict" | "run.browser_missing" | "run.active" | "account.running_limit" | "account.daily_starts_limit" | "run.not_running" | "proxy.not_set" | "proxy.team_profile" | "proxy.auth_failed" | "proxy.unreachable" | "proxy.check_failed" | "run.locked_elsewhere" | "run.lease_lost" | "bundle.stale" | "bundle.too_large" | "bundle.corrupt" | "bundle.unusable" | "cookies.content_invalid" | "cookies.browser_failed" | "run.start_failed" | "synchronizer.running" | "synchronizer.not_running" | "state.conflict" | "members.last_owner" | "vault.locked" | "flows.unknown" | "flows.has_dependents" | "flows.missing_values" | "flows.dependency_cycle" | "flows.not_runnable" | "flows.profile_busy" | "flows.job_ended" | "shares.dependencies_outside" | "shares.bundle_too_large" | "shares.code_malformed" | "shares.code_unknown" | "shares.code_invalid" | "shares.revoked" | "shares.expired" | "shares.exhausted" | "shares.ticket_unknown" | "shares.ticket_used" | "shares.ticket_expired" | "shares.import_unknown_items" | "shares.import_dependencies_missing" | "files.exists" | "files.folder_refused" | "audit.export_too_large" | "audit.export_busy" | "audit.verify_busy" | "audit.signing_key_missing" | "request.cursor_invalid" | "request.cursor_mismatch" | "profile_accounts.limit_reached" | "account.limit_reached" | "account.entitlement_missing" | "vault.unreadable" | "internal";
+        ErrorCode: "auth.token_missing" | "auth.token_invalid" | "auth.scope_missing" | "auth.admin_required" | "auth.not_member" | "auth.throttled" | "request.host_forbidden" | "request.origin_forbidden" | "request.invalid" | "request.body_timeout" | "request.malformed_json" | "request.body_incomplete" | "request.unsupported_media_type" | "request.too_large" | "route.not_found" | "team.not_found" | "team.unreachable" | "team.bad_answer" | "team.not_joined" | "team.refused" | "team.scope_missing" | "team.exists" | "team.not_empty" | "resource.not_found" | "state.revision_conflict" | "run.browser_missing" | "run.active" | "account.running_limit" | "account.daily_starts_limit" | "run.not_running" | "proxy.not_set" | "proxy.auth_failed" | "proxy.unreachable" | "proxy.check_failed" | "run.locked_elsewhere" | "run.lease_lost" | "bundle.stale" | "bundle.too_large" | "bundle.corrupt" | "bundle.unusable" | "cookies.content_invalid" | "cookies.browser_failed" | "run.start_failed" | "synchronizer.running" | "synchronizer.not_running" | "state.conflict" | "members.last_owner" | "vault.locked" | "flows.unknown" | "flows.has_dependents" | "flows.missing_values" | "flows.dependency_cycle" | "flows.not_runnable" | "flows.profile_busy" | "flows.job_ended" | "shares.dependencies_outside" | "shares.bundle_too_large" | "shares.code_malformed" | "shares.code_unknown" | "shares.code_invalid" | "shares.revoked" | "shares.expired" | "shares.exhausted" | "shares.ticket_unknown" | "shares.ticket_used" | "shares.ticket_expired" | "shares.import_unknown_items" | "shares.import_dependencies_missing" | "files.exists" | "files.folder_refused" | "audit.export_too_large" | "audit.export_busy" | "audit.verify_busy" | "audit.signing_key_missing" | "request.cursor_invalid" | "request.cursor_mismatch" | "profile_accounts.limit_reached" | "account.limit_reached" | "account.entitlement_missing" | "vault.unreadable" | "internal";
         FilesExistsError: {
             error: {
                 /** @constant */
@@ -2124,16 +2124,6 @@ export interface components {
             port: number;
             username: string | null;
             password_set: boolean;
-        };
-        ProxyTeamProfileError: {
-            error: {
-                /** @constant */
-                code: "proxy.team_profile";
-                /** @description Text for people; do not branch on it. */
-                message: string;
-                details: Record<string, never>;
-            };
-            request_id: string;
         };
         ProxyUnreachableError: {
             error: {
@@ -6755,7 +6745,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequestBodyTimeoutError"];
                 };
             };
-            /** @description Conflict: `run.active`, `proxy.not_set`, `proxy.team_profile`, `run.locked_elsewhere`, `run.lease_lost` */
+            /** @description Conflict: `run.active`, `proxy.not_set`, `run.locked_elsewhere`, `run.lease_lost` */
             409: {
                 headers: {
                     /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
@@ -6763,7 +6753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunActiveError"] | components["schemas"]["ProxyNotSetError"] | components["schemas"]["ProxyTeamProfileError"] | components["schemas"]["RunLockedElsewhereError"] | components["schemas"]["RunLeaseLostError"];
+                    "application/json": components["schemas"]["RunActiveError"] | components["schemas"]["ProxyNotSetError"] | components["schemas"]["RunLockedElsewhereError"] | components["schemas"]["RunLeaseLostError"];
                 };
             };
             /** @description Payload too large: `request.too_large` */

@@ -65,9 +65,9 @@ export function nodeHost(
       status: async () => browsers.synchronizer.status(),
     },
     cookies: {
-      read: (profileId, args) => browsers.withProfileBrowser(profileId, args, readJar),
-      write: (profileId, args, cookies, mode) =>
-        browsers.withProfileBrowser(profileId, args, (relay, running) => writeJar(relay, running, cookies, mode)),
+      read: (profileId, short) => browsers.withProfileBrowser(profileId, short, readJar),
+      write: (profileId, short, cookies, mode) =>
+        browsers.withProfileBrowser(profileId, short, (relay, running) => writeJar(relay, running, cookies, mode)),
     },
     disk: nodeDisk(dataRoot),
     keys: nodeKeys(dataRoot),

@@ -185,12 +185,6 @@ export const ERROR_CATALOG = {
   },
   'run.not_running': { status: 409, message: 'The profile is not running.', details: NONE },
   'proxy.not_set': { status: 409, message: 'The profile has no proxy.', details: NONE },
-  'proxy.team_profile': {
-    status: 409,
-    message:
-      "A team profile's proxy is sealed in the team's vault, which a machine cannot open yet: the profile is not started without it (docs/proxies.md#not-yet).",
-    details: NONE,
-  },
   'proxy.auth_failed': {
     status: 502,
     message: "The profile's proxy refused its credentials.",

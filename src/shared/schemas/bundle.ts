@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Base64Bytes, Base64Out, base64In } from './base64';
 import { Id, UUID } from './ids';
+import { ProxyUpstream } from './proxy';
 
 /**
  * A team profile's browser data as it travels between machines (docs/teams.md#what-travels): the
@@ -38,12 +39,16 @@ export const Bundle = z
   .meta({ id: 'Bundle' });
 export type Bundle = z.output<typeof Bundle>;
 
-/** What the run that holds a profile's lease gets before its browser starts: the key, and the version to unpack. */
+/** What the run that holds a profile's lease gets before its browser starts: the key, the version to unpack, the proxy. */
 export const BundleOpened = z
   .object({
     key: Base64Out.meta({ description: "The profile's bundle key (32 bytes), for the holder of its lease only." }),
     bundle: Bundle.nullable(),
     max_bytes: z.int().meta({ description: "The team's limit on a bundle's size." }),
+    proxy: ProxyUpstream.nullable().meta({
+      description:
+        "The profile's proxy with its password opened, for this run's browser alone (docs/proxies.md); null for none.",
+    }),
   })
   .meta({ id: 'BundleOpened' });
 export type BundleOpened = z.output<typeof BundleOpened>;

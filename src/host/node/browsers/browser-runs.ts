@@ -25,6 +25,7 @@ import { findBrowser } from './find-browser';
 import { PageSteps } from './page-steps';
 import type { PageStep } from '../../../shared/schemas/flow-steps';
 import { LocalProxy } from './profile-proxy';
+import type { ShortLaunch } from '../../cookies-schema';
 import type { ProxyUpstream } from '../../../shared/schemas/proxy';
 import { BROWSER_DEFAULTS } from '../../../shared/schemas/browser-settings';
 import { HostRefusal } from '../../port';
@@ -482,13 +483,13 @@ export class BrowserRuns {
 
   /**
    * Runs `work` on the DevTools session of the profile's browser: its running one, or else a short
-   * headless browser on its folder (with the profile's own switches `args`), closed after it. It waits
+   * headless browser on its folder (with the profile's own switches and proxy), closed after it. It waits
    * for a start of the profile, and a start waits for it (`inLane`): two browsers on one folder would
    * hand each other the folder, or fail.
    */
   withProfileBrowser<T extends object>(
     profileId: string,
-    args: readonly string[],
+    short: ShortLaunch,
     work: (relay: DevtoolsRelay, running: boolean) => Promise<T>,
   ): Promise<
     ({ ok: true; running: boolean } & T) | { ok: false; reason: 'browser_missing' | 'failed'; error: string }
@@ -502,7 +503,11 @@ export class BrowserRuns {
         if (live) return { ok: true as const, running: true, ...(await work(live.relay, true)) };
         const browser = this.browser();
         if (!browser.found) return { ok: false as const, reason: 'browser_missing' as const, error: browser.problem };
-        return { ok: true as const, running: false, ...(await this.shortSession(browser.path, profileId, args, work)) };
+        return {
+          ok: true as const,
+          running: false,
+          ...(await this.shortSession(browser.path, profileId, short, work)),
+        };
       } catch (error) {
         return { ok: false as const, reason: 'failed' as const, error: (error as Error).message.slice(0, 2000) };
       }
@@ -513,15 +518,22 @@ export class BrowserRuns {
   private async shortSession<T>(
     path: string,
     profileId: string,
-    args: readonly string[],
+    short: ShortLaunch,
     work: (relay: DevtoolsRelay, running: boolean) => Promise<T>,
   ): Promise<T> {
     const folder = this.folderOf(profileId);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     rmSync(join(folder, 'DevToolsActivePort'), { force: true });
-    const settings = { ...BROWSER_DEFAULTS, headless: true, args: [...args] };
-    const child = spawnBrowser(path, browserFlags(folder, { browser: settings, debug_port: false }), {
+    const settings = { ...BROWSER_DEFAULTS, headless: true, args: short.args };
+    // The session opens no site, so the proxy is not probed: a proxy that refuses leaves it without a network.
+    const proxy = short.proxy ? await LocalProxy.open(short.proxy) : null;
+    const child = spawnBrowser(path, browserFlags(folder, { browser: settings, debug_port: false }, proxy?.url), {
       stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+    });
+    child.once('exit', () => {
+      proxy
+        ?.close()
+        .catch((error: Error) => console.error("a short browser's local proxy did not close:", error.message));
     });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const tail: string[] = [];
