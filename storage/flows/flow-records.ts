@@ -52,11 +52,39 @@ export function unknownFlowIds(ctx: StoreContext, ids: readonly string[]): strin
     .map((r) => r.value);
 }
 
-/** Flows in the order they were made (a flow after those it needs), `limit` of them after the first `offset`. */
+/**
+ * Flows in the order `lpa team push` sends them, `limit` of them after the first `offset`: oldest
+ * first, except that a flow comes after the flows it needs, which an edit can make newer than it
+ * (and which a share's import gives one creation time with random ids). Depth first without
+ * recursion; a flow already on the path (a cycle, which no write lets in) is not waited for.
+ */
 export function flowSlice(ctx: StoreContext, offset: number, limit: number): FlowSummary[] {
-  return ctx.db
-    .all<FlowRow>('SELECT * FROM automation_flows ORDER BY created_at, id LIMIT ? OFFSET ?', limit, offset)
-    .map(summary);
+  const needs = new Map(
+    ctx.db
+      .all<{ id: string; dependencies: string }>(
+        'SELECT id, dependencies FROM automation_flows ORDER BY created_at, id',
+      )
+      .map((row) => [row.id, JSON.parse(row.dependencies) as string[]] as const),
+  );
+  const order: string[] = [];
+  const seen = new Set<string>();
+  for (const root of needs.keys()) {
+    if (seen.has(root)) continue;
+    seen.add(root);
+    const path = [{ id: root, next: 0 }];
+    while (path.length > 0) {
+      const at = path[path.length - 1]!;
+      const dependency = needs.get(at.id)![at.next++];
+      if (dependency === undefined) {
+        order.push(at.id);
+        path.pop();
+      } else if (needs.has(dependency) && !seen.has(dependency)) {
+        seen.add(dependency);
+        path.push({ id: dependency, next: 0 });
+      }
+    }
+  }
+  return flowRows(ctx, order.slice(offset, offset + limit));
 }
 
 export function flowRows(ctx: StoreContext, ids?: readonly string[]): FlowSummary[] {
