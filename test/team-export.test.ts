@@ -170,6 +170,24 @@ describe('GET /api/v1/team/export', () => {
     expect(shares.some((item) => item.id === revoked.id)).toBe(false);
   });
 
+  it('sends a flow after the flows it needs, also when an edit made it need a newer one', async () => {
+    const create = async (name: string) =>
+      (await call('/api/v1/automation/flows', { method: 'POST', body: { name, steps: [] } })).json.id as string;
+    const older = await create('export older');
+    const middle = await create('export middle');
+    const newer = await create('export newer');
+    for (const [id, dependencies] of [
+      [older, [middle]],
+      [middle, [newer]],
+    ] as const) {
+      const res = await call(`/api/v1/automation/flows/${id}`, { method: 'PATCH', body: { dependencies } });
+      expect(res.status, res.text).toBe(200);
+    }
+    const ids = (await allPages('flows')).flatMap((page) => page.items).map((item: { id: string }) => item.id);
+    expect(ids.filter((id: string) => [older, middle, newer].includes(id))).toEqual([newer, middle, older]);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it("audits each page as team.export, and signs the checkpoint after that page's entry", async () => {
     const res = await call('/api/v1/team/export?kind=flows&offset=0');
     const { checkpoint, items } = res.json;

@@ -45,6 +45,7 @@ export const ROUTE_ACCESS: Record<string, 'admin' | readonly Scope[]> = {
   'POST /api/v1/automation/flows': ['runtime:control', 'rpa:write'],
   'GET /api/v1/automation/flows': ['runtime:control'],
   'GET /api/v1/automation/flows/:id': ['runtime:control'],
+  'PATCH /api/v1/automation/flows/:id': ['runtime:control', 'rpa:write'],
   'DELETE /api/v1/automation/flows/:id': ['runtime:control', 'rpa:write'],
   'POST /api/v1/automation/flows/:id/runs': ['runtime:control', 'rpa:write'],
   'GET /api/v1/automation/runs': ['runtime:control'],

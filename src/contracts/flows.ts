@@ -1,6 +1,6 @@
 import { IdParams } from '../shared/schemas/ids';
 import { Ok } from '../shared/schemas/ok';
-import { Flow, FlowList, NewFlow } from '../../storage/flows/schema';
+import { Flow, FlowList, FlowPatch, NewFlow } from '../../storage/flows/schema';
 import { defineContract } from './define';
 
 export const flows = {
@@ -36,6 +36,21 @@ export const flows = {
     params: IdParams,
     response: Flow,
     errors: ['resource.not_found'],
+  }),
+  update: defineContract({
+    method: 'PATCH',
+    path: '/api/v1/automation/flows/:id',
+    home: 'team',
+    tag: 'Automation',
+    summary: 'Change the given fields of a flow; a protected value sent without a value keeps its secret',
+    description:
+      '`steps`, `values` and `dependencies` replace the whole list. A value sent without `value` keeps the one stored under its name (a protected one stays sealed and is never shown); `value: null` removes it. New dependencies must name existing flows (`400 flows.unknown`) and close no cycle (`400 flows.dependency_cycle`).',
+    scopes: ['runtime:control', 'rpa:write'],
+    params: IdParams,
+    body: FlowPatch,
+    response: Flow,
+    audit: 'flows.update',
+    errors: ['resource.not_found', 'flows.unknown', 'flows.dependency_cycle', 'vault.locked'],
   }),
   delete: defineContract({
     method: 'DELETE',

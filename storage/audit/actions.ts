@@ -23,6 +23,10 @@ export const AUDIT_ACTIONS = {
   'globals.delete': { category: 'account', description: 'An automation global was deleted.' },
   'globals.read': { category: 'account', description: 'The plaintext value of an automation global was read.' },
   'flows.create': { category: 'account', description: 'An automation flow was created.' },
+  'flows.update': {
+    category: 'account',
+    description: 'An automation flow was changed (the names of the fields given).',
+  },
   'flows.delete': { category: 'account', description: 'An automation flow was deleted.' },
   'flow_runs.start': { category: 'account', description: 'A flow run (a job) was started on some profiles.' },
   'flow_runs.cancel': { category: 'account', description: 'A running flow job was asked to stop.' },

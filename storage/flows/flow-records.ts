@@ -2,7 +2,7 @@ import { ApiError } from '../../src/shared/errors/api-error';
 import { deleteChunks, getChunks, putChunks } from '../chunks';
 import type { StoreContext } from '../context';
 import type { FlowStep } from '../../src/shared/schemas/flow-steps';
-import type { BundledFlow, Flow, FlowSummary, NewFlow } from './schema';
+import type { BundledFlow, Flow, FlowPatch, FlowSummary, FlowValueInput, NewFlow } from './schema';
 
 /** What the chunk store holds for a flow; a protected value only as vault ciphertext. */
 interface FlowDocument {
@@ -52,11 +52,39 @@ export function unknownFlowIds(ctx: StoreContext, ids: readonly string[]): strin
     .map((r) => r.value);
 }
 
-/** Flows in the order they were made (a flow after those it needs), `limit` of them after the first `offset`. */
+/**
+ * Flows in the order `lpa team push` sends them, `limit` of them after the first `offset`: oldest
+ * first, except that a flow comes after the flows it needs, which an edit can make newer than it
+ * (and which a share's import gives one creation time with random ids). Depth first without
+ * recursion; a flow already on the path (a cycle, which no write lets in) is not waited for.
+ */
 export function flowSlice(ctx: StoreContext, offset: number, limit: number): FlowSummary[] {
-  return ctx.db
-    .all<FlowRow>('SELECT * FROM automation_flows ORDER BY created_at, id LIMIT ? OFFSET ?', limit, offset)
-    .map(summary);
+  const needs = new Map(
+    ctx.db
+      .all<{ id: string; dependencies: string }>(
+        'SELECT id, dependencies FROM automation_flows ORDER BY created_at, id',
+      )
+      .map((row) => [row.id, JSON.parse(row.dependencies) as string[]] as const),
+  );
+  const order: string[] = [];
+  const seen = new Set<string>();
+  for (const root of needs.keys()) {
+    if (seen.has(root)) continue;
+    seen.add(root);
+    const path = [{ id: root, next: 0 }];
+    while (path.length > 0) {
+      const at = path[path.length - 1]!;
+      const dependency = needs.get(at.id)![at.next++];
+      if (dependency === undefined) {
+        order.push(at.id);
+        path.pop();
+      } else if (needs.has(dependency) && !seen.has(dependency)) {
+        seen.add(dependency);
+        path.push({ id: dependency, next: 0 });
+      }
+    }
+  }
+  return flowRows(ctx, order.slice(offset, offset + limit));
 }
 
 export function flowRows(ctx: StoreContext, ids?: readonly string[]): FlowSummary[] {
@@ -70,6 +98,33 @@ export function flowRows(ctx: StoreContext, ids?: readonly string[]): FlowSummar
 }
 
 /**
+ * Values as the flow's document keeps them, a protected one sealed. A value given without `value`
+ * keeps the one `before` holds under its name (an edit): a protected one its sealed secret, a plain
+ * one its text (sealed now if it becomes protected). A protected value is never unsealed into a plain
+ * one, so one made plain without a new value has none.
+ */
+function storedValues(
+  ctx: StoreContext,
+  id: string,
+  inputs: readonly FlowValueInput[],
+  before: FlowDocument['values'] = [],
+): FlowDocument['values'] {
+  const stored = new Map(before.map((v) => [v.name, v]));
+  return inputs.map((v) => {
+    const isProtected = v.protected ?? false;
+    const kept = v.value === undefined ? stored.get(v.name) : undefined;
+    if (kept?.protected && isProtected) return { ...kept };
+    const value = v.value ?? (kept?.protected === false ? kept.value : null);
+    return {
+      name: v.name,
+      protected: isProtected,
+      value: isProtected ? null : value,
+      sealed: isProtected && value !== null ? ctx.vault.seal(value, valueAad(id, v.name)) : null,
+    };
+  });
+}
+
+/**
  * Writes a new flow; its dependencies must already be ids of flows (checked by the caller). A flow
  * pushed from another store (storage/transfer) keeps its id and its times.
  */
@@ -79,16 +134,7 @@ export function insertFlow(
   id: string = crypto.randomUUID(),
   times: { created_at: number; updated_at: number } = { created_at: ctx.now(), updated_at: ctx.now() },
 ): FlowSummary {
-  const values = (input.values ?? []).map((v) => {
-    const isProtected = v.protected ?? false;
-    const value = v.value ?? null;
-    return {
-      name: v.name,
-      protected: isProtected,
-      value: isProtected ? null : value,
-      sealed: isProtected && value !== null ? ctx.vault.seal(value, valueAad(id, v.name)) : null,
-    };
-  });
+  const values = storedValues(ctx, id, input.values ?? []);
   const document: FlowDocument = { steps: input.steps, values };
   const flow: FlowSummary = {
     id,
@@ -116,6 +162,44 @@ export function insertFlow(
     flow.updated_at,
   );
   putChunks(ctx.db, owner(id), JSON.stringify(document));
+  return flow;
+}
+
+/**
+ * Applies an edit to a flow (its new dependencies checked by the caller): the given fields replace
+ * the stored ones, the document is written again whole.
+ */
+export function updateFlow(ctx: StoreContext, current: FlowSummary, patch: FlowPatch): FlowSummary {
+  const before = flowDocument(ctx, current.id);
+  const document: FlowDocument = {
+    steps: patch.steps ?? before.steps,
+    values: patch.values ? storedValues(ctx, current.id, patch.values, before.values) : before.values,
+  };
+  const flow: FlowSummary = {
+    ...current,
+    name: patch.name ?? current.name,
+    group: patch.group === undefined ? current.group : patch.group,
+    description: patch.description === undefined ? current.description : patch.description,
+    is_template: patch.is_template ?? current.is_template,
+    dependencies: patch.dependencies ?? current.dependencies,
+    step_count: document.steps.length,
+    value_count: document.values.length,
+    updated_at: ctx.now(),
+  };
+  ctx.db.run(
+    `UPDATE automation_flows SET name = ?, group_name = ?, description = ?, is_template = ?, dependencies = ?,
+       step_count = ?, value_count = ?, updated_at = ? WHERE id = ?`,
+    flow.name,
+    flow.group,
+    flow.description,
+    flow.is_template ? 1 : 0,
+    JSON.stringify(flow.dependencies),
+    flow.step_count,
+    flow.value_count,
+    flow.updated_at,
+    flow.id,
+  );
+  putChunks(ctx.db, owner(flow.id), JSON.stringify(document));
   return flow;
 }
 
@@ -187,6 +271,37 @@ export function plainFlow(
   summaryRow: FlowSummary,
 ): BundledFlow & { created_at: number; updated_at: number } {
   return { ...bundleFlow(ctx, summaryRow, true), created_at: summaryRow.created_at, updated_at: summaryRow.updated_at };
+}
+
+/**
+ * The shortest cycle that `id` depending on `dependencies` would close, as `[id, …, id]` (a flow
+ * listing itself: `[id, id]`); null when there is none. Walks every flow's dependencies breadth
+ * first, without recursion, so a long chain cannot overflow the stack.
+ */
+export function dependencyCycle(ctx: StoreContext, id: string, dependencies: readonly string[]): string[] | null {
+  const needs = new Map<string, readonly string[]>(
+    ctx.db
+      .all<{ id: string; dependencies: string }>('SELECT id, dependencies FROM automation_flows')
+      .map((row) => [row.id, JSON.parse(row.dependencies) as string[]]),
+  );
+  needs.set(id, dependencies);
+  /** Each flow reached, with the flow it was reached from. */
+  const reachedFrom = new Map<string, string>();
+  const queue = [id];
+  for (let at = 0; at < queue.length; at++) {
+    const from = queue[at]!;
+    for (const next of needs.get(from) ?? []) {
+      if (next === id) {
+        const path = [from];
+        while (path[0] !== id) path.unshift(reachedFrom.get(path[0]!)!);
+        return [...path, id];
+      }
+      if (reachedFrom.has(next)) continue;
+      reachedFrom.set(next, from);
+      queue.push(next);
+    }
+  }
+  return null;
 }
 
 export function assertFlowsExist(ctx: StoreContext, ids: readonly string[]): void {

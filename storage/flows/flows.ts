@@ -3,14 +3,16 @@ import type { AuditContext } from '../audit/entry';
 import type { StoreContext } from '../context';
 import {
   assertFlowsExist,
+  dependencyCycle,
   dependentsOf,
   flowRows,
   insertFlow,
   protectedValue,
   readFlow,
   removeFlow,
+  updateFlow,
 } from './flow-records';
-import type { Flow, FlowSummary, NewFlow } from './schema';
+import type { Flow, FlowPatch, FlowSummary, NewFlow } from './schema';
 
 /** Automation flows. A flow's dependencies always name existing flows: one cannot be deleted while another needs it. */
 export class Flows {
@@ -43,6 +45,31 @@ export class Flows {
   /** A protected value in plaintext, for the step of a flow run that uses it (handlers/flow-job.ts); null when none is set. */
   protectedValue(id: string, name: string): string | null {
     return protectedValue(this.ctx, this.summary(id).id, name);
+  }
+
+  /**
+   * Changes the given fields; new dependencies must name existing flows and close no cycle (a new
+   * flow cannot close one: nothing depends on it yet). Nothing is written when a check fails.
+   */
+  update(audit: AuditContext, id: string, patch: FlowPatch): Flow {
+    const updated = this.ctx.change(
+      audit,
+      () => {
+        const current = this.summary(id);
+        if (patch.dependencies) {
+          assertFlowsExist(this.ctx, patch.dependencies);
+          const cycle = dependencyCycle(this.ctx, id, patch.dependencies);
+          if (cycle) throw new ApiError('flows.dependency_cycle', { cycle });
+        }
+        return updateFlow(this.ctx, current, patch);
+      },
+      (flow) => ({
+        entity_type: 'flow',
+        entity_id: flow.id,
+        details: { name: flow.name, fields: Object.keys(patch).sort() },
+      }),
+    );
+    return readFlow(this.ctx, updated);
   }
 
   delete(audit: AuditContext, id: string): void {

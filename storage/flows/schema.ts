@@ -15,6 +15,7 @@ export const FlowValueInput = z
     protected: z.boolean().optional(),
   })
   .strict();
+export type FlowValueInput = z.output<typeof FlowValueInput>;
 
 export const NewFlow = z
   .object({
@@ -31,6 +32,16 @@ export const NewFlow = z
   .strict()
   .meta({ id: 'NewFlow' });
 export type NewFlow = z.output<typeof NewFlow>;
+
+/**
+ * An edit: the fields of a new flow, each optional, at least one. `steps`, `values` and
+ * `dependencies` replace the whole list; a value sent without `value` keeps the one stored under its
+ * name (a protected one its sealed secret), `value: null` removes it (docs/automation.md#editing-a-flow).
+ */
+export const FlowPatch = NewFlow.partial()
+  .refine((patch) => Object.keys(patch).length > 0, 'Give at least one field to change')
+  .meta({ id: 'FlowPatch', minProperties: 1 });
+export type FlowPatch = z.output<typeof FlowPatch>;
 
 const flowFields = {
   id: z.string(),

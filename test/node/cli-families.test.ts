@@ -214,6 +214,22 @@ describe('lpa globals list, flows and shares', () => {
       const id = /^created (\S+)/.exec(created.stdout)![1]!;
       expect((await json(['flows', 'get', id])).steps).toEqual([{ type: 'open_url', url: 'https://example.com' }]);
       expect((await lpa(['flows', 'list'])).stdout).toMatch(new RegExp(`^ID\\s+NAME.*\\n${id}\\s+cli flow`));
+      // An edit from standard input: only the given fields change.
+      const edited = await lpa(
+        ['flows', 'update', id, '--file', '-'],
+        {},
+        work,
+        JSON.stringify({ name: 'cli flow', description: 'edited', values: [{ name: 'v' }] }),
+      );
+      expect(edited).toMatchObject({ code: 0, stdout: `updated ${id} (cli flow)\n` });
+      expect(await json(['flows', 'get', id])).toMatchObject({
+        description: 'edited',
+        steps: [{ type: 'open_url', url: 'https://example.com' }],
+        values: [{ name: 'v', value: '1', protected: false }],
+      });
+      const refused = await lpa(['flows', 'update', id, '--file', '-'], {}, work, '{}');
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/^error: request\.invalid \(HTTP 400\): /);
 
       const share = await json([
         'shares',

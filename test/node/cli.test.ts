@@ -49,7 +49,7 @@ describe('lpa --help', () => {
     ['globals'],
     ...['list', 'get', 'set', 'delete'].map((c) => ['globals', c]),
     ['flows'],
-    ...['list', 'get', 'create', 'delete'].map((c) => ['flows', c]),
+    ...['list', 'get', 'create', 'update', 'delete'].map((c) => ['flows', c]),
     ['shares'],
     ...['list', 'create', 'revoke', 'redeem', 'import'].map((c) => ['shares', c]),
     ['files'],

@@ -346,6 +346,15 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
       { status: 200, path: `/api/v1/automation/flows/${await flow()}` },
       { status: 404, path: `/api/v1/automation/flows/${NO_ID}` },
     ],
+    'PATCH /api/v1/automation/flows/{id}': async () => {
+      const path = `/api/v1/automation/flows/${await flow()}`;
+      return [
+        { status: 200, path, body: { name: unique('contract-edited'), values: [{ name: 'k', protected: true }] } },
+        { status: 400, path, body: {} },
+        { status: 400, path, body: { dependencies: [NO_ID] } },
+        { status: 404, path: `/api/v1/automation/flows/${NO_ID}`, body: { name: 'x' } },
+      ];
+    },
     'DELETE /api/v1/automation/flows/{id}': async () => {
       const base = await flow();
       await createFlow(t, { name: unique('contract-dependent'), dependencies: [base], steps: [] });

@@ -567,7 +567,11 @@ export interface paths {
         delete: operations["deleteAutomationFlowsById"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the given fields of a flow; a protected value sent without a value keeps its secret
+         * @description `steps`, `values` and `dependencies` replace the whole list. A value sent without `value` keeps the one stored under its name (a protected one stays sealed and is never shown); `value: null` removes it. New dependencies must name existing flows (`400 flows.unknown`) and close no cycle (`400 flows.dependency_cycle`).
+         */
+        patch: operations["patchAutomationFlowsById"];
         trace?: never;
     };
     "/api/v1/automation/flows/{id}/runs": {
@@ -1587,6 +1591,20 @@ export interface components {
         };
         FlowList: {
             items: components["schemas"]["FlowSummary"][];
+        };
+        FlowPatch: {
+            name?: string;
+            group?: string | null;
+            description?: string | null;
+            is_template?: boolean;
+            dependencies?: string[];
+            steps?: components["schemas"]["FlowStep"][];
+            /** @description No two values with the same name. */
+            values?: {
+                name: string;
+                value?: string | null;
+                protected?: boolean;
+            }[];
         };
         FlowRunRequest: {
             profile_ids: string[];
@@ -9213,6 +9231,196 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TeamUnreachableError"];
+                };
+            };
+        };
+    };
+    patchAutomationFlowsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`). */
+                    "X-LPA-Team-Head"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flow"];
+                };
+            };
+            /** @description Bad request: `request.invalid`, `request.malformed_json`, `flows.unknown`, `flows.dependency_cycle` */
+            400: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`). */
+                    "X-LPA-Team-Head"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestInvalidError"] | components["schemas"]["RequestMalformedJsonError"] | components["schemas"]["FlowsUnknownError"] | components["schemas"]["FlowsDependencyCycleError"];
+                };
+            };
+            /** @description Unauthorized: `auth.token_missing`, `auth.token_invalid` */
+            401: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`). */
+                    "X-LPA-Team-Head"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthTokenMissingError"] | components["schemas"]["AuthTokenInvalidError"];
+                };
+            };
+            /** @description Forbidden: `request.origin_forbidden`, `auth.scope_missing`, `team.scope_missing` */
+            403: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`). */
+                    "X-LPA-Team-Head"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestOriginForbiddenError"] | components["schemas"]["AuthScopeMissingError"] | components["schemas"]["TeamScopeMissingError"];
+                };
+            };
+            /** @description Not found: `resource.not_found` */
+            404: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`). */
+                    "X-LPA-Team-Head"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFoundError"];
+                };
+            };
+            /** @description Error: `request.body_timeout` */
+            408: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`). */
+                    "X-LPA-Team-Head"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestBodyTimeoutError"];
+                };
+            };
+            /** @description Payload too large: `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`). */
+                    "X-LPA-Team-Head"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestTooLargeError"];
+                };
+            };
+            /** @description Unsupported media type: `request.unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`). */
+                    "X-LPA-Team-Head"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestUnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Misdirected request: `request.host_forbidden` */
+            421: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`). */
+                    "X-LPA-Team-Head"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestHostForbiddenError"];
+                };
+            };
+            /** @description Too many requests: `auth.throttled` */
+            429: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`). */
+                    "X-LPA-Team-Head"?: string;
+                    /** @description Seconds until the block of the client address is lifted (a block lasts one minute). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthThrottledError"];
+                };
+            };
+            /** @description Internal error: `internal` */
+            500: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`). */
+                    "X-LPA-Team-Head"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Error: `team.bad_answer` */
+            502: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`). */
+                    "X-LPA-Team-Head"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamBadAnswerError"];
+                };
+            };
+            /** @description Service unavailable: `team.unreachable`, `vault.locked` */
+            503: {
+                headers: {
+                    /** @description The Origin of the request, echoed when it is one of LPA_ALLOWED_ORIGINS; absent for requests without an Origin. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description On a machine in a team, on each answer the team gave: the team chain's head after the request, `<seq>,<hash>`, what the machine keeps as a witness of the team history. Absent on a solo machine and on answers the machine gave itself (a local refusal, `team.unreachable`). */
+                    "X-LPA-Team-Head"?: string;
+                    /** @description With `team.unreachable`: seconds after which the request may be sent again (nothing was queued). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUnreachableError"] | components["schemas"]["VaultLockedError"];
                 };
             };
         };

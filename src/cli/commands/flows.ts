@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { FlowJob } from '../../../storage/flow-runs/schema';
-import type { NewFlow } from '../../../storage/flows/schema';
+import type { FlowPatch, NewFlow } from '../../../storage/flows/schema';
 import { flowRuns } from '../../contracts/flow-runs';
 import { flows as flowRoutes } from '../../contracts/flows';
 import { action, readJson, repeated, withJson, type JsonOption } from '../args';
@@ -70,6 +70,24 @@ export function flowsCommand(flows: Command): void {
     action(async (client, options: JsonOption & { file: string }) => {
       const body = readJson<NewFlow>(options.file);
       show(await client.api(flowRoutes.create, { body }), options.json, (a) => `created ${a.id} (${a.name})`);
+    }),
+  );
+  withJson(
+    flows
+      .command('update')
+      .description(
+        'change a flow from a JSON file holding the fields to change; a protected value given without a value keeps its secret',
+      )
+      .argument('<id>')
+      .requiredOption('--file <path>', 'the fields as JSON ("-" for standard input)'),
+  ).action(
+    action(async (client, id: string, options: JsonOption & { file: string }) => {
+      const body = readJson<FlowPatch>(options.file);
+      show(
+        await client.api(flowRoutes.update, { params: { id }, body }),
+        options.json,
+        (a) => `updated ${a.id} (${a.name})`,
+      );
     }),
   );
   withJson(flows.command('delete').description('delete a flow that no other flow depends on').argument('<id>')).action(

@@ -8,7 +8,7 @@ import { Facts, Section, Show } from '../components/section';
 import { ItemsTable, Table } from '../components/table';
 import { fieldText } from '../field-text';
 import { base64ToBytes, bytesToBase64, saveFile } from '../files';
-import { flowBody } from '../flow-form';
+import { flowBody, flowFields } from '../flow-form';
 import { bytes, time, yesNo } from '../format';
 import { useMay } from '../may';
 import { useAction } from '../use-action';
@@ -32,10 +32,22 @@ export function AutomationPage({ api }: { api: Api }) {
   );
 }
 
+type Flow = Answer<'GET', '/api/v1/automation/flows/:id'>;
+
 function Flows({ api, flows }: { api: Api; flows: Loaded<FlowList> }) {
   const remove = useAction();
   const create = useAction();
+  const edit = useAction();
+  const [editing, setEditing] = useState<Flow | null>(null);
+  const [saved, setSaved] = useState('');
   const may = useMay();
+  const mayEdit = may('PATCH', '/api/v1/automation/flows/:id');
+  const mayDelete = may('DELETE', '/api/v1/automation/flows/:id');
+  const open = (id: string) =>
+    void edit.run(async () => {
+      setSaved('');
+      setEditing(await api.call('GET', '/api/v1/automation/flows/:id', { params: { id } }));
+    });
   return (
     <Section title="Flows">
       <ErrorNote error={remove.error} />
@@ -46,20 +58,62 @@ function Flows({ api, flows }: { api: Api; flows: Loaded<FlowList> }) {
         rowKey={(f) => f.id}
         cells={(f) => [f.name, f.group ?? '', yesNo(f.is_template), f.step_count, f.value_count, time(f.updated_at)]}
         actions={
-          may('DELETE', '/api/v1/automation/flows/:id')
+          mayEdit || mayDelete
             ? (f) => (
-                <ConfirmDelete
-                  remove={() => api.call('DELETE', '/api/v1/automation/flows/:id', { params: { id: f.id } })}
-                  onDeleted={flows.reload}
-                  label={`Delete flow ${f.name}`}
-                  confirm={`Delete flow ${f.name} now`}
-                  action={remove}
-                />
+                <div class="actions">
+                  {mayEdit && (
+                    <button type="button" class="quiet" onClick={() => open(f.id)}>
+                      Edit flow {f.name}
+                    </button>
+                  )}
+                  {mayDelete && (
+                    <ConfirmDelete
+                      remove={() => api.call('DELETE', '/api/v1/automation/flows/:id', { params: { id: f.id } })}
+                      onDeleted={() => {
+                        if (editing?.id === f.id) setEditing(null);
+                        flows.reload();
+                      }}
+                      label={`Delete flow ${f.name}`}
+                      confirm={`Delete flow ${f.name} now`}
+                      action={remove}
+                    />
+                  )}
+                </div>
               )
             : undefined
         }
         empty="No flow yet."
       />
+      {editing && (
+        <>
+          <h3>Edit flow {editing.name}</h3>
+          <Form
+            // A flow read again (another one, or this one saved) starts the form over from its fields.
+            key={`${editing.id}@${editing.updated_at}`}
+            label={`Edit flow ${editing.name}`}
+            onSubmit={(fields) =>
+              void edit.run(async () => {
+                const changed = await api.call('PATCH', '/api/v1/automation/flows/:id', {
+                  params: { id: editing.id },
+                  body: flowBody(fields),
+                });
+                setEditing(changed);
+                setSaved(`Saved flow ${changed.name}.`);
+                flows.reload();
+              })
+            }
+          >
+            <FlowFields id="flow-edit" flow={editing} />
+            <Submit label="Save flow" busy={edit.busy}>
+              <button type="button" class="quiet" onClick={() => setEditing(null)}>
+                Close
+              </button>
+            </Submit>
+          </Form>
+        </>
+      )}
+      <ActionNote action={edit} busy="Working on the flow" />
+      <p role="status">{saved}</p>
       {may('POST', '/api/v1/automation/flows') && (
         <>
           <h3>New flow</h3>
@@ -73,27 +127,48 @@ function Flows({ api, flows }: { api: Api; flows: Loaded<FlowList> }) {
               })
             }
           >
-            <label for="flow-name">Flow name</label>
-            <input id="flow-name" name="name" required maxLength={120} />
-            <label for="flow-group">Flow group</label>
-            <input id="flow-group" name="group" maxLength={120} />
-            <label for="flow-description">Description</label>
-            <input id="flow-description" name="description" maxLength={4000} />
-            <label>
-              <input type="checkbox" name="is_template" /> Template
-            </label>
-            <label for="flow-steps">Steps (a JSON array)</label>
-            <textarea id="flow-steps" name="steps" defaultValue="[]" spellcheck={false} />
-            <label for="flow-values">Values (name=value, one a line)</label>
-            <textarea id="flow-values" name="values" spellcheck={false} />
-            <label for="flow-protected">Protected values (name=value, one a line; never shown again)</label>
-            <textarea id="flow-protected" name="protected_values" spellcheck={false} />
+            <FlowFields id="flow" />
             <Submit label="Create flow" busy={create.busy} />
           </Form>
           <ActionNote action={create} busy="Creating the flow" />
         </>
       )}
     </Section>
+  );
+}
+
+/**
+ * The fields of a flow, empty for a new one or filled from `flow` for an edit; `id` keeps the two
+ * forms' element ids apart. A protected value shows only its name: a name alone keeps the secret.
+ */
+function FlowFields({ id, flow }: { id: string; flow?: Flow }) {
+  const initial = flow ? flowFields(flow) : undefined;
+  return (
+    <>
+      <label for={`${id}-name`}>Flow name</label>
+      <input id={`${id}-name`} name="name" required maxLength={120} defaultValue={initial?.name} />
+      <label for={`${id}-group`}>Flow group</label>
+      <input id={`${id}-group`} name="group" maxLength={120} defaultValue={initial?.group} />
+      <label for={`${id}-description`}>Description</label>
+      <input id={`${id}-description`} name="description" maxLength={4000} defaultValue={initial?.description} />
+      <label>
+        <input type="checkbox" name="is_template" defaultChecked={initial?.is_template} /> Template
+      </label>
+      <label for={`${id}-steps`}>Steps (a JSON array)</label>
+      <textarea id={`${id}-steps`} name="steps" defaultValue={initial?.steps ?? '[]'} spellcheck={false} />
+      <label for={`${id}-values`}>Values (name=value, one a line)</label>
+      <textarea id={`${id}-values`} name="values" defaultValue={initial?.values} spellcheck={false} />
+      <label for={`${id}-protected`}>
+        Protected values (name=value, one a line; never shown again
+        {flow ? '; a name alone keeps the value stored' : ''})
+      </label>
+      <textarea
+        id={`${id}-protected`}
+        name="protected_values"
+        defaultValue={initial?.protected_values}
+        spellcheck={false}
+      />
+    </>
   );
 }
 

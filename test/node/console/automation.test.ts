@@ -53,6 +53,80 @@ describe.skipIf(noChromium)('the console: Automation', { timeout: 120_000 }, () 
     await page.context().close();
   });
 
+  it('edits a flow in the form it was created with: fields filled in, a protected value kept by its name; only for a token that may', async () => {
+    const created = await api('/api/v1/automation/flows', {
+      method: 'POST',
+      body: {
+        name: 'to-edit',
+        group: 'daily',
+        steps: [{ type: 'wait', ms: 10 }],
+        values: [
+          { name: 'greeting', value: 'hello' },
+          { name: 'api_key', value: 'CONSOLE-EDIT-SECRET', protected: true },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = created.json.id;
+    const { page, errors } = await web.open();
+    await signIn(page, web.svc.current.token);
+    await goTo(page, 'Automation');
+    const flows = page.getByRole('region', { name: 'Flows' });
+    await flows.getByRole('button', { name: 'Edit flow to-edit' }).click();
+    const form = flows.getByRole('form', { name: 'Edit flow to-edit' });
+    await expect.poll(() => form.getByLabel('Flow name').inputValue()).toBe('to-edit');
+    expect(await form.getByLabel('Flow group').inputValue()).toBe('daily');
+    expect(JSON.parse(await form.getByLabel('Steps (a JSON array)').inputValue())).toEqual([{ type: 'wait', ms: 10 }]);
+    expect(await form.getByLabel('Values (name=value, one a line)').inputValue()).toBe('greeting=hello');
+    // The protected value shows by its name alone, and the page never holds its secret.
+    expect(await form.getByLabel(/^Protected values/).inputValue()).toBe('api_key');
+    expect(await page.content()).not.toContain('CONSOLE-EDIT-SECRET');
+    await expectAccessible(page);
+
+    await form.getByLabel('Flow name').fill('edited');
+    await form.getByLabel('Steps (a JSON array)').fill('[{"type": "hover"}]');
+    await form.getByRole('button', { name: 'Save flow' }).click();
+    // A step the API refuses leaves the flow as it was and says why.
+    await expect.poll(() => flows.getByRole('alert').first().textContent()).toContain('request.invalid');
+    expect((await api(`/api/v1/automation/flows/${id}`)).json.name).toBe('to-edit');
+    await form
+      .getByLabel('Steps (a JSON array)')
+      .fill('[{"type": "wait", "ms": 20}, {"type": "press", "key": "Enter"}]');
+    await form.getByLabel('Values (name=value, one a line)').fill('greeting=hi\nextra');
+    await form.getByRole('button', { name: 'Save flow' }).click();
+    await expect.poll(() => flows.getByRole('status').last().textContent()).toBe('Saved flow edited.');
+    await expect.poll(() => flows.getByRole('row').filter({ hasText: 'edited' }).textContent()).toContain('daily');
+    expect((await api(`/api/v1/automation/flows/${id}`)).json).toMatchObject({
+      name: 'edited',
+      group: 'daily',
+      steps: [
+        { type: 'wait', ms: 20 },
+        { type: 'press', key: 'Enter' },
+      ],
+      values: [
+        { name: 'greeting', value: 'hi', protected: false },
+        { name: 'extra', value: null, protected: false },
+        { name: 'api_key', value: null, protected: true, value_set: true },
+      ],
+    });
+    await expectAccessible(page);
+    expect(errors.filter((e) => !e.includes('status of 400'))).toEqual([]);
+    await page.context().close();
+
+    // A token that may read flows but not write them is offered no edit.
+    const reader = (
+      await api('/api/v1/tokens', { method: 'POST', body: { name: 'flow reader', scopes: ['runtime:control'] } })
+    ).json.token;
+    const readOnly = await web.open();
+    await signIn(readOnly.page, reader);
+    await goTo(readOnly.page, 'Automation');
+    const listed = readOnly.page.getByRole('region', { name: 'Flows' });
+    await expect.poll(() => listed.textContent()).toContain('edited');
+    expect(await listed.getByRole('button', { name: /Edit flow|Delete flow/ }).count()).toBe(0);
+    expect(readOnly.errors.filter((e) => !e.includes('status of 403'))).toEqual([]);
+    await readOnly.page.context().close();
+  });
+
   it('edits a global, shows a revision conflict with the newer value, and saves over it on retry', async () => {
     expect(
       (

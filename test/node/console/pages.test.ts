@@ -83,6 +83,10 @@ describe.skipIf(noChromium)('the console: every page', { timeout: 120_000 }, () 
         await page.getByRole('button', { name: 'A profile with a rather long name' }).click();
         await page.getByRole('button', { name: 'Edit account someone@example.com' }).click();
       }
+      if (name === 'Automation') {
+        await page.getByRole('button', { name: 'Edit flow a-flow-with-a-long-name' }).click();
+        await page.getByRole('form', { name: 'Edit flow a-flow-with-a-long-name' }).waitFor();
+      }
       if (name === 'Logs')
         await page
           .getByRole('button', { name: /\.log$/ })
