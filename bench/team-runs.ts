@@ -190,9 +190,11 @@ async function travel(
 /** The start and stop figures of each size, less those of the profile without data, against copying its folder. */
 function travelRows(measured: Travel[], row: (figure: string, value: string, extra?: Partial<Row>) => void): void {
   const base = measured.find((t) => t.megabytes === 0)!;
-  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  // A profile without the bench's data packs to some KiB: shown in MiB it would read 0.0.
+  const bundleSize = (bytes: number) =>
+    bytes < 2 ** 20 ? `${Math.ceil(bytes / 1024)} KiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
   row(
-    `start on the other machine, no data of the bench's (bundle ${mib(base.bundle.size)}, ${base.bundle.parts} part(s)), median of ${base.starts.length}`,
+    `start on the other machine, no data of the bench's (bundle ${bundleSize(base.bundle.size)}, ${base.bundle.parts} part(s)), median of ${base.starts.length}`,
     ms(median(base.starts)),
     { reference: `stop (its upload): ${ms(median(base.stops))}` },
   );
@@ -201,7 +203,7 @@ function travelRows(measured: Travel[], row: (figure: string, value: string, ext
     const reference = `cp -r of the folder here (fs.cpSync, median of ${t.copies.length}): ${ms(copy)}`;
     const startAdds = median(t.starts) - median(base.starts);
     const stopAdds = median(t.stops) - median(base.stops);
-    const what = `${t.megabytes} MB of random bytes (bundle ${mib(t.bundle.size)}, ${t.bundle.parts} parts)`;
+    const what = `${t.megabytes} MB of random bytes (bundle ${bundleSize(t.bundle.size)}, ${t.bundle.parts} parts)`;
     row(`what a start adds: fetch, open, unpack ${what}, median of ${t.starts.length}`, ms(startAdds), {
       reference,
       ratio: `${(startAdds / copy).toFixed(1)}×`,
