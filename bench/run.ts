@@ -4,6 +4,7 @@
  * `npm run bench -- --teams [--quick] [--seconds S] [--cells NxM,…]`: the team service instead (./teams.ts).
  * `npm run bench -- --team-edge [--quick] [--seconds S]`: a machine joined to a team against the team itself (./team-edge.ts).
  * `npm run bench -- --runs [--quick]`: profiles' browsers started through LPA against the same browser started directly (./runs.ts).
+ * `npm run bench -- --team-runs [--quick]`: team profiles' leases and travelling browser data (./team-runs.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { printTable, writeResults, type Row } from './report';
 import { benchRuns, RUNS_SECTIONS } from './runs';
 import { EXPORT_ACTIONS, SEED_ENTITY } from './seed-plan';
 import { benchTeamEdge } from './team-edge';
+import { benchTeamRuns } from './team-runs';
 import { benchTeams, parseCells } from './teams';
 
 const quick = process.argv.includes('--quick');
@@ -29,6 +31,7 @@ const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf
 const teams = process.argv.includes('--teams');
 const teamEdge = process.argv.includes('--team-edge');
 const runs = process.argv.includes('--runs');
+const teamRuns = process.argv.includes('--team-runs');
 const runsOnly = RUNS_SECTIONS.find((section) => section === only) ?? null;
 if (runs ? only !== runsOnly : only !== null && only !== 'verify')
   throw new Error(`--only knows verify, and ${RUNS_SECTIONS.join(', ')} with --runs (not ${only})`);
@@ -546,7 +549,9 @@ async function cleanup(): Promise<void> {
     ? benchTeamEdge({ quick, seconds })
     : runs
       ? benchRuns({ quick, only: runsOnly })
-      : main()
+      : teamRuns
+        ? benchTeamRuns({ quick })
+        : main()
 )
   .catch((error: unknown) => {
     console.error(error);

@@ -6,13 +6,14 @@
  * hop costs (docs/benchmarks.md#a-machine-in-a-team). Written to its section of bench/RESULTS.md
  * unless `--seconds` asked for a try-out.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startService, type RunningService } from '../test/node/service';
+import type { RunningService } from '../test/node/service';
 import {
   adminTeamToken,
   createTeam,
+  joinMachine,
   startTeamService,
   teamOk,
   type RunningTeamService,
@@ -111,8 +112,6 @@ export async function benchTeamEdge({ quick, seconds }: { quick: boolean; second
     team = await startTeamService(join(work, 'team'));
     if ((await createTeam(team, TEAM, OWNER)).status !== 201) throw new Error('the team could not be created');
     const admin = (await adminTeamToken(team, TEAM, OWNER, 'bench owner')).token;
-    const tokenFile = join(work, 'machine.token');
-    writeFileSync(tokenFile, `${(await adminTeamToken(team, TEAM, OWNER, 'bench machine')).token}\n`, { mode: 0o600 });
     for (let i = 0; i < PROFILES; i++)
       await teamOk(
         team,
@@ -121,18 +120,14 @@ export async function benchTeamEdge({ quick, seconds }: { quick: boolean; second
         201,
       );
     log('starting npm start joined to it');
-    const teamBase = `http://127.0.0.1:${team.port}/teams/${TEAM}`;
-    edge = await startService('workerd', join(work, 'machine'), {
-      LPA_TEAM_URL: teamBase,
-      LPA_TEAM_TOKEN_FILE: tokenFile,
-    });
+    edge = await joinMachine(team, TEAM, OWNER, 'bench machine', join(work, 'machine'));
     const machineSide: Side = {
       base: `http://127.0.0.1:${edge.port}`,
       read: await localToken(edge, 'bench read', READ_SCOPES),
       write: await localToken(edge, 'bench write', WRITE_SCOPES),
     };
     const directSide: Side = {
-      base: teamBase,
+      base: `http://127.0.0.1:${team.port}/teams/${TEAM}`,
       read: await teamToken(team, admin, 'bench read', READ_SCOPES),
       write: await teamToken(team, admin, 'bench write', WRITE_SCOPES),
     };

@@ -33,9 +33,11 @@ export interface WriteFigures {
 const TIMEOUT_MS = 30_000;
 const SAMPLES = 5;
 
-function put(
+/** One JSON request on `agent`'s keep-alive connections, its whole answer read. */
+export function send(
   agent: Agent,
   port: number,
+  method: string,
   path: string,
   token: string,
   body: string,
@@ -46,7 +48,7 @@ function put(
         host: '127.0.0.1',
         port,
         path,
-        method: 'PUT',
+        method,
         agent,
         timeout: TIMEOUT_MS,
         headers: {
@@ -104,9 +106,10 @@ export async function teamWrites(
     fresh(0);
     while (performance.now() < deadline) {
       const sent = performance.now();
-      const answer = await put(
+      const answer = await send(
         agent,
         port,
+        'PUT',
         path,
         team.token,
         `{"value":${value},"expected_revision":${revision}}`,

@@ -32,7 +32,7 @@ const CREATION_ENTRIES = 2;
 /** Teams created (and tokens made) at once. */
 const CREATING_AT_ONCE = 8;
 
-interface Team extends TeamClient {
+export interface Team extends TeamClient {
   /** Writes acknowledged so far, over every cell and warm-up. */
   acknowledged: number;
   /** Writes failed so far: each may or may not have committed. */
@@ -60,13 +60,14 @@ const log = (message: string) => console.error(`[bench --teams] ${message}`);
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 const perSecond = (n: number, seconds: number) => n / seconds;
 
-async function inBatches<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function inBatches<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
   for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
   return out;
 }
 
-async function makeTeams(service: RunningTeamService, count: number): Promise<Team[]> {
+/** Teams `bench-01`… with an admin team token of each owner's, `CREATING_AT_ONCE` at a time. */
+export async function makeTeams(service: RunningTeamService, count: number): Promise<Team[]> {
   const ids = Array.from({ length: count }, (_, i) => `bench-${String(i + 1).padStart(2, '0')}`);
   return inBatches(ids, CREATING_AT_ONCE, async (teamId) => {
     const owner = `owner@${teamId}.example`;
@@ -77,21 +78,30 @@ async function makeTeams(service: RunningTeamService, count: number): Promise<Te
   });
 }
 
-/** Why a team's chain is not what its acknowledged writes make it, or null when it is. */
-async function chainProblem(service: RunningTeamService, team: Team): Promise<string | null> {
+/** A team's chain as the team verifies it, and how many `service.start` entries (one per start of its object) it holds. */
+export async function chainState(
+  service: RunningTeamService,
+  team: TeamClient,
+): Promise<{ ok: boolean; firstBadSeq: number | null; checked: number; starts: number }> {
   const api = `/teams/${team.teamId}/api/v1/audit`;
   const verify = await teamOk<{ ok: boolean; checked: number; first_bad_seq: number | null }>(
     service,
     `${api}/verify`,
     { token: team.token },
   );
-  if (!verify.ok) return `${team.teamId}: verify fails at seq ${verify.first_bad_seq}`;
   const starts = (
     await teamOk<{ items: unknown[] }>(service, `${api}?action=service.start&limit=1000`, { token: team.token })
   ).items.length;
-  const expected = CREATION_ENTRIES + starts + team.acknowledged;
-  if (verify.checked === expected) return null;
-  return `${team.teamId}: ${verify.checked} entries, expected ${expected} (${team.acknowledged} acknowledged writes, ${starts} starts; ${team.failed} failed writes so far, which may have committed)`;
+  return { ok: verify.ok, firstBadSeq: verify.first_bad_seq, checked: verify.checked, starts };
+}
+
+/** Why a team's chain is not what its acknowledged writes make it, or null when it is. */
+async function chainProblem(service: RunningTeamService, team: Team): Promise<string | null> {
+  const chain = await chainState(service, team);
+  if (!chain.ok) return `${team.teamId}: verify fails at seq ${chain.firstBadSeq}`;
+  const expected = CREATION_ENTRIES + chain.starts + team.acknowledged;
+  if (chain.checked === expected) return null;
+  return `${team.teamId}: ${chain.checked} entries, expected ${expected} (${team.acknowledged} acknowledged writes, ${chain.starts} starts; ${team.failed} failed writes so far, which may have committed)`;
 }
 
 /** The service as it runs now: a cell that stops it answering gets it restarted on the same data root. */

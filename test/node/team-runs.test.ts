@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,10 +19,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localAssertion } from '../../scripts/local-access.mjs';
 import { ensureChromium } from './chromium';
 import { killTree } from './process-tree';
-import { raw, startService, type RawResponse, type RunningService } from './service';
+import { raw, type RawResponse, type RunningService } from './service';
 import {
   adminTeamToken,
   createTeam,
+  joinMachine,
   startTeamService,
   teamOk,
   teamRequest,
@@ -126,18 +127,12 @@ beforeAll(async () => {
   team = await startTeamService(join(work, 'team'), { env: { LPA_RUN_LEASE_MS: String(LEASE_MS) } });
   expect((await createTeam(team, TEAM, OWNER)).status).toBe(201);
   ownerToken = (await adminTeamToken(team, TEAM, OWNER, 'owner script')).token;
-  const teamUrl = `http://127.0.0.1:${team.port}/teams/${TEAM}`;
   const [machineA, machineB] = await Promise.all(
-    ['machine a', 'machine b'].map(async (name) => {
-      const file = join(work, `${name.replace(' ', '-')}.token`);
-      writeFileSync(file, `${(await adminTeamToken(team, TEAM, OWNER, name)).token}\n`, { mode: 0o600 });
-      return startService('workerd', join(work, name.replace(' ', '-')), {
-        LPA_TEAM_URL: teamUrl,
-        LPA_TEAM_TOKEN_FILE: file,
-        LPA_MACHINE_LABEL: name,
+    ['machine a', 'machine b'].map((name) =>
+      joinMachine(team, TEAM, OWNER, name, join(work, name.replace(' ', '-')), {
         LPA_BROWSER: (browser as { path: string }).path,
-      });
-    }),
+      }),
+    ),
   );
   a = machineA!;
   b = machineB!;

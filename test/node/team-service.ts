@@ -2,15 +2,16 @@
  * `npm run start:team` (scripts/start-team.mjs) as the service tests and the bench run it: on a free
  * port, with a data root of its own, its output in a file (the Worker logs every request: at load
  * that is far too much to hold in memory), and leading a process group of its own, so that stopping
- * it stops Miniflare's workerd with it. Plus the few calls every user of it makes.
+ * it stops Miniflare's workerd with it. Plus the few calls every user of it makes, and a machine
+ * (`npm start`) joined to one of its teams.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { localAssertion } from '../../scripts/local-access.mjs';
-import { freePort } from './service';
+import { freePort, startService, type RunningService } from './service';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Wrangler and Miniflare need Node 22: the pinned `node` package has it, whatever Node runs the tests. */
@@ -186,6 +187,29 @@ export async function adminTeamToken(
     method: 'POST',
     assertion: await localAssertion(service.dataRoot, owner),
     body: { name, scopes: [], admin: true },
+  });
+}
+
+/**
+ * `npm start` on `dataRoot` joined to the team as a machine labelled `label`: `LPA_TEAM_URL` names the
+ * team, and an admin team token of the owner's, named `label`, is in `<dataRoot>.token` (0600),
+ * which `LPA_TEAM_TOKEN_FILE` names. `env` adds to the service's environment (its browser, say).
+ */
+export async function joinMachine(
+  team: RunningTeamService,
+  teamId: string,
+  owner: string,
+  label: string,
+  dataRoot: string,
+  env: Record<string, string> = {},
+): Promise<RunningService> {
+  const tokenFile = `${dataRoot}.token`;
+  writeFileSync(tokenFile, `${(await adminTeamToken(team, teamId, owner, label)).token}\n`, { mode: 0o600 });
+  return startService('workerd', dataRoot, {
+    LPA_TEAM_URL: `http://127.0.0.1:${team.port}/teams/${teamId}`,
+    LPA_TEAM_TOKEN_FILE: tokenFile,
+    LPA_MACHINE_LABEL: label,
+    ...env,
   });
 }
 
