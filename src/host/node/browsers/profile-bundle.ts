@@ -26,6 +26,8 @@ const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 /** The plaintext of one part: a whole part with its nonce and tag is BUNDLE_PART_BYTES. */
 const PLAIN_BYTES = BUNDLE_PART_BYTES - NONCE_BYTES - TAG_BYTES;
+/** Parts on their way to or from the team at once: the round trips overlap, and memory stays a few MiB. */
+const PARTS_IN_FLIGHT = 4;
 /** What a bundle may unpack to, whatever it was compressed to: a bound on a bundle made to fill the disk. */
 const UNPACKED_MAX_BYTES = 8 * 1024 * 1024 * 1024;
 
@@ -97,9 +99,10 @@ async function askTeam(
 }
 
 /**
- * Packs the profile's folder and sends it to the team part by part, under the run's lease. The
- * parts' hash and size go into the commit, which the worker sends (handlers/team-runs.ts); the
- * folder's marker names what was sent, so this machine's next start fetches nothing if it is kept.
+ * Packs the profile's folder and sends it to the team part by part, a few parts in flight, under the
+ * run's lease. The parts' hash and size go into the commit, which the worker sends
+ * (handlers/team-runs.ts); the folder's marker names what was sent, so this machine's next start
+ * fetches nothing if it is kept.
  */
 export async function packBundle(
   folder: string,
@@ -111,23 +114,36 @@ export async function packBundle(
   const hash = createHash('sha256');
   let size = 0;
   let parts = 0;
+  let refused: Extract<BundlePacked, { ok: false }> | null = null;
+  const inFlight = new Set<Promise<void>>();
   const path = `/api/v1/runs/${encodeURIComponent(profileId)}/bundle/parts/`;
-  const sendPart = async (plain: Buffer, last: boolean): Promise<BundlePacked | null> => {
+  /** Seals the next part and starts its upload; waits while PARTS_IN_FLIGHT are on their way. */
+  const sendPart = async (plain: Buffer, last: boolean): Promise<void> => {
+    const index = parts++;
     const nonce = randomBytes(NONCE_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', send.key, nonce).setAAD(partAad(profileId, send.fencing, parts, last));
+    const cipher = createCipheriv('aes-256-gcm', send.key, nonce).setAAD(partAad(profileId, send.fencing, index, last));
     const part = Buffer.concat([nonce, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
     size += part.length;
-    if (size > send.max_bytes || parts >= BUNDLE_MAX_PARTS)
-      return { ok: false, code: 'bundle.too_large', error: `the packed folder passed ${send.max_bytes} bytes` };
+    if (size > send.max_bytes || index >= BUNDLE_MAX_PARTS) {
+      refused ??= { ok: false, code: 'bundle.too_large', error: `the packed folder passed ${send.max_bytes} bytes` };
+      return;
+    }
     hash.update(part);
-    const sent = await askTeam(forward, 'PUT', `${path}${parts}`, {
+    const upload = askTeam(forward, 'PUT', `${path}${index}`, {
       run_id: send.run_id,
       fencing: send.fencing,
       data: toBase64(part),
-    });
-    if (!sent.ok) return sent;
-    parts += 1;
-    return null;
+    }).then(
+      (sent) => {
+        if (!sent.ok) refused ??= sent;
+      },
+      (error: unknown) => {
+        refused ??= { ok: false, code: null, error: String(error).slice(0, 300) };
+      },
+    );
+    inFlight.add(upload);
+    void upload.then(() => inFlight.delete(upload));
+    if (inFlight.size >= PARTS_IN_FLIGHT) await Promise.race(inFlight);
   };
   const packed = tar.c(
     {
@@ -142,18 +158,23 @@ export async function packBundle(
     },
     ['.'],
   );
-  let pending = Buffer.alloc(0);
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
   for await (const chunk of packed as AsyncIterable<Buffer>) {
-    pending = Buffer.concat([pending, chunk]);
+    pending.push(chunk);
+    pendingBytes += chunk.length;
     // A part is sent once more bytes follow it: only then is it known not to be the last.
-    while (pending.length > PLAIN_BYTES) {
-      const failed = await sendPart(pending.subarray(0, PLAIN_BYTES), false);
-      if (failed) return failed;
-      pending = pending.subarray(PLAIN_BYTES);
+    while (pendingBytes > PLAIN_BYTES && !refused) {
+      const joined = Buffer.concat(pending, pendingBytes);
+      await sendPart(joined.subarray(0, PLAIN_BYTES), false);
+      pending = [joined.subarray(PLAIN_BYTES)];
+      pendingBytes -= PLAIN_BYTES;
     }
+    if (refused) break;
   }
-  const failed = await sendPart(pending, true);
-  if (failed) return failed;
+  if (!refused) await sendPart(Buffer.concat(pending, pendingBytes), true);
+  await Promise.all(inFlight);
+  if (refused) return refused;
   const sha256 = hash.digest('hex');
   writeFileSync(markerOf(folder), sha256, { mode: 0o600 });
   return { ok: true, parts, size, sha256 };
@@ -203,8 +224,20 @@ async function fetchInto(into: string, profileId: string, { run_id, key, bundle 
     const hash = createHash('sha256');
     let size = 0;
     const path = `/api/v1/runs/${encodeURIComponent(profileId)}/bundle/parts/`;
+    // A few parts are fetched ahead of the one being opened; each is opened and written in order.
+    const fetchPart = (index: number) =>
+      askTeam(forward, 'GET', `${path}${index}?run_id=${run_id}`).catch((error: unknown) => ({
+        ok: false as const,
+        code: null,
+        error: String(error).slice(0, 300),
+      }));
+    const ahead = new Map<number, ReturnType<typeof fetchPart>>();
+    for (let index = 0; index < Math.min(PARTS_IN_FLIGHT, bundle.parts); index++) ahead.set(index, fetchPart(index));
     for (let index = 0; index < bundle.parts; index++) {
-      const answer = await askTeam(forward, 'GET', `${path}${index}?run_id=${run_id}`);
+      const answer = await ahead.get(index)!;
+      ahead.delete(index);
+      if (index + PARTS_IN_FLIGHT < bundle.parts)
+        ahead.set(index + PARTS_IN_FLIGHT, fetchPart(index + PARTS_IN_FLIGHT));
       if (!answer.ok) throw new Error(`part ${index} of the team's version: ${answer.error}`);
       const data = (answer.json as { data?: unknown } | null)?.data;
       if (typeof data !== 'string') throw new Error(`part ${index} of the team's version came without its data`);
