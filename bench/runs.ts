@@ -375,8 +375,8 @@ async function cookieFigures({ service, row, notes }: Bench, rounds: number): Pr
   });
 }
 
-/** The sections that run alone (`npm run bench -- --runs --only cookies`): printed and not written to bench/RESULTS.md. */
-export const RUNS_SECTIONS = ['cookies', 'sync', 'flows'] as const;
+/** The sections that run alone (`npm run bench -- --runs --only proxy`): printed and not written to bench/RESULTS.md. */
+export const RUNS_SECTIONS = ['proxy', 'cookies', 'sync', 'flows'] as const;
 
 export async function benchRuns({
   quick,
@@ -410,8 +410,8 @@ export async function benchRuns({
       const firstStart = await startFigures(bench, plan.startRounds);
       await roundTripFigures(bench, plan.roundTrips);
       await atOnceFigures(bench, firstStart);
-      await proxyFigures(bench, plan.proxyLoads);
     }
+    if (only === null || only === 'proxy') await proxyFigures(bench, plan.proxyLoads);
     if (only === null || only === 'cookies') await cookieFigures(bench, plan.cookieRounds);
     if (only === null || only === 'sync') await synchronizerFigures(bench, plan.syncClicks);
     if (only === null || only === 'flows') await flowRunFigures(bench, plan.flowRounds);
