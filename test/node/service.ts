@@ -13,14 +13,27 @@ export interface RawResponse {
   text: string;
 }
 
-/** A port that is free right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
+/**
+ * The ports the tests give their servers: below Linux's ephemeral range (32768–60999), from which the
+ * kernel picks the local port of every outgoing connection and of `listen(0)`. A port found free in
+ * that range can be taken by any connection before the server it was meant for listens on it (seen
+ * once: EADDRINUSE at a service's start); one below it is taken only by whoever asks for it by number.
+ */
+const TEST_PORTS = { from: 20_000, to: 32_767 };
+
+/** A port that is free right now, outside the ephemeral range. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = TEST_PORTS.from + Math.floor(Math.random() * (TEST_PORTS.to - TEST_PORTS.from + 1));
+    if (await canListen(port)) return port;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer()
+      .once('error', () => resolve(false))
+      .listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
