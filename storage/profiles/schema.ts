@@ -39,7 +39,7 @@ export type ProfileFields = z.output<typeof ProfileFields>;
 export const PROFILE_DEFAULTS: Partial<ProfileFields> = { tags: [], pinned: false, browser: BROWSER_DEFAULTS };
 
 /** The bounds of a proxy's credentials: 255, as SOCKS5 carries them (RFC 1929). */
-const Credential = z.string().min(1).max(255);
+export const Credential = z.string().min(1).max(255);
 
 /**
  * A profile's proxy as a client writes it (docs/proxies.md). `password` is write-only: absent keeps

@@ -5,7 +5,8 @@ import { AuditCheckpoint } from '../audit/schema';
 import { FlowValueInput, NewFlow } from '../flows/schema';
 import { GlobalName, GlobalWrite } from '../globals/schema';
 import { PlatformAccountInput } from '../profile-accounts/schema';
-import { ProfileFields } from '../profiles/schema';
+import { Credential, ProfileFields } from '../profiles/schema';
+import { ProxyUpstream } from '../../src/shared/schemas/proxy';
 import { NewShare } from '../shares/schema';
 
 /** What `lpa team push` copies, in the order it copies them: a profile before its accounts, a flow before the flows that need it. */
@@ -20,6 +21,17 @@ const Sealed = (max: number) => z.string().min(1).max(max);
 /** The largest sealed share bundle: 8 MiB of plaintext (storage/shares/shares.ts), sealed and in base64. */
 const SEALED_BUNDLE_CHARS = 12 * 1024 * 1024;
 
+/** A profile's proxy with its password in plaintext: sealed again by the receiving store. */
+const ProxyItem = z
+  .object({
+    type: ProxyUpstream.shape.type,
+    host: ProxyUpstream.shape.host,
+    port: ProxyUpstream.shape.port,
+    username: Credential.nullable(),
+    password: Credential.nullable(),
+  })
+  .strict();
+
 const ProfileItem = z
   .object({
     kind: z.literal('profiles'),
@@ -28,6 +40,8 @@ const ProfileItem = z
     // A store from before the browser settings (migration 012) sends none: its profiles take the
     // defaults (./transfer.ts). Optional, not defaulted, so an export's item and a push's read alike.
     browser: ProfileFields.shape.browser.optional(),
+    // A store from before proxies (migration 011) sends none.
+    proxy: ProxyItem.nullable().optional(),
     created_at: Time,
     updated_at: Time,
   })

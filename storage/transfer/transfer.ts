@@ -8,6 +8,8 @@ import { flowRows, flowSlice, insertFlow, plainFlow, unknownFlowIds } from '../f
 import type { Globals } from '../globals/globals';
 import type { ProfileAccounts } from '../profile-accounts/profile-accounts';
 import type { Profiles } from '../profiles/profiles';
+import { writeProxy } from '../profiles/proxy';
+import type { Profile } from '../profiles/schema';
 import { BROWSER_DEFAULTS } from '../../src/shared/schemas/browser-settings';
 import type { Shares } from '../shares/shares';
 import { first } from '../sql/sql';
@@ -33,9 +35,19 @@ import {
 interface KindTransfer<K extends TransferKind> {
   slice(offset: number, limit: number): ItemOf<K>[];
   find(item: ItemOf<K>): ItemOf<K> | { blocked: string } | null;
-  insert(item: ItemOf<K>): void;
+  /** Writes the item; an entry of its own (a profile's proxy) goes into the chain with `audit`. */
+  insert(item: ItemOf<K>, audit: AuditContext): void;
   /** What of an item must match for "unchanged"; the whole item unless a kind says otherwise. */
   content?(item: ItemOf<K>): unknown;
+}
+
+/**
+ * A profile as a push carries it: `no` is each store's own, and `running` and `running_on` say where
+ * its browser runs now, which does not travel; its proxy goes with its password opened.
+ */
+function profileItem(profiles: Profiles, profile: Profile): ItemOf<'profiles'> {
+  const { no: _no, running: _running, running_on: _on, proxy: _shown, ...fields } = profile;
+  return { kind: 'profiles', ...fields, proxy: profiles.proxy(profile.id) };
 }
 
 /** The store id a push into this store came from, once one did (meta). */
@@ -77,24 +89,21 @@ export class Transfer {
     const { profiles, profileAccounts: accounts, globals, shares } = families;
     this.kinds = {
       profiles: {
-        // `no` is each store's own; `running` and `running_on` are where its browser runs now, which does not travel; nor does
-        // the proxy yet (docs/proxies.md#not-yet).
-        slice: (offset, limit) =>
-          profiles
-            .slice(offset, limit)
-            .map(({ no: _no, running: _running, running_on: _on, proxy: _proxy, ...profile }) => ({
-              kind: 'profiles',
-              ...profile,
-            })),
+        slice: (offset, limit) => profiles.slice(offset, limit).map((profile) => profileItem(profiles, profile)),
         find: (item) => {
           const found = profiles.find(item.id);
-          if (!found) return null;
-          const { no: _no, running: _running, running_on: _on, proxy: _proxy, ...profile } = found;
-          return { kind: 'profiles', ...profile };
+          return found && profileItem(profiles, found);
         },
-        insert: ({ kind: _kind, id, created_at, updated_at, ...fields }) =>
-          void profiles.insert(id, { ...fields, browser: fields.browser ?? BROWSER_DEFAULTS }, created_at, updated_at),
-        content: (item) => ({ ...item, browser: item.browser ?? BROWSER_DEFAULTS }),
+        insert: ({ kind: _kind, id, created_at, updated_at, proxy, ...fields }, audit) => {
+          const profile = profiles.insert(
+            id,
+            { ...fields, browser: fields.browser ?? BROWSER_DEFAULTS },
+            created_at,
+            updated_at,
+          );
+          if (proxy) writeProxy(ctx, audit, profile, proxy);
+        },
+        content: (item) => ({ ...item, browser: item.browser ?? BROWSER_DEFAULTS, proxy: item.proxy ?? null }),
       },
       accounts: {
         slice: (offset, limit) => accounts.slice(offset, limit).map((account) => ({ kind: 'accounts', ...account })),
@@ -180,7 +189,7 @@ export class Transfer {
       this.ctx.change(
         audit,
         () => {
-          kind.insert(item);
+          kind.insert(item, audit);
           this.ctx.db.run('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)', PUSHED_FROM, source.store_id);
         },
         () => ({ entity_type: ENTITY[item.kind], entity_id: item.id, details: { pushed_from: source } }),

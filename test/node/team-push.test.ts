@@ -20,6 +20,8 @@ const START_MS = 120_000;
 const TEAM = 'pushed-team';
 const OWNER = 'owner@pushed.example';
 const PASSWORD = 'solo-password-5d1c';
+const PROXY = { type: 'socks5', host: 'proxy.example', port: 1080, username: 'proxy-user' } as const;
+const PROXY_PASSWORD = 'proxy-pw-pushed';
 const TOTP = 'JBSWY3DPEHPK3PXPJBSWY3DP';
 const BIG = '"'.repeat(1_048_576);
 
@@ -87,8 +89,15 @@ const teamAudit = async (query = '') =>
 async function seed(service: RunningService): Promise<Seeded> {
   const store_id = (await ok(service, '/api/v1/system/status')).store_id as string;
   const profiles = [];
-  for (const name of ['first solo profile', 'second solo profile'])
-    profiles.push(await ok(service, '/api/v1/profiles', { method: 'POST', body: { name, tags: ['solo'] } }));
+  profiles.push(
+    await ok(service, '/api/v1/profiles', { method: 'POST', body: { name: 'first solo profile', tags: ['solo'] } }),
+  );
+  profiles.push(
+    await ok(service, '/api/v1/profiles', {
+      method: 'POST',
+      body: { name: 'second solo profile', tags: ['solo'], proxy: { ...PROXY, password: PROXY_PASSWORD } },
+    }),
+  );
   const account = await ok(service, `/api/v1/profiles/${profiles[0].id}/accounts`, {
     method: 'POST',
     body: { platform_url: 'https://shop.example', username: 'me', password: PASSWORD, totp_secret: TOTP },
@@ -193,6 +202,15 @@ describe('lpa team push', () => {
     expect(profiles.map((p: { id: string; name: string }) => [p.id, p.name])).toEqual(
       seeded.profiles.map((p) => [p.id, p.name]),
     );
+    // The proxy came too, its password sealed again by the team: it opens for a run that holds the lease.
+    expect(profiles[1].proxy).toEqual({ ...PROXY, password_set: true });
+    const run_id = crypto.randomUUID();
+    const leased = `/teams/${TEAM}/api/v1/runs/${profiles[1].id}`;
+    const asOwner = (path: string, body: unknown) =>
+      teamOk(team, `${leased}${path}`, { method: 'POST', token: ownerToken, body }, 200);
+    await asOwner('/lease', { run_id, machine_label: 'push test' });
+    expect((await asOwner('/bundle/open', { run_id })).proxy).toEqual({ ...PROXY, password: PROXY_PASSWORD });
+    await asOwner('/lease/release', { run_id });
     const { id, profile_id } = seeded.account;
     expect((await ok(other, `/api/v1/profiles/${profile_id}/accounts/${id}/password`)).password).toBe(PASSWORD);
     const [soloCode, teamCode] = [

@@ -3082,6 +3082,15 @@ export interface components {
             pinned: boolean;
             notes: string | null;
             browser?: components["schemas"]["BrowserSettings"];
+            proxy?: {
+                /** @enum {string} */
+                type: "http" | "https" | "socks4" | "socks5";
+                host: string;
+                /** Format: int32 */
+                port: number;
+                username: string | null;
+                password: string | null;
+            } | null;
             /** Format: int64 */
             created_at: number;
             /** Format: int64 */
