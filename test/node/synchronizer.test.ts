@@ -44,6 +44,7 @@ const RECORDER = `<script>
   addEventListener('keydown', (e) => rec({ type: 'key', key: e.key }), true);
   let t = 0; addEventListener('scroll', () => { clearTimeout(t); t = setTimeout(() => rec({ type: 'scroll', scroll: scrollY }), 100); });
   rec({ type: 'load', path: location.pathname });
+  addEventListener('pageshow', () => rec({ type: 'show', path: location.pathname }));
 </script>`;
 
 function page(layout: string): string {
@@ -256,6 +257,15 @@ describe.skipIf('skip' in chromium).each(RUNTIMES)(
         await until(`${id} follows the link`, () => of(id, 'load').some((seen) => seen.path === '/next'));
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       for (const id of [other, same]) expect(of(id, 'load').filter((seen) => seen.path === '/next')).toHaveLength(1);
+
+      // Back and forward, as the browser's buttons: each follower walks its own history the same way
+      // (a page restored from the back/forward cache loads nothing, but shows again).
+      const shows = (id: string, path: string) => of(id, 'show').filter((seen) => seen.path === path).length;
+      const shown = new Map([other, same].map((id) => [id, { home: shows(id, '/'), next: shows(id, '/next') }]));
+      await tab.goBack();
+      for (const id of [other, same]) await until(`${id} goes back`, () => shows(id, '/') > shown.get(id)!.home);
+      await tab.goForward();
+      for (const id of [other, same]) await until(`${id} goes forward`, () => shows(id, '/next') > shown.get(id)!.next);
 
       // A new tab, and an address-bar navigation in it.
       const opened = await sourceBrowser.newPage();

@@ -63,6 +63,8 @@ const Captured: z.ZodType<CapturedEvent> = z.discriminatedUnion('kind', [
 type SyncEvent =
   | CapturedEvent
   | { kind: 'navigate'; url: string; reload: boolean }
+  /** Back (negative) or forward through the tab's history, as its back and forward buttons do. */
+  | { kind: 'history'; delta: number }
   | { kind: 'open'; opener: string | null }
   | { kind: 'close' };
 
@@ -78,6 +80,8 @@ interface SourceTab {
   targetId: string;
   sessionId: string | null;
   url: string;
+  /** Its history when it last navigated: the entries' ids and where it stood among them. */
+  history?: { ids: number[]; index: number };
 }
 
 /** A follower's tab: its session, and whether it was opened for the source's and has not navigated yet. */
@@ -338,10 +342,19 @@ class SyncSession {
     if (!this.options.navigation) return;
     const history = await this.source.call<{
       currentIndex: number;
-      entries: { url: string; transitionType: string }[];
+      entries: { id: number; url: string; transitionType: string }[];
     }>('Page.getNavigationHistory', {}, tab.sessionId!);
     const entry = history.entries[history.currentIndex];
     if (!entry) return;
+    const previous = tab.history;
+    const ids = history.entries.map((item) => item.id);
+    tab.history = { ids, index: history.currentIndex };
+    // The same entries with another one current: back or forward, which keeps the entry's first
+    // transition (a link's, say); a new navigation would have made an entry of its own.
+    if (previous && previous.index !== history.currentIndex && previous.ids.join() === ids.join()) {
+      this.dispatch(tab.targetId, { kind: 'history', delta: history.currentIndex - previous.index });
+      return;
+    }
     const typed = TYPED_TRANSITIONS.has(entry.transitionType);
     // A click's navigation is no event of its own, unless a follower's tab for it is new (or about to be).
     const fresh = [...this.followers.values()].some((f) => f.tabs.get(tab.targetId)?.fresh ?? true);
@@ -389,7 +402,13 @@ class SyncSession {
           if (done) {
             follower.replayed++;
             follower.lastEventAt = Date.now();
-          } else this.miss(follower, `no element matches on the follower (${event.kind})`);
+          } else
+            this.miss(
+              follower,
+              event.kind === 'history'
+                ? "the follower's tab has no history entry that far back or forward"
+                : `no element matches on the follower (${event.kind})`,
+            );
         } catch (error) {
           if (!follower.alive) follower.dropped++;
           else this.miss(follower, `the follower's browser refused the ${event.kind}: ${(error as Error).message}`);
@@ -426,6 +445,16 @@ class SyncSession {
         if (event.reload) await call('Page.reload');
         else await call('Page.navigate', { url: event.url, transitionType: 'typed' });
         return true;
+      case 'history': {
+        const { currentIndex, entries } = await call<{ currentIndex: number; entries: { id: number }[] }>(
+          'Page.getNavigationHistory',
+        );
+        const entry = entries[currentIndex + event.delta];
+        if (!entry) return false;
+        tab.fresh = false;
+        await call('Page.navigateToHistoryEntry', { entryId: entry.id });
+        return true;
+      }
       case 'scroll':
         await this.evaluate(follower, tab, scrollScript(event, this.mode === 'element'));
         return true;
