@@ -43,9 +43,6 @@ function binding(handler: (request: Request) => Promise<Response>) {
 
 export default defineConfig({
   test: {
-    // Three test files at once. Vitest's default on this 2-core machine is one (cores - 1), but most
-    // of a service test's time is waiting: on a service's start, a browser, a lease or a timeout.
-    maxWorkers: 3,
     // The teams' log lines go to the Worker's console (src/teams/team-host.ts), where Workers Logs keeps them; not to the test report.
     onConsoleLog: (log) => !log.startsWith('{"team_id"'),
     projects: [

@@ -126,9 +126,11 @@ async function socksProxy(): Promise<{ server: net.Server; port: number; carried
 
 /** The browser processes on this machine that use a folder under `root`, with their command lines. */
 function browsersUnder(root: string): string[] {
+  // Main processes only: a helper's (`--type=…`) may come first, since pids wrap around (pid_max is
+  // 32,768 here, and a test run starts thousands of Chromium processes).
   return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
     .split('\n')
-    .filter((line) => line.includes(`--user-data-dir=${root}`));
+    .filter((line) => line.includes(`--user-data-dir=${root}`) && !line.includes('--type='));
 }
 
 /** Whether something listens on 127.0.0.1:`port`. */
