@@ -148,6 +148,8 @@ export class ContractValidator {
   constructor(private readonly doc: Doc) {
     // The document's formats (int32, int64, uri) are checked too, not only noted.
     addFormats(this.ajv);
+    // zod writes `format: "base64"` for z.base64(), a format ajv-formats does not know (it names it `byte`).
+    this.ajv.addFormat('base64', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
   }
 
   /** Problems with one answer: an undocumented status, a body the schema refuses, a body where none is documented. */
