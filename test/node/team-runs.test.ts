@@ -6,7 +6,6 @@
  * lease and a's browser stops; a's service killed, b starts once a's lease expired and no sooner;
  * the team gone, a start is 503 and a running browser stops once its lease could not be renewed.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -18,7 +17,7 @@ import puppeteer, { type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localAssertion } from '../../scripts/local-access.mjs';
 import { ensureChromium } from './chromium';
-import { killTree } from './process-tree';
+import { browsersUnder, killTree } from './process-tree';
 import { raw, type RawResponse, type RunningService } from './service';
 import {
   adminTeamToken,
@@ -64,14 +63,6 @@ async function newProfile(name: string, machine = a): Promise<string> {
   const created = await call(machine, '/api/v1/profiles', { method: 'POST', body: { name } });
   expect(created.status).toBe(201);
   return created.json.id;
-}
-
-/** The browsers of this machine running on a folder under `root`. */
-function browsersUnder(root: string): number[] {
-  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => line.includes(`--user-data-dir=${root}`) && !line.includes('--type='))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
 async function until<T>(what: string, probe: () => Promise<T | null>, ms = 30_000): Promise<T> {
@@ -444,9 +435,7 @@ describe.skipIf('skip' in browser)('team profiles on two machines', { timeout: 1
       expect(onA.status, JSON.stringify(onA.json)).toBe(200);
       expect(await onPage(onA.json.ws_endpoint, (page) => page.title())).toBe('travelling page');
       expect(carried).toContain(new URL(siteUrl).host);
-      const [line] = execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
-        .split('\n')
-        .filter((command) => command.includes(`--user-data-dir=${join(a.dataRoot, 'browsers', id)}`));
+      const [line] = browsersUnder(join(a.dataRoot, 'browsers', id)).map((browser) => browser.command);
       expect(line).toMatch(/--proxy-server=http:\/\/127\.0\.0\.1:\d+/);
       expect(line).not.toContain('team-proxy-pw');
       expect((await call(a, `/api/v1/profiles/${id}/stop`, { method: 'POST' })).status).toBe(200);
