@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { Server as ProxyServer, type ServerOptions } from 'proxy-chain';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { createServer as createSocksServer } from '@pondwader/socks5-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { lpaRunner } from './cli-run';
 import { RUNTIMES, type RunningService, startService } from './service';
 import { laterApiClient } from './api-client';
 import { browsersUnder } from './process-tree';
+import { httpProxy } from './http-proxy';
 
 const browser = ensureChromium();
 
@@ -70,33 +70,22 @@ function loopbackCertificate(): { key: string; cert: string; path: string } {
 }
 
 /**
- * An authenticated HTTP proxy, or an HTTPS one (TLS to the proxy) with `tls`: proxy-chain's own server,
- * which resolves the site's name and connects from FROM.http (FROM.https).
+ * An authenticated HTTP proxy, or an HTTPS one (TLS to the proxy) with `tls`, which resolves the
+ * site's name and connects from FROM.http (FROM.https).
  */
-async function httpProxy(tls?: {
-  key: string;
-  cert: string;
-}): Promise<{ server: ProxyServer; port: number; carried: string[] }> {
-  const carried: string[] = [];
-  const listen = { host: '127.0.0.1', port: 0 };
-  const options: ServerOptions = tls ? { ...listen, serverType: 'https', httpsOptions: tls } : listen;
-  const server = new ProxyServer({
-    ...options,
-    prepareRequestFunction: ({ username, password, hostname, port }) => {
-      if (username !== USER || password !== PASSWORD) return { requestAuthentication: true };
-      carried.push(`${hostname}:${port}`);
-      return {
-        localAddress: tls ? FROM.https : FROM.http,
-        dnsLookup: ((host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
-          options.all
-            ? callback(null, [{ address: toSite(host), family: 4 }])
-            : callback(null, toSite(host), 4)) as never,
-      };
+const siteProxy = (tls?: { key: string; cert: string }) =>
+  httpProxy({
+    username: USER,
+    password: PASSWORD,
+    tls,
+    connect: {
+      localAddress: tls ? FROM.https : FROM.http,
+      dnsLookup: ((host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
+        options.all
+          ? callback(null, [{ address: toSite(host), family: 4 }])
+          : callback(null, toSite(host), 4)) as never,
     },
   });
-  await server.listen();
-  return { server, port: server.port, carried };
-}
 
 /**
  * An authenticated SOCKS5 proxy (@pondwader/socks5-server), which resolves the site's name and connects
@@ -183,7 +172,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
   beforeAll(async () => {
     site = await recordingSite();
     const certificate = loopbackCertificate();
-    const [http, socks5, https] = await Promise.all([httpProxy(), socksProxy(), httpProxy(certificate)]);
+    const [http, socks5, https] = await Promise.all([siteProxy(), socksProxy(), siteProxy(certificate)]);
     proxies = {
       http: { ...http, close: () => http.server.close(true) },
       https: { ...https, close: () => https.server.close(true) },

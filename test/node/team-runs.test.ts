@@ -12,12 +12,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Server as ProxyServer } from 'proxy-chain';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localAssertion } from '../../scripts/local-access.mjs';
 import { ensureChromium } from './chromium';
 import { browsersUnder, killTree } from './process-tree';
+import { httpProxy } from './http-proxy';
 import { raw, type RawResponse, type RunningService } from './service';
 import {
   adminTeamToken,
@@ -404,17 +404,7 @@ describe.skipIf('skip' in browser)('team profiles on two machines', { timeout: 1
   });
 
   it("starts a team profile that has a proxy: the team opens its password for the lease holder's browser alone", async () => {
-    const carried: string[] = [];
-    const proxy = new ProxyServer({
-      host: '127.0.0.1',
-      port: 0,
-      prepareRequestFunction: ({ username, password, hostname, port }) => {
-        if (username !== 'team-user' || password !== 'team-proxy-pw') return { requestAuthentication: true };
-        carried.push(`${hostname}:${port}`);
-        return {};
-      },
-    });
-    await proxy.listen();
+    const proxy = await httpProxy({ username: 'team-user', password: 'team-proxy-pw' });
     try {
       const created = await call(a, '/api/v1/profiles', {
         method: 'POST',
@@ -434,13 +424,13 @@ describe.skipIf('skip' in browser)('team profiles on two machines', { timeout: 1
       const onA = await start(a, id);
       expect(onA.status, JSON.stringify(onA.json)).toBe(200);
       expect(await onPage(onA.json.ws_endpoint, (page) => page.title())).toBe('travelling page');
-      expect(carried).toContain(new URL(siteUrl).host);
+      expect(proxy.carried).toContain(new URL(siteUrl).host);
       const [line] = browsersUnder(join(a.dataRoot, 'browsers', id)).map((browser) => browser.command);
       expect(line).toMatch(/--proxy-server=http:\/\/127\.0\.0\.1:\d+/);
       expect(line).not.toContain('team-proxy-pw');
       expect((await call(a, `/api/v1/profiles/${id}/stop`, { method: 'POST' })).status).toBe(200);
     } finally {
-      await proxy.close(true);
+      await proxy.server.close(true);
     }
   });
 
