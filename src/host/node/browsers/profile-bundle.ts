@@ -69,8 +69,14 @@ const markerOf = (folder: string) => `${folder}.bundle`;
 const partAad = (profileId: string, fencing: number, index: number, last: boolean) =>
   utf8Bytes(`lpa profile bundle v1\n${profileId}\n${fencing}\n${index}\n${last ? 'last' : 'more'}`);
 
-/** One call of the team's bundle routes through the team link: the parsed JSON of a 2xx, or why not. */
-async function askTeam(
+/**
+ * One bundle part sent to or read from the team (`PUT`/`GET …/bundle/parts/{n}`) through the team
+ * link: the parsed JSON of a 2xx, or why not, as data that the pack's or unpack's result carries
+ * back to the worker. Not the worker's `askTeam` (handlers/team-runs.ts), which calls a declared
+ * team route, checks its answer against the route's schema and throws the team's refusals as this
+ * machine's errors.
+ */
+async function partCall(
   forward: Forward,
   method: 'GET' | 'PUT',
   target: string,
@@ -129,7 +135,7 @@ export async function packBundle(
       return;
     }
     hash.update(part);
-    const upload = askTeam(forward, 'PUT', `${path}${index}`, {
+    const upload = partCall(forward, 'PUT', `${path}${index}`, {
       run_id: send.run_id,
       fencing: send.fencing,
       data: toBase64(part),
@@ -226,7 +232,7 @@ async function fetchInto(into: string, profileId: string, { run_id, key, bundle 
     const path = `/api/v1/runs/${encodeURIComponent(profileId)}/bundle/parts/`;
     // A few parts are fetched ahead of the one being opened; each is opened and written in order.
     const fetchPart = (index: number) =>
-      askTeam(forward, 'GET', `${path}${index}?run_id=${run_id}`).catch((error: unknown) => ({
+      partCall(forward, 'GET', `${path}${index}?run_id=${run_id}`).catch((error: unknown) => ({
         ok: false as const,
         code: null,
         error: String(error).slice(0, 300),
