@@ -56,30 +56,67 @@ const leasePath = (teamId: string, profileId: string, what: '' | '/renew' | '/re
 /**
  * Take, renew and release of one profile's lease, `cycles` times one after another with a machine's
  * team token, each cycle beside a `GET …/api/v1/version` with the same token and client: the team's
- * route that does the least besides the token.
+ * route that does the least besides the token. Then the same through machine `through` (joined, the
+ * profile one of its team's), each call one a user of the machine makes: its forwarded
+ * `GET /api/v1/version` (the plain forwarding of any team route), its `GET /api/v1/team/runs` (the
+ * machine's own call of the team through handlers/team-runs.ts, the function its take, renewal and
+ * release go through), beside the team's `GET …/api/v1/runs` straight; and a start of the profile
+ * with `check_proxy` that the profile's missing proxy refuses (409 `proxy.not_set`) once the start
+ * path has read the profile, taken the lease and opened the bundle, and which then releases the
+ * lease: all of a start's lease work, no browser.
  */
 async function leaseLatency(
   team: RunningTeamService,
-  token: string,
+  through: RunningService,
   profileId: string,
   cycles: number,
   row: (figure: string, value: string, extra?: Partial<Row>) => void,
 ): Promise<void> {
-  log(`lease latency: ${cycles} cycles of take, renew, release`);
-  const timings = { version: [] as number[], take: [] as number[], renew: [] as number[], release: [] as number[] };
-  const timed = async (into: number[], path: string, method: string, body?: unknown) => {
+  log(`lease latency: ${cycles} cycles of take, renew, release, then the same through machine a`);
+  const token = readFileSync(`${through.dataRoot}.token`, 'utf8').trim();
+  const names = ['version', 'take', 'renew', 'release', 'list', 'machineVersion', 'machineList', 'start'] as const;
+  const timings = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
+    (typeof names)[number],
+    number[]
+  >;
+  const timed = async (
+    into: number[],
+    service: { port: number },
+    path: string,
+    init: { method: string; token: string; body?: unknown },
+    expected = 200,
+  ) => {
     const began = performance.now();
-    const answer = await teamRequest(team, path, { method, token, body });
+    const answer = await teamRequest(service, path, init);
     into.push(performance.now() - began);
-    if (answer.status !== 200)
-      throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.json).slice(0, 300)}`);
+    if (answer.status !== expected)
+      throw new Error(`${init.method} ${path} answered ${answer.status}: ${JSON.stringify(answer.json).slice(0, 300)}`);
+    return answer.json;
   };
+  const teamCall = (into: number[], path: string, method: string, body?: unknown) =>
+    timed(into, team, path, { method, token, body });
   for (let cycle = 0; cycle < cycles; cycle++) {
     const run = { run_id: randomUUID() };
-    await timed(timings.version, `/teams/${TEAM}/api/v1/version`, 'GET');
-    await timed(timings.take, leasePath(TEAM, profileId, ''), 'POST', { ...run, machine_label: 'bench machine' });
-    await timed(timings.renew, leasePath(TEAM, profileId, '/renew'), 'POST', run);
-    await timed(timings.release, leasePath(TEAM, profileId, '/release'), 'POST', run);
+    await teamCall(timings.version, `/teams/${TEAM}/api/v1/version`, 'GET');
+    await teamCall(timings.take, leasePath(TEAM, profileId, ''), 'POST', { ...run, machine_label: 'bench machine' });
+    await teamCall(timings.renew, leasePath(TEAM, profileId, '/renew'), 'POST', run);
+    await teamCall(timings.release, leasePath(TEAM, profileId, '/release'), 'POST', run);
+  }
+  const machineCall = (into: number[], path: string, method: string, body?: unknown, expected?: number) =>
+    timed(into, through, path, { method, token: through.token, body }, expected);
+  for (let cycle = 0; cycle < cycles; cycle++) {
+    await machineCall(timings.machineVersion, '/api/v1/version', 'GET');
+    await teamCall(timings.list, `/teams/${TEAM}/api/v1/runs`, 'GET');
+    await machineCall(timings.machineList, '/api/v1/team/runs', 'GET');
+    const refused = await machineCall(
+      timings.start,
+      `/api/v1/profiles/${profileId}/start`,
+      'POST',
+      { headless: true, check_proxy: true },
+      409,
+    );
+    if (refused?.error?.code !== 'proxy.not_set')
+      throw new Error(`the start was refused with ${JSON.stringify(refused).slice(0, 300)}, not proxy.not_set`);
   }
   const reference = percentiles(timings.version);
   for (const [what, audited] of [
@@ -93,6 +130,32 @@ async function leaseLatency(
       ratio: `${(figures.p50 / reference.p50).toFixed(2)}× (p50)`,
     });
   }
+  const throughRow = (figure: string, what: number[], against: number[], referenceName: string) => {
+    const figures = percentiles(what);
+    const base = percentiles(against);
+    row(`${figure}, ${figures.n} one at a time`, latency(figures), {
+      reference: `${referenceName}: ${latency(base)}`,
+      ratio: `${(figures.p50 / base.p50).toFixed(2)}× (p50)`,
+    });
+  };
+  throughRow(
+    "through machine a: GET /api/v1/version, forwarded (the machine's plain forwarding of a team route)",
+    timings.machineVersion,
+    timings.version,
+    'the same straight to the team, team token',
+  );
+  throughRow(
+    "through machine a: GET /api/v1/team/runs (the machine's own team call, as its lease take, renew and release make it)",
+    timings.machineList,
+    timings.list,
+    'GET …/api/v1/runs straight to the team, team token',
+  );
+  throughRow(
+    'through machine a: a start refused after its lease work (profile read, lease take, bundle open, lease release; 409 proxy.not_set, no browser)',
+    timings.start,
+    timings.machineVersion,
+    'the forwarded GET /api/v1/version above',
+  );
 }
 
 /** SHA-256 of the bench's data in a profile's folder, its files in name order. */
@@ -402,8 +465,7 @@ export async function benchTeamRuns({ quick }: { quick: boolean }): Promise<void
       token: owner.token,
       body: { name: 'bench lease' },
     });
-    const machineToken = readFileSync(`${a.dataRoot}.token`, 'utf8').trim();
-    await leaseLatency(team, machineToken, leased.id, plan.leaseCycles, rowOf('Lease'));
+    await leaseLatency(team, a, leased.id, plan.leaseCycles, rowOf('Lease'));
 
     const measured: Travel[] = [];
     for (const megabytes of SIZES_MB) measured.push(await travel([a, b], owner, megabytes, plan.rounds));

@@ -7,23 +7,29 @@ import type { Profile } from '../storage/profiles/schema';
 import type { RequestContext } from './context';
 import { implement } from './implement';
 
-/** The answer of a host whose browser could not be reached: no browser at all, or one that failed. */
-function unreached(result: Extract<CookiesRead | CookiesWritten, { ok: false }>): never {
+/**
+ * A cookie operation of the host on the profile's browser: its running one, or, only when it has none,
+ * a short browser on its folder, with its own switches and through its proxy. The proxy's password is
+ * opened for that second call alone (a browser that started in between is used all the same). A
+ * browser that could not be reached is `run.browser_missing` or `cookies.browser_failed`.
+ */
+async function onBrowser<R extends CookiesRead | CookiesWritten>(
+  ctx: RequestContext,
+  profile: Profile,
+  operation: (short: ShortLaunch | null) => Promise<R>,
+): Promise<Extract<R, { ok: true }>> {
+  let result = await operation(null);
+  if (!result.ok && result.reason === 'not_running')
+    result = await operation({ args: profile.browser.args, proxy: await ctx.store.profiles.proxy(profile.id) });
+  if (result.ok) return result as Extract<R, { ok: true }>;
   if (result.reason === 'browser_missing') throw new ApiError('run.browser_missing', { problem: result.error });
   throw new ApiError('cookies.browser_failed', { error: result.error });
 }
 
-/** What a short browser on the stopped profile's folder starts with: its own switches, through its proxy. */
-const shortLaunch = async (ctx: RequestContext, profile: Profile): Promise<ShortLaunch> => ({
-  args: profile.browser.args,
-  proxy: await ctx.store.profiles.proxy(profile.id),
-});
-
 export const cookieRoutes = implement(cookies, {
   export: async ({ ctx, params, query, audit }) => {
     const profile = await ctx.store.profiles.get(params.id);
-    const read = await ctx.host.cookies.read(profile.id, await shortLaunch(ctx, profile));
-    if (!read.ok) unreached(read);
+    const read = await onBrowser(ctx, profile, (short) => ctx.host.cookies.read(profile.id, short));
     const kept = query.domain === undefined ? read.cookies : read.cookies.filter((c) => cookieUnder(c, query.domain!));
     // The entry is written before the cookies leave: a read that cannot be audited is refused.
     await ctx.store.profiles.record(audit!, profile.id, {
@@ -44,13 +50,14 @@ export const cookieRoutes = implement(cookies, {
       if (!(error instanceof CookieContentError)) throw error;
       throw new ApiError('cookies.content_invalid', { format, problem: error.message });
     }
-    const written = await ctx.host.cookies.write(
-      profile.id,
-      await shortLaunch(ctx, profile),
-      rows.cookies.map(({ cookie }) => cookie),
-      body.mode,
+    const written = await onBrowser(ctx, profile, (short) =>
+      ctx.host.cookies.write(
+        profile.id,
+        short,
+        rows.cookies.map(({ cookie }) => cookie),
+        body.mode,
+      ),
     );
-    if (!written.ok) unreached(written);
     const errors = [
       ...rows.errors,
       ...written.refused.map(({ index, message }) => ({ row: rows.cookies[index]!.row, message })),

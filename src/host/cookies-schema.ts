@@ -16,10 +16,13 @@ import { ProxyUpstream } from '../shared/schemas/proxy';
 export const ShortLaunch = z.object({ args: z.array(z.string()), proxy: ProxyUpstream.nullable() });
 export type ShortLaunch = z.output<typeof ShortLaunch>;
 
-/** Why the host could not reach the profile's cookies: no browser to start, or the browser failed or went away. */
+/**
+ * Why the host could not reach the profile's cookies: no browser to start, the browser failed or went
+ * away, or (asked without a `ShortLaunch`) the profile has no running browser.
+ */
 const CookiesFailed = z.object({
   ok: z.literal(false),
-  reason: z.enum(['browser_missing', 'failed']),
+  reason: z.enum(['browser_missing', 'failed', 'not_running']),
   error: z.string(),
 });
 

@@ -156,13 +156,13 @@ export const HOST_OPERATIONS = {
   /**
    * A profile's cookies (docs/cookies.md): through its running browser's DevTools, or a short headless
    * browser on its folder (`ShortLaunch`: the profile's own switches and proxy), never at once with a
-   * start of it.
+   * start of it. With `short` null, the running browser only: `not_running` when there is none.
    */
   cookies: {
     /** `read(profileId, short)`: every cookie of the profile's browser. */
-    read: operation(z.tuple([z.string(), ShortLaunch]), CookiesRead),
+    read: operation(z.tuple([z.string(), ShortLaunch.nullable()]), CookiesRead),
     /** `write(profileId, short, cookies, mode)`: sets the cookies, after removing all the others with `replace`. */
-    write: operation(z.tuple([z.string(), ShortLaunch, z.array(Cookie), CookieImportMode]), CookiesWritten),
+    write: operation(z.tuple([z.string(), ShortLaunch.nullable(), z.array(Cookie), CookieImportMode]), CookiesWritten),
   },
   /** The audit's append-only seal record beside the keys. */
   seals: {

@@ -50,22 +50,27 @@ const STORED_AS: Partial<Record<keyof Profile, Stored>> = {
 };
 
 /**
- * A team profile's live lease (storage/leases), in the store's SQL: now is SQLite's clock in epoch
- * milliseconds. A machine's store has no leases; a team's has no runs.
+ * The profiles, each with its live lease if it has one (storage/leases; a machine's store has none,
+ * a team's has no runs): the lease's row is read once per profile, by its key, and both `running` and
+ * `running_on` come from it. Now is SQLite's clock in epoch milliseconds.
  */
-const LIVE_LEASE = `FROM run_leases l WHERE l.profile_id = profiles.id AND l.ended_at IS NULL
+export const PROFILES_WITH_LEASE = `profiles LEFT JOIN run_leases l ON l.profile_id = profiles.id AND l.ended_at IS NULL
   AND l.expires_at > CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`;
 
-/** Whether a profile has a live run (storage/runs) on this machine, or on a team a live lease, as a column of the row. */
+/**
+ * Whether a profile has a live run (storage/runs) on this machine, or on a team a live lease, as a
+ * column of a row of PROFILES_WITH_LEASE.
+ */
 export const RUNNING = `(EXISTS (SELECT 1 FROM runs r WHERE r.profile_id = profiles.id AND r.state IN (${LIVE_STATES_SQL}))
-  OR EXISTS (SELECT 1 ${LIVE_LEASE}))`;
+  OR l.profile_id IS NOT NULL)`;
 
 /** Where a team profile runs: its live lease's machine, who took it and since when, as JSON. */
-const RUNNING_ON = `(SELECT json_object('machine_id', l.machine_id, 'machine_label', l.machine_label, 'who', l.who,
-  'since', l.since) ${LIVE_LEASE})`;
+const RUNNING_ON = `CASE WHEN l.profile_id IS NULL THEN NULL ELSE json_object('machine_id', l.machine_id,
+  'machine_label', l.machine_label, 'who', l.who, 'since', l.since) END`;
 
 /** The rows of profiles with every column the record reads: `SELECT ${PROFILE_ROWS} WHERE …`. */
-export const PROFILE_ROWS = `*, ${RUNNING} AS running, ${RUNNING_ON} AS running_on, ${PROXY_SHOWN} AS proxy_shown FROM profiles`;
+export const PROFILE_ROWS = `profiles.*, ${RUNNING} AS running, ${RUNNING_ON} AS running_on, ${PROXY_SHOWN} AS proxy_shown
+  FROM ${PROFILES_WITH_LEASE}`;
 
 /** Text fields with a lower-cased copy in `<field>_lc`, for the name sort and for `q`. */
 const CASE_FOLDED = ['name', 'notes'] as const;

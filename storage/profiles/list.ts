@@ -1,5 +1,5 @@
 import type { SqlDb, SqlValue } from '../sql/sql';
-import { PROFILE_ROWS, RUNNING, type ProfileRow, type SortColumns } from './columns';
+import { PROFILE_ROWS, PROFILES_WITH_LEASE, RUNNING, type ProfileRow, type SortColumns } from './columns';
 import type { CursorSigner, Keyset } from './cursor';
 import type { ProfileQuery, ProfileSort } from './schema';
 
@@ -53,8 +53,10 @@ export function listProfileRows(db: SqlDb, signer: CursorSigner, query: ProfileQ
   const last = page[page.length - 1];
   // A cursor cannot carry the pinned-first order, so that order is paged by `page` alone.
   const next_cursor = more && last && !query.pinned_first ? signer.sign(binding, keysetOf(last, column)) : null;
+  // Only a `running` filter reads the lease; SQLite would look it up for every row counted all the same.
+  const counted = query.running === undefined ? 'profiles' : PROFILES_WITH_LEASE;
   const total = db.all<{ n: number }>(
-    `SELECT count(*) AS n FROM profiles ${whereSql(filter.clauses)}`,
+    `SELECT count(*) AS n FROM ${counted} ${whereSql(filter.clauses)}`,
     ...filter.params,
   )[0]!.n;
   return { rows: page, next_cursor, total };

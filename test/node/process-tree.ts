@@ -73,6 +73,21 @@ export function rssBytes(pids: readonly number[]): number {
   return total;
 }
 
+/**
+ * The main Chromium processes on this machine whose profile folder (`--user-data-dir`) is under
+ * `root`, with their command lines. Main processes only: a helper's (`--type=…`) may come first,
+ * since pids wrap around (pid_max is 32,768 here, and a test run starts thousands of Chromium processes).
+ */
+export function browsersUnder(root: string): { pid: number; command: string }[] {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(`--user-data-dir=${root}`) && !line.includes('--type='))
+    .map((line) => {
+      const [, pid, command] = /^\s*(\d+)\s+(.*)$/.exec(line)!;
+      return { pid: Number(pid), command: command! };
+    });
+}
+
 /** The command line of a process, as its arguments. */
 export function commandLine(pid: number): string[] {
   try {

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { Server as ProxyServer, type ServerOptions } from 'proxy-chain';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { createServer as createSocksServer } from '@pondwader/socks5-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,8 @@ import { ensureChromium } from './chromium';
 import { lpaRunner } from './cli-run';
 import { RUNTIMES, type RunningService, startService } from './service';
 import { laterApiClient } from './api-client';
+import { browsersUnder } from './process-tree';
+import { httpProxy } from './http-proxy';
 
 const browser = ensureChromium();
 
@@ -69,33 +70,22 @@ function loopbackCertificate(): { key: string; cert: string; path: string } {
 }
 
 /**
- * An authenticated HTTP proxy, or an HTTPS one (TLS to the proxy) with `tls`: proxy-chain's own server,
- * which resolves the site's name and connects from FROM.http (FROM.https).
+ * An authenticated HTTP proxy, or an HTTPS one (TLS to the proxy) with `tls`, which resolves the
+ * site's name and connects from FROM.http (FROM.https).
  */
-async function httpProxy(tls?: {
-  key: string;
-  cert: string;
-}): Promise<{ server: ProxyServer; port: number; carried: string[] }> {
-  const carried: string[] = [];
-  const listen = { host: '127.0.0.1', port: 0 };
-  const options: ServerOptions = tls ? { ...listen, serverType: 'https', httpsOptions: tls } : listen;
-  const server = new ProxyServer({
-    ...options,
-    prepareRequestFunction: ({ username, password, hostname, port }) => {
-      if (username !== USER || password !== PASSWORD) return { requestAuthentication: true };
-      carried.push(`${hostname}:${port}`);
-      return {
-        localAddress: tls ? FROM.https : FROM.http,
-        dnsLookup: ((host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
-          options.all
-            ? callback(null, [{ address: toSite(host), family: 4 }])
-            : callback(null, toSite(host), 4)) as never,
-      };
+const siteProxy = (tls?: { key: string; cert: string }) =>
+  httpProxy({
+    username: USER,
+    password: PASSWORD,
+    tls,
+    connect: {
+      localAddress: tls ? FROM.https : FROM.http,
+      dnsLookup: ((host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
+        options.all
+          ? callback(null, [{ address: toSite(host), family: 4 }])
+          : callback(null, toSite(host), 4)) as never,
     },
   });
-  await server.listen();
-  return { server, port: server.port, carried };
-}
 
 /**
  * An authenticated SOCKS5 proxy (@pondwader/socks5-server), which resolves the site's name and connects
@@ -122,15 +112,6 @@ async function socksProxy(): Promise<{ server: net.Server; port: number; carried
   const server = (socks as unknown as { server: net.Server }).server;
   await new Promise<void>((resolve) => socks.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port, carried };
-}
-
-/** The browser processes on this machine that use a folder under `root`, with their command lines. */
-function browsersUnder(root: string): string[] {
-  // Main processes only: a helper's (`--type=…`) may come first, since pids wrap around (pid_max is
-  // 32,768 here, and a test run starts thousands of Chromium processes).
-  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => line.includes(`--user-data-dir=${root}`) && !line.includes('--type='));
 }
 
 /** Whether something listens on 127.0.0.1:`port`. */
@@ -184,11 +165,14 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
   const start = (id: string, body: Record<string, unknown> = {}) =>
     api(`/api/v1/profiles/${id}/start`, { method: 'POST', body: { headless: true, ...body } });
   const siteUrl = (path: string) => `http://${SITE_NAME}:${site.port}${path}`;
+  /** The command lines of the profile's running browsers. */
+  const browsersOf = (id: string) =>
+    browsersUnder(join(service.dataRoot, 'browsers', id)).map((browser) => browser.command);
 
   beforeAll(async () => {
     site = await recordingSite();
     const certificate = loopbackCertificate();
-    const [http, socks5, https] = await Promise.all([httpProxy(), socksProxy(), httpProxy(certificate)]);
+    const [http, socks5, https] = await Promise.all([siteProxy(), socksProxy(), siteProxy(certificate)]);
     proxies = {
       http: { ...http, close: () => http.server.close(true) },
       https: { ...https, close: () => https.server.close(true) },
@@ -216,7 +200,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
       const started = await start(id, { url: siteUrl(`/first-${kind}`) });
       expect(started.status, started.text).toBe(200);
       const run = started.json as Run;
-      const [line] = browsersUnder(service.dataRoot).filter((command) => command.includes(id));
+      const [line] = browsersOf(id);
       const localPort = Number(/--proxy-server=http:\/\/127\.0\.0\.1:(\d+)/.exec(line ?? '')?.[1]);
       expect(localPort).toBeGreaterThan(0);
       expect(line).not.toContain(PASSWORD);
@@ -288,18 +272,14 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
         details: { proxy: `${kind}://127.0.0.1:${proxies[kind].port}` },
       });
       expect(res.text).not.toContain('wrong');
-      expect(browsersUnder(service.dataRoot).filter((command) => command.includes(id))).toEqual([]);
+      expect(browsersOf(id)).toEqual([]);
       expect((await api(`/api/v1/profiles/${id}/run`)).json).toMatchObject({ state: 'failed' });
     },
   );
 
   it("closes the run's local proxy when its browser crashes and when its profile is deleted", async () => {
     const localPortOf = (id: string) =>
-      Number(
-        /--proxy-server=http:\/\/127\.0\.0\.1:(\d+)/.exec(
-          browsersUnder(service.dataRoot).find((line) => line.includes(id)) ?? '',
-        )?.[1],
-      );
+      Number(/--proxy-server=http:\/\/127\.0\.0\.1:(\d+)/.exec(browsersOf(id)[0] ?? '')?.[1]);
     const crashed = await profileWith('http');
     const run = (await start(crashed)).json as Run;
     const crashedPort = localPortOf(crashed);
@@ -322,7 +302,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
     let reading = true;
     const watching = (async () => {
       while (reading && line === undefined) {
-        line = browsersUnder(service.dataRoot).find((command) => command.includes(id));
+        line = browsersOf(id)[0];
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();
@@ -361,7 +341,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
     const res = await start(id);
     expect(res.status, res.text).toBe(502);
     expect(res.json.error.code).toBe('proxy.unreachable');
-    expect(browsersUnder(service.dataRoot).filter((command) => command.includes(id))).toEqual([]);
+    expect(browsersOf(id)).toEqual([]);
   });
 
   it('checks a URL through the proxy, audited in the category proxy; check_proxy refuses a start that fails it', async () => {
@@ -390,7 +370,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
     const refused = await start(id, { url: 'http://127.0.0.1:1/', check_proxy: true });
     expect(refused.status, refused.text).toBe(502);
     expect(refused.json.error.code).toBe('proxy.check_failed');
-    expect(browsersUnder(service.dataRoot).filter((command) => command.includes(id))).toEqual([]);
+    expect(browsersOf(id)).toEqual([]);
 
     const noProxy = await api('/api/v1/profiles', { method: 'POST', body: { name: 'no-proxy' } });
     expect((await check(siteUrl('/x'), noProxy.json.id)).json.error.code).toBe('proxy.not_set');

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
@@ -7,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Run } from '../../src/shared/schemas/run';
 import { ensureChromium } from './chromium';
-import { isAlive, processTree } from './process-tree';
+import { browsersUnder, isAlive, processTree } from './process-tree';
 import { RUNTIMES, type RunningService, rawExchange, startService } from './service';
 import { laterApiClient } from './api-client';
 
@@ -24,15 +23,6 @@ function pageServer(): Promise<{ server: Server; url: string }> {
       resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }),
     ),
   );
-}
-
-/** The browser processes on this machine that use a folder under `root`. */
-function browsersUnder(root: string): number[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .filter((line) => line.includes(`--user-data-dir=${root}`))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
 /** The status a WebSocket handshake to `url` is answered with: 101 when the socket opens (it is closed at once). */

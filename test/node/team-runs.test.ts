@@ -6,19 +6,18 @@
  * lease and a's browser stops; a's service killed, b starts once a's lease expired and no sooner;
  * the team gone, a start is 503 and a running browser stops once its lease could not be renewed.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Server as ProxyServer } from 'proxy-chain';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localAssertion } from '../../scripts/local-access.mjs';
 import { ensureChromium } from './chromium';
-import { killTree } from './process-tree';
+import { browsersUnder, killTree } from './process-tree';
+import { httpProxy } from './http-proxy';
 import { raw, type RawResponse, type RunningService } from './service';
 import {
   adminTeamToken,
@@ -64,14 +63,6 @@ async function newProfile(name: string, machine = a): Promise<string> {
   const created = await call(machine, '/api/v1/profiles', { method: 'POST', body: { name } });
   expect(created.status).toBe(201);
   return created.json.id;
-}
-
-/** The browsers of this machine running on a folder under `root`. */
-function browsersUnder(root: string): number[] {
-  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => line.includes(`--user-data-dir=${root}`) && !line.includes('--type='))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
 async function until<T>(what: string, probe: () => Promise<T | null>, ms = 30_000): Promise<T> {
@@ -413,17 +404,7 @@ describe.skipIf('skip' in browser)('team profiles on two machines', { timeout: 1
   });
 
   it("starts a team profile that has a proxy: the team opens its password for the lease holder's browser alone", async () => {
-    const carried: string[] = [];
-    const proxy = new ProxyServer({
-      host: '127.0.0.1',
-      port: 0,
-      prepareRequestFunction: ({ username, password, hostname, port }) => {
-        if (username !== 'team-user' || password !== 'team-proxy-pw') return { requestAuthentication: true };
-        carried.push(`${hostname}:${port}`);
-        return {};
-      },
-    });
-    await proxy.listen();
+    const proxy = await httpProxy({ username: 'team-user', password: 'team-proxy-pw' });
     try {
       const created = await call(a, '/api/v1/profiles', {
         method: 'POST',
@@ -443,15 +424,13 @@ describe.skipIf('skip' in browser)('team profiles on two machines', { timeout: 1
       const onA = await start(a, id);
       expect(onA.status, JSON.stringify(onA.json)).toBe(200);
       expect(await onPage(onA.json.ws_endpoint, (page) => page.title())).toBe('travelling page');
-      expect(carried).toContain(new URL(siteUrl).host);
-      const [line] = execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
-        .split('\n')
-        .filter((command) => command.includes(`--user-data-dir=${join(a.dataRoot, 'browsers', id)}`));
+      expect(proxy.carried).toContain(new URL(siteUrl).host);
+      const [line] = browsersUnder(join(a.dataRoot, 'browsers', id)).map((browser) => browser.command);
       expect(line).toMatch(/--proxy-server=http:\/\/127\.0\.0\.1:\d+/);
       expect(line).not.toContain('team-proxy-pw');
       expect((await call(a, `/api/v1/profiles/${id}/stop`, { method: 'POST' })).status).toBe(200);
     } finally {
-      await proxy.close(true);
+      await proxy.server.close(true);
     }
   });
 

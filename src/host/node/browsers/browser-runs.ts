@@ -483,16 +483,17 @@ export class BrowserRuns {
 
   /**
    * Runs `work` on the DevTools session of the profile's browser: its running one, or else a short
-   * headless browser on its folder (with the profile's own switches and proxy), closed after it. It waits
-   * for a start of the profile, and a start waits for it (`inLane`): two browsers on one folder would
-   * hand each other the folder, or fail.
+   * headless browser on its folder (with the profile's own switches and proxy), closed after it; with
+   * `short` null, `not_running` instead. It waits for a start of the profile, and a start waits for it
+   * (`inLane`): two browsers on one folder would hand each other the folder, or fail.
    */
   withProfileBrowser<T extends object>(
     profileId: string,
-    short: ShortLaunch,
+    short: ShortLaunch | null,
     work: (relay: DevtoolsRelay, running: boolean) => Promise<T>,
   ): Promise<
-    ({ ok: true; running: boolean } & T) | { ok: false; reason: 'browser_missing' | 'failed'; error: string }
+    | ({ ok: true; running: boolean } & T)
+    | { ok: false; reason: 'browser_missing' | 'failed' | 'not_running'; error: string }
   > {
     assertProfileId(profileId);
     return this.inLane(profileId, async () => {
@@ -501,6 +502,8 @@ export class BrowserRuns {
       );
       try {
         if (live) return { ok: true as const, running: true, ...(await work(live.relay, true)) };
+        if (short === null)
+          return { ok: false as const, reason: 'not_running' as const, error: 'the profile has no running browser' };
         const browser = this.browser();
         if (!browser.found) return { ok: false as const, reason: 'browser_missing' as const, error: browser.problem };
         return {

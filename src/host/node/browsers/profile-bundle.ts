@@ -69,8 +69,14 @@ const markerOf = (folder: string) => `${folder}.bundle`;
 const partAad = (profileId: string, fencing: number, index: number, last: boolean) =>
   utf8Bytes(`lpa profile bundle v1\n${profileId}\n${fencing}\n${index}\n${last ? 'last' : 'more'}`);
 
-/** One call of the team's bundle routes through the team link: the parsed JSON of a 2xx, or why not. */
-async function askTeam(
+/**
+ * One bundle part sent to or read from the team (`PUT`/`GET …/bundle/parts/{n}`) through the team
+ * link: the parsed JSON of a 2xx, or why not, as data that the pack's or unpack's result carries
+ * back to the worker. Not the worker's `askTeam` (handlers/team-runs.ts), which calls a declared
+ * team route, checks its answer against the route's schema and throws the team's refusals as this
+ * machine's errors.
+ */
+async function partCall(
   forward: Forward,
   method: 'GET' | 'PUT',
   target: string,
@@ -129,7 +135,7 @@ export async function packBundle(
       return;
     }
     hash.update(part);
-    const upload = askTeam(forward, 'PUT', `${path}${index}`, {
+    const upload = partCall(forward, 'PUT', `${path}${index}`, {
       run_id: send.run_id,
       fencing: send.fencing,
       data: toBase64(part),
@@ -221,44 +227,48 @@ async function fetchInto(into: string, profileId: string, { run_id, key, bundle 
   const file = `${into}.tgz`;
   const handle = await open(file, 'wx', 0o600);
   try {
-    const hash = createHash('sha256');
-    let size = 0;
-    const path = `/api/v1/runs/${encodeURIComponent(profileId)}/bundle/parts/`;
-    // A few parts are fetched ahead of the one being opened; each is opened and written in order.
-    const fetchPart = (index: number) =>
-      askTeam(forward, 'GET', `${path}${index}?run_id=${run_id}`).catch((error: unknown) => ({
-        ok: false as const,
-        code: null,
-        error: String(error).slice(0, 300),
-      }));
-    const ahead = new Map<number, ReturnType<typeof fetchPart>>();
-    for (let index = 0; index < Math.min(PARTS_IN_FLIGHT, bundle.parts); index++) ahead.set(index, fetchPart(index));
-    for (let index = 0; index < bundle.parts; index++) {
-      const answer = await ahead.get(index)!;
-      ahead.delete(index);
-      if (index + PARTS_IN_FLIGHT < bundle.parts)
-        ahead.set(index + PARTS_IN_FLIGHT, fetchPart(index + PARTS_IN_FLIGHT));
-      if (!answer.ok) throw new Error(`part ${index} of the team's version: ${answer.error}`);
-      const data = (answer.json as { data?: unknown } | null)?.data;
-      if (typeof data !== 'string') throw new Error(`part ${index} of the team's version came without its data`);
-      const part = Buffer.from(fromBase64(data));
-      hash.update(part);
-      size += part.length;
-      if (part.length < NONCE_BYTES + TAG_BYTES) throw new Error(`part ${index} is cut short`);
-      const decipher = createDecipheriv('aes-256-gcm', key, part.subarray(0, NONCE_BYTES))
-        .setAAD(partAad(profileId, bundle.fencing, index, index === bundle.parts - 1))
-        .setAuthTag(part.subarray(part.length - TAG_BYTES));
-      try {
-        await handle.write(
-          Buffer.concat([decipher.update(part.subarray(NONCE_BYTES, part.length - TAG_BYTES)), decipher.final()]),
-        );
-      } catch {
-        throw new Error(`part ${index} does not open with the profile's key: altered, moved or of another version`);
+    // Closed before tar reads the file, and once whatever happens.
+    try {
+      const hash = createHash('sha256');
+      let size = 0;
+      const path = `/api/v1/runs/${encodeURIComponent(profileId)}/bundle/parts/`;
+      // A few parts are fetched ahead of the one being opened; each is opened and written in order.
+      const fetchPart = (index: number) =>
+        partCall(forward, 'GET', `${path}${index}?run_id=${run_id}`).catch((error: unknown) => ({
+          ok: false as const,
+          code: null,
+          error: String(error).slice(0, 300),
+        }));
+      const ahead = new Map<number, ReturnType<typeof fetchPart>>();
+      for (let index = 0; index < Math.min(PARTS_IN_FLIGHT, bundle.parts); index++) ahead.set(index, fetchPart(index));
+      for (let index = 0; index < bundle.parts; index++) {
+        const answer = await ahead.get(index)!;
+        ahead.delete(index);
+        if (index + PARTS_IN_FLIGHT < bundle.parts)
+          ahead.set(index + PARTS_IN_FLIGHT, fetchPart(index + PARTS_IN_FLIGHT));
+        if (!answer.ok) throw new Error(`part ${index} of the team's version: ${answer.error}`);
+        const data = (answer.json as { data?: unknown } | null)?.data;
+        if (typeof data !== 'string') throw new Error(`part ${index} of the team's version came without its data`);
+        const part = Buffer.from(fromBase64(data));
+        hash.update(part);
+        size += part.length;
+        if (part.length < NONCE_BYTES + TAG_BYTES) throw new Error(`part ${index} is cut short`);
+        const decipher = createDecipheriv('aes-256-gcm', key, part.subarray(0, NONCE_BYTES))
+          .setAAD(partAad(profileId, bundle.fencing, index, index === bundle.parts - 1))
+          .setAuthTag(part.subarray(part.length - TAG_BYTES));
+        try {
+          await handle.write(
+            Buffer.concat([decipher.update(part.subarray(NONCE_BYTES, part.length - TAG_BYTES)), decipher.final()]),
+          );
+        } catch {
+          throw new Error(`part ${index} does not open with the profile's key: altered, moved or of another version`);
+        }
       }
+      if (size !== bundle.size || hash.digest('hex') !== bundle.sha256)
+        throw new Error("the parts do not add up to the team's recorded size and hash");
+    } finally {
+      await handle.close();
     }
-    if (size !== bundle.size || hash.digest('hex') !== bundle.sha256)
-      throw new Error("the parts do not add up to the team's recorded size and hash");
-    await handle.close();
     let unpacked = 0;
     await tar.x({
       file,
@@ -273,7 +283,6 @@ async function fetchInto(into: string, profileId: string, { run_id, key, bundle 
     });
     if (unpacked > UNPACKED_MAX_BYTES) throw new Error('the bundle unpacks to more than 8 GiB');
   } finally {
-    await handle.close().catch(() => {});
     rmSync(file, { force: true });
   }
 }
