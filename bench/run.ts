@@ -25,7 +25,7 @@ import { benchTeams, parseCells } from './teams';
 const quick = process.argv.includes('--quick');
 /**
  * `--only verify`: just the verify figures, on a store seeded with the plan's audit entries (and few
- * profiles); `--runs --only proxy|cookies|sync|flows`: just that section of --runs (./runs.ts).
+ * profiles); `--runs --only roundtrip|atonce|proxy|cookies|sync|flows`: just that section of --runs (./runs.ts).
  */
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const teams = process.argv.includes('--teams');

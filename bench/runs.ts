@@ -196,7 +196,10 @@ async function roundTripFigures({ service, own, row, notes }: Bench, count: numb
  * same while as many browsers are launched directly (the CPUs' share of it), then LPA's own memory
  * with them running.
  */
-async function atOnceFigures({ service, own, browser, root, row }: Bench, firstStart: StartTimes): Promise<void> {
+async function atOnceFigures(
+  { service, own, browser, root, row }: Bench,
+  firstStart: StartTimes | null,
+): Promise<void> {
   log(`${AT_ONCE} profiles started at once`);
   const ids: string[] = [];
   for (let i = 0; i < AT_ONCE; i++) ids.push(await newProfile(service, `bench at once ${i}`));
@@ -227,7 +230,7 @@ async function atOnceFigures({ service, own, browser, root, row }: Bench, firstS
     met: busy.p99 <= TARGETS.statusP99Ms,
   });
   row('At once', `${AT_ONCE} starts at once, the last answered after`, ms(allStarted), {
-    reference: `${AT_ONCE} direct launches at once, the last connected after ${ms(allLaunched)}; LPA's first start of one profile alone answered in ${ms(firstStart.endpoint)}`,
+    reference: `${AT_ONCE} direct launches at once, the last connected after ${ms(allLaunched)}${firstStart ? `; LPA's first start of one profile alone answered in ${ms(firstStart.endpoint)}` : ''}`,
   });
 
   // The launcher reads the browsers' output and workerd records the runs after the answers: a second later, that has settled.
@@ -376,7 +379,7 @@ async function cookieFigures({ service, row, notes }: Bench, rounds: number): Pr
 }
 
 /** The sections that run alone (`npm run bench -- --runs --only proxy`): printed and not written to bench/RESULTS.md. */
-export const RUNS_SECTIONS = ['proxy', 'cookies', 'sync', 'flows'] as const;
+export const RUNS_SECTIONS = ['roundtrip', 'atonce', 'proxy', 'cookies', 'sync', 'flows'] as const;
 
 export async function benchRuns({
   quick,
@@ -406,11 +409,9 @@ export async function benchRuns({
         rows.push({ section, figure, value, reference: '', ratio: '', target: '', met: null, ...extra }),
       notes,
     };
-    if (only === null) {
-      const firstStart = await startFigures(bench, plan.startRounds);
-      await roundTripFigures(bench, plan.roundTrips);
-      await atOnceFigures(bench, firstStart);
-    }
+    const firstStart = only === null ? await startFigures(bench, plan.startRounds) : null;
+    if (only === null || only === 'roundtrip') await roundTripFigures(bench, plan.roundTrips);
+    if (only === null || only === 'atonce') await atOnceFigures(bench, firstStart);
     if (only === null || only === 'proxy') await proxyFigures(bench, plan.proxyLoads);
     if (only === null || only === 'cookies') await cookieFigures(bench, plan.cookieRounds);
     if (only === null || only === 'sync') await synchronizerFigures(bench, plan.syncClicks);

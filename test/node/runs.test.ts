@@ -144,6 +144,25 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's browser on %s", {
     await api(`/api/v1/profiles/${id}/stop`, { method: 'POST', body: { force: true } });
   });
 
+  it('closes a client whose text is no DevTools message (1003), and the run and the service go on', async () => {
+    const id = await newProfile();
+    const run = (await start(id)).json as Run;
+    // `null` once ended the launcher: the relay read a session from it.
+    for (const text of ['null', '[]', '2', 'not json']) {
+      const socket = new WebSocket(run.ws_endpoint!);
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+      socket.send(text);
+      expect(await closed).toBe(1003);
+    }
+    expect((await fetch(`http://127.0.0.1:${service.port}/status`)).status).toBe(200);
+    expect((await api(`/api/v1/profiles/${id}/run`)).json).toMatchObject({ id: run.id, state: 'running' });
+    const viaPuppeteer = await puppeteer.connect({ browserWSEndpoint: run.ws_endpoint! });
+    expect(await viaPuppeteer.version()).toMatch(/Chrome/);
+    await viaPuppeteer.disconnect();
+    await api(`/api/v1/profiles/${id}/stop`, { method: 'POST', body: { force: true } });
+  });
+
   it('records a browser killed from outside as crashed within seconds, and the next start works', async () => {
     const id = await newProfile();
     const run = (await start(id)).json as Run;

@@ -169,10 +169,13 @@ export class DevtoolsRelay {
 
   /** A client's message, sent on its session (or on one it attached from there). */
   private fromClient(client: Client, text: string): void {
-    let message: DevtoolsMessage;
+    let message: DevtoolsMessage | null = null;
     try {
       message = JSON.parse(text) as DevtoolsMessage;
-    } catch {
+    } catch {}
+    // Valid JSON that is no object (`null`, `[]`, `2`) is no message either: reading its session from
+    // `null` would throw in the socket's handler and end the launcher with every browser.
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
       client.socket.close(1003, 'not a DevTools message');
       return;
     }
