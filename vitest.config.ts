@@ -43,6 +43,10 @@ function binding(handler: (request: Request) => Promise<Response>) {
 
 export default defineConfig({
   test: {
+    // Three test files at once. Vitest's default on this 2-core machine is one (cores - 1), but much
+    // of a service test's time is waiting: on a service's start, a browser, a lease or a timeout
+    // (docs/development.md#test-time gives the measurements).
+    maxWorkers: 3,
     // The teams' log lines go to the Worker's console (src/teams/team-host.ts), where Workers Logs keeps them; not to the test report.
     onConsoleLog: (log) => !log.startsWith('{"team_id"'),
     projects: [
@@ -59,6 +63,10 @@ export default defineConfig({
             const fixtures = createFixtureHandler(dataRoot);
             return {
               main: './src/runtimes/workerd/worker.ts',
+              // The pool's default (true) has workerd print every exception it saw with its stack, also
+              // those the worker caught: a passing membership test (a server down on purpose) printed 14.
+              // Turn it back on to read workerd's side of a failing test.
+              verbose: false,
               wrangler: { configPath: './wrangler.toml', environment: 'local' },
               miniflare: {
                 bindings: {
@@ -126,6 +134,11 @@ export default defineConfig({
           name: 'service',
           include: ['test/node/**/*.test.ts'],
           environment: 'node',
+          // One Node process runs file after file: each file starts its own services and browsers,
+          // so what a fresh process would add is only loading puppeteer, playwright and the helpers again.
+          isolate: false,
+          // node:sqlite (the witness tests read a machine's store) warns that it is experimental on every import.
+          execArgv: ['--disable-warning=ExperimentalWarning'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           globalSetup: ['test/node/run-folder.ts'],

@@ -181,8 +181,10 @@ describe('npm run start:team over two workerd processes', () => {
     const report = await floodCreations(service.port, ids);
     console.log(`#34 finding 1, the probe: ${JSON.stringify(report)}`);
     expect(kept()).toEqual(before);
-    // Generous on a shared machine: the aim is 50 ms (reported above); before, 120 such creations held it 3.4 s.
-    expect(report.status.p99).toBeLessThan(500);
+    // Not a speed target (those are in npm run bench): a bound that tells "answered meanwhile" from
+    // "held up behind the flood", which before the fix was 3.4 s for 120 such creations. It leaves
+    // room for a machine busy with other test files, where a p99 of 915 ms has been seen.
+    expect(report.status.p99).toBeLessThan(2_000);
   }, 60_000);
 
   it('passes on a request head as large as workerd takes on its own', async () => {
