@@ -20,8 +20,7 @@ export function spawnBrowser(
   return child;
 }
 
-/** SIGKILL to the browser's whole process group (`spawnBrowser`); a no-op once it has exited. */
-/** SIGKILL to every process still in the browser's group (`spawnBrowser`). */
+/** SIGKILL to every process still in the browser's group (`spawnBrowser`); a no-op once it has exited. */
 export function killBrowser(child: ChildProcess): void {
   if (child.pid === undefined) return;
   try {
