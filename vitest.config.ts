@@ -134,9 +134,6 @@ export default defineConfig({
           name: 'service',
           include: ['test/node/**/*.test.ts'],
           environment: 'node',
-          // One Node process runs file after file: each file starts its own services and browsers,
-          // so what a fresh process would add is only loading puppeteer, playwright and the helpers again.
-          isolate: false,
           // node:sqlite (the witness tests read a machine's store) warns that it is experimental on every import.
           execArgv: ['--disable-warning=ExperimentalWarning'],
           testTimeout: 30_000,

@@ -208,6 +208,15 @@ describe.skipIf('skip' in browser)('team profiles on two machines', { timeout: 1
       return run.json.state === 'crashed' ? run.json : null;
     });
     expect(ended).toMatchObject({ id: onA.json.id, end_reason: 'exited' });
+    // a hands the profile back once its browser data is with the team (pack, upload, then release),
+    // which a busy machine can make outlast the crash's record by a moment; well within a lease.
+    const crashedAt = Date.now();
+    await until("a's hand-back", async () =>
+      (await call(b, '/api/v1/team/runs')).json.items.every((item: { profile_id: string }) => item.profile_id !== id)
+        ? true
+        : null,
+    );
+    expect(Date.now() - crashedAt).toBeLessThan(LEASE_MS);
     const onB = await start(b, id);
     expect(onB.status, JSON.stringify(onB.json)).toBe(200);
     expect((await call(b, `/api/v1/profiles/${id}/stop`, { method: 'POST' })).status).toBe(200);
