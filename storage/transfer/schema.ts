@@ -22,15 +22,7 @@ const Sealed = (max: number) => z.string().min(1).max(max);
 const SEALED_BUNDLE_CHARS = 12 * 1024 * 1024;
 
 /** A profile's proxy with its password in plaintext: sealed again by the receiving store. */
-const ProxyItem = z
-  .object({
-    type: ProxyUpstream.shape.type,
-    host: ProxyUpstream.shape.host,
-    port: ProxyUpstream.shape.port,
-    username: Credential.nullable(),
-    password: Credential.nullable(),
-  })
-  .strict();
+const ProxyItem = ProxyUpstream.extend({ username: Credential.nullable(), password: Credential.nullable() }).strict();
 
 const ProfileItem = z
   .object({
