@@ -218,21 +218,12 @@ async function atOnceFigures(
   const allLaunched = performance.now() - launchedAt;
   await Promise.all((await launching).map((direct) => closeDirect(direct.browser, direct.child)));
 
+  // LPA's memory in a round of its own, before the one that asks /status without pause: thousands of
+  // answers leave workerd's heap up to 25 MB larger for a while, which is not what running profiles cost.
   const before = processesRss(own);
-  const startedAt = performance.now();
-  const starting = Promise.all(ids.map((id) => startRun(service, id)));
-  const busy = await sampleWhile(starting, status);
-  await starting;
-  const allStarted = performance.now() - startedAt;
-  row('At once', `GET /status while ${AT_ONCE} profiles start, p99 of ${busy.n} (one at a time)`, ms(busy.p99), {
-    reference: `p50 ${ms(busy.p50)}; while ${AT_ONCE} direct launches start: p99 ${ms(beside.p99)} (p50 ${ms(beside.p50)}, ${beside.n}); nothing starting: p99 ${ms(idle.p99)} (p50 ${ms(idle.p50)})`,
-    target: `≤ ${TARGETS.statusP99Ms} ms`,
-    met: busy.p99 <= TARGETS.statusP99Ms,
-  });
-  row('At once', `${AT_ONCE} starts at once, the last answered after`, ms(allStarted), {
-    reference: `${AT_ONCE} direct launches at once, the last connected after ${ms(allLaunched)}${firstStart ? `; LPA's first start of one profile alone answered in ${ms(firstStart.endpoint)}` : ''}`,
-  });
-
+  const quietAt = performance.now();
+  await Promise.all(ids.map((id) => startRun(service, id)));
+  const quietStarted = performance.now() - quietAt;
   // The launcher reads the browsers' output and workerd records the runs after the answers: a second later, that has settled.
   await wait(1_000);
   const running = processesRss(own);
@@ -242,7 +233,7 @@ async function atOnceFigures(
     `LPA's own memory with ${AT_ONCE} headless profiles running, growth (${running.processes.map((p) => `${p.command} ${mb(p.bytes)}`).join(' + ')})`,
     mb(growth),
     {
-      reference: `${mb(before.bytes)} before the starts (${mb(fresh)} before any of this section's browsers)`,
+      reference: `${mb(before.bytes)} before the starts (${mb(fresh)} before any of this section's browsers); started at once with nothing else asked, the last answered after ${ms(quietStarted)}`,
       target: `≤ ${TARGETS.memoryMb} MB`,
       met: growth <= TARGETS.memoryMb * 2 ** 20,
     },
@@ -260,6 +251,21 @@ async function atOnceFigures(
     { reference: `${mb(before.bytes)} before the starts` },
   );
   await Promise.all(clients.map((client) => client.disconnect()));
+  await Promise.all(ids.map((id) => stopRun(service, id)));
+
+  const startedAt = performance.now();
+  const starting = Promise.all(ids.map((id) => startRun(service, id)));
+  const busy = await sampleWhile(starting, status);
+  await starting;
+  const allStarted = performance.now() - startedAt;
+  row('At once', `GET /status while ${AT_ONCE} profiles start, p99 of ${busy.n} (one at a time)`, ms(busy.p99), {
+    reference: `p50 ${ms(busy.p50)}; while ${AT_ONCE} direct launches start: p99 ${ms(beside.p99)} (p50 ${ms(beside.p50)}, ${beside.n}); nothing starting: p99 ${ms(idle.p99)} (p50 ${ms(idle.p50)})`,
+    target: `≤ ${TARGETS.statusP99Ms} ms`,
+    met: busy.p99 <= TARGETS.statusP99Ms,
+  });
+  row('At once', `${AT_ONCE} starts at once with /status asked meanwhile, the last answered after`, ms(allStarted), {
+    reference: `${AT_ONCE} direct launches at once, /status asked meanwhile, the last connected after ${ms(allLaunched)}${firstStart ? `; LPA's first start of one profile alone answered in ${ms(firstStart.endpoint)}` : ''}`,
+  });
   await Promise.all(ids.map((id) => stopRun(service, id)));
 }
 

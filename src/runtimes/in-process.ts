@@ -28,7 +28,7 @@ export async function inProcessService(
   // WAL with a full sync at every commit: an acknowledged write survives a crash of the machine.
   db.run('PRAGMA journal_mode = WAL');
   db.run('PRAGMA synchronous = FULL');
-  const browsers = browserRuns(settings.dataRoot, settings.browser);
+  const browsers = browserRuns(settings);
   const host = nodeHost(settings.dataRoot, settings.team, browsers);
   // Stops the browsers after the server (steps run last added first): no request can start one any more.
   onStop(() => browsers.stopAll());

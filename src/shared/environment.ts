@@ -35,6 +35,12 @@ export const ENVIRONMENT = {
     meaning: "The Chromium-based browser a profile's run starts: a path, or a name on PATH (docs/runs.md).",
     readBy: ['launcher'],
   },
+  LPA_BROWSER_NICE: {
+    default: '5',
+    meaning:
+      "How much a profile's browser yields the CPU to the API and the machine's other work while both want it: the nice of the browser's session, 0..19 (Linux; docs/runs.md#cpu).",
+    readBy: ['launcher'],
+  },
   LPA_MACHINE_LABEL: {
     default: "the machine's host name",
     meaning:

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
@@ -162,6 +163,19 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's browser on %s", {
     await viaPuppeteer.disconnect();
     await api(`/api/v1/profiles/${id}/stop`, { method: 'POST', body: { force: true } });
   });
+
+  // Linux's autogroup weighs each session alike, so a process's own nice would yield nothing to the API.
+  it.skipIf(!existsSync('/proc/self/autogroup'))(
+    "runs the browser in a session of its own at LPA_BROWSER_NICE's default, 5, apart from the service's",
+    async () => {
+      const id = await newProfile();
+      const run = (await start(id)).json as Run;
+      const group = (pid: number) => readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim();
+      expect(group(run.pid!)).toMatch(/^\/autogroup-\d+ nice 5$/);
+      expect(group(run.pid!).split(' ')[0]).not.toBe(group(service.process.pid!).split(' ')[0]);
+      await api(`/api/v1/profiles/${id}/stop`, { method: 'POST', body: { force: true } });
+    },
+  );
 
   it('records a browser killed from outside as crashed within seconds, and the next start works', async () => {
     const id = await newProfile();

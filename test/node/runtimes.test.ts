@@ -169,6 +169,13 @@ describe.each(RUNTIMES)('the service on %s', (runtime) => {
     }
   });
 
+  it('refuses to start with LPA_BROWSER_NICE outside 0..19', async () => {
+    for (const nice of ['20', '-1', '5.5'])
+      await expect(startService(runtime, undefined, { LPA_BROWSER_NICE: nice })).rejects.toThrow(
+        /LPA_BROWSER_NICE must be a nice value 0\.\.19/,
+      );
+  });
+
   // The redaction of logged paths hashes only words of this shape (src/shared/admin-token.ts).
   it('refuses to start with an admin token of another shape, from LPA_ADMIN_TOKEN or the admin-token file', async () => {
     await expect(startService(runtime, undefined, { LPA_ADMIN_TOKEN: 'short-token' })).rejects.toThrow(

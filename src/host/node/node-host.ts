@@ -6,7 +6,8 @@ import { nodeKeys } from './keys';
 import { nodeLogs } from './logs';
 import { nodeSeals } from './seals';
 import { nodeTeam, type TeamLink } from './team-link';
-import { BrowserRuns } from './browsers/browser-runs';
+import { DEFAULT_BROWSER_NICE } from './browsers/browser-process';
+import { BrowserRuns, type BrowserRunsOptions } from './browsers/browser-runs';
 import { readJar, writeJar } from './browsers/devtools-cookies';
 import { appendKernelLines } from './logs';
 import { packBundle, unpackBundle } from './browsers/profile-bundle';
@@ -16,12 +17,11 @@ const refuse = async (): Promise<never> => {
   throw new HostRefusal("a machine keeps no team's bundles");
 };
 
-/** The browsers of a data root's profiles; `browser` is `LPA_BROWSER`. One per process: it owns their processes. */
-export function browserRuns(dataRoot: string, browser: string | undefined): BrowserRuns {
+/** The browsers of a data root's profiles, as the launch settings say. One per process: it owns their processes. */
+export function browserRuns(settings: Omit<BrowserRunsOptions, 'kernel'>): BrowserRuns {
   return new BrowserRuns({
-    dataRoot,
-    browser,
-    kernel: (profileId, records) => appendKernelLines(dataRoot, profileId, records),
+    ...settings,
+    kernel: (profileId, records) => appendKernelLines(settings.dataRoot, profileId, records),
   });
 }
 
@@ -33,7 +33,7 @@ export function browserRuns(dataRoot: string, browser: string | undefined): Brow
 export function nodeHost(
   dataRoot: string,
   team: TeamLink | null = null,
-  browsers = browserRuns(dataRoot, undefined),
+  browsers = browserRuns({ dataRoot, browser: undefined, browserNice: DEFAULT_BROWSER_NICE }),
 ): HostPort {
   mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
   const teamLink = nodeTeam(team);

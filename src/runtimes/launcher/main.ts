@@ -56,7 +56,7 @@ startProcess(async ({ settings, version, storeDir, onStop, fail }) => {
   copyFileSync(WORKER_BUNDLE, join(runDir, 'worker.js'));
   copyFileSync(SHA256_WASM, join(runDir, 'sha256.wasm'));
   const hostSocket = join(runDir, 'host.sock');
-  const browsers = browserRuns(settings.dataRoot, settings.browser);
+  const browsers = browserRuns(settings);
   const hostPort = hostServer(nodeHost(settings.dataRoot, settings.team, browsers));
   // The worker passes a run's DevTools endpoint (`/devtools/<secret>/…`) through to the host that owns the browser.
   const host = createServer(

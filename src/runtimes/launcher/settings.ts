@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_PORT, type ConfigVars } from '../../shared/config';
 import { ADMIN_TOKEN_SHAPE } from '../../shared/admin-token';
 import { environmentOf, type ProcessVars } from '../../shared/environment';
+import { DEFAULT_BROWSER_NICE } from '../../host/node/browsers/browser-process';
 import type { TeamLink } from '../../host/node/team-link';
 import { LaunchError } from './launch-error';
 import { teamLink } from './team-settings';
@@ -23,6 +24,8 @@ export interface LaunchSettings {
   team: TeamLink | null;
   /** `LPA_BROWSER`: the browser runs start, or undefined to look for one (src/host/node/browsers/find-browser.ts). */
   browser: string | undefined;
+  /** `LPA_BROWSER_NICE`: the nice of each browser's session (src/host/node/browsers/browser-process.ts). */
+  browserNice: number;
   /** How the team names this machine where its profiles run: `LPA_MACHINE_LABEL`, or the host name. */
   machineLabel: string;
 }
@@ -34,6 +37,13 @@ function machineLabel(label: string): string {
   if (!/^[\x20-\x7e]{1,100}$/.test(label))
     throw new LaunchError(`LPA_MACHINE_LABEL must be 1..100 printable ASCII characters, not "${label}"`);
   return label;
+}
+
+function browserNice(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_BROWSER_NICE;
+  if (!/^[0-9]{1,2}$/.test(raw) || Number(raw) > 19)
+    throw new LaunchError(`LPA_BROWSER_NICE must be a nice value 0..19, not "${raw}"`);
+  return Number(raw);
 }
 
 function parsePort(raw: string | undefined): number {
@@ -83,6 +93,7 @@ export function launchSettings(vars: ProcessVars): LaunchSettings {
     adminToken: admin.token,
     team: teamLink(env, dataRoot),
     browser: env.LPA_BROWSER,
+    browserNice: browserNice(env.LPA_BROWSER_NICE),
     machineLabel: machineLabel(env.LPA_MACHINE_LABEL || hostname()),
   };
 }

@@ -64,6 +64,8 @@ export interface BrowserRunsOptions {
   dataRoot: string;
   /** `LPA_BROWSER`: a path or a name on PATH; unset, the usual ones are looked for. */
   browser: string | undefined;
+  /** `LPA_BROWSER_NICE`: the nice of each browser's session, 0..19 (./browser-process.ts). */
+  browserNice: number;
   /** Where a run's output goes: the `kernel` stream of its profile. */
   kernel: (profileId: string, records: LogRecord[]) => void;
 }
@@ -212,6 +214,7 @@ export class BrowserRuns {
     const child = spawnBrowser(browser.path, browserFlags(folder, launch, proxy?.url), {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
       env: browserEnvironment(launch.browser),
+      nice: this.options.browserNice,
     });
     const secret = randomBytes(32).toString('base64url');
     const run = new BrowserRun(launch, secret, child, proxy);
@@ -532,6 +535,7 @@ export class BrowserRuns {
     const proxy = short.proxy ? await LocalProxy.open(short.proxy) : null;
     const child = spawnBrowser(path, browserFlags(folder, { browser: settings, debug_port: false }, proxy?.url), {
       stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+      nice: this.options.browserNice,
     });
     child.once('exit', () => {
       proxy
