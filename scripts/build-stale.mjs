@@ -42,10 +42,14 @@ function newestChange(path) {
   return newest;
 }
 
+/** The newest change of the sources the bundles are built from, and of `more` (paths from the root). */
+export function newestSource(more = []) {
+  return Math.max(...[...SOURCES, ...more].map((source) => newestChange(join(ROOT, source))));
+}
+
 /** True when `dist/` or the CLI's bundle is missing, or older than a source it is built from. */
 export function isStale() {
-  const built = Math.min(mtimeOf(STAMP), mtimeOf(join(CLI_DIST, 'lpa.mjs')));
-  return SOURCES.some((source) => newestChange(join(ROOT, source)) > built);
+  return newestSource() > Math.min(mtimeOf(STAMP), mtimeOf(join(CLI_DIST, 'lpa.mjs')));
 }
 
 /** What else decides the CLI's bundle: the packages' versions and the build itself. */

@@ -1,7 +1,7 @@
 /**
  * `npm run start:team`: the team service (docs/teams.md#run-it-locally) in Wrangler's local mode.
  * `wrangler deploy --dry-run --env team` bundles src/runtimes/cloudflare/team-worker.ts into
- * <data root>/bundle exactly as `wrangler deploy --env team` uploads it, and Miniflare (the local mode
+ * dist/ exactly as `wrangler deploy --env team` uploads it, and Miniflare (the local mode
  * `wrangler dev` runs on) serves that bundle with wrangler.toml's [env.team] bindings as Wrangler reads
  * them: the teams' SQLite Durable Objects, the R2 bucket, the rate limiter, the vars and the secrets,
  * with everything kept under LPA_TEAM_DATA_ROOT (`state/`, the layout `wrangler dev --persist-to`
@@ -26,12 +26,22 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, extname, join, matchesGlob, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import { buildConsole, consoleIsStale } from './build-console.mjs';
+import { DIST, newestSource } from './build-stale.mjs';
 import { LOCAL_ACCESS_ISSUER, serveLocalAccess } from './local-access.mjs';
 import { writeSha256Wasm } from './sha256-wasm.mjs';
 
@@ -78,7 +88,7 @@ if (inspectorPort !== null && !(Number.isInteger(inspectorPort) && inspectorPort
   process.exit(2);
 }
 const dataRoot = resolve(process.env.LPA_TEAM_DATA_ROOT || './data-team');
-// Like the local service's: the teams' SQLite files, the R2 bucket, the bundle, the secrets and the
+// Like the local service's: the teams' SQLite files, the R2 bucket, the bundle in dist/, the secrets and the
 // placement are the user's alone from their first write, whoever writes them (Miniflare, workerd, Wrangler).
 keepFilesPrivate();
 mkdirSync(dataRoot, { recursive: true, mode: 0o700 });
@@ -185,22 +195,45 @@ console.log(
   }),
 );
 
-// The bundle `wrangler deploy --env team` uploads, made the way it makes it; made anew at every start.
-const bundle = join(dataRoot, 'bundle');
-rmSync(bundle, { recursive: true, force: true });
-const built = spawnSync(
-  process.execPath,
-  [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--env', 'team', '--outdir', bundle],
-  {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(dataRoot, 'wrangler-logs') },
-  },
-);
-if (built.status !== 0) {
-  console.error(`wrangler deploy --dry-run --env team failed:\n${built.stdout}${built.stderr}`);
-  process.exit(1);
+/**
+ * The bundle `wrangler deploy --env team` uploads, made the way it makes it, in a folder of dist/
+ * named by the newest change of its sources: Wrangler's build takes 1.6 s of CPU, so it runs only
+ * when a source changed since, as `npm start` rebuilds dist/ (./build-stale.mjs). It is built aside
+ * and renamed into place whole, so starts at once never read half of one: the first to finish
+ * places it, and the others take that one. Folders of older sources are removed.
+ */
+function teamBundle() {
+  const name = `team-bundle-${Math.trunc(newestSource(['wrangler.toml', 'scripts/start-team.mjs']))}`;
+  const bundle = join(DIST, name);
+  if (existsSync(bundle)) return bundle;
+  mkdirSync(DIST, { recursive: true });
+  const building = mkdtempSync(join(DIST, 'building-team-bundle-'));
+  const built = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--env', 'team', '--outdir', building],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(dataRoot, 'wrangler-logs') },
+    },
+  );
+  if (built.status !== 0) {
+    rmSync(building, { recursive: true, force: true });
+    console.error(`wrangler deploy --dry-run --env team failed:\n${built.stdout}${built.stderr}`);
+    process.exit(1);
+  }
+  try {
+    renameSync(building, bundle);
+  } catch (error) {
+    // Another start placed the same sources' bundle first.
+    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    rmSync(building, { recursive: true, force: true });
+  }
+  for (const older of readdirSync(DIST))
+    if (older.startsWith('team-bundle-') && older !== name) rmSync(join(DIST, older), { recursive: true, force: true });
+  return bundle;
 }
+const bundle = teamBundle();
 
 // wrangler.toml's [env.team] bindings (Durable Object class with SQLite, R2 bucket, rate limiter, vars), as Wrangler's local mode reads them.
 const config = unstable_readConfig({ config: join(root, 'wrangler.toml'), env: 'team' });

@@ -98,12 +98,11 @@ describe('npm run start:team, as run on this machine', () => {
     2 * START_MS,
   );
 
-  it('keeps every file and folder of its data root to its user: state, SQLite, bundle, secrets', () => {
+  it('keeps every file and folder of its data root to its user: state, SQLite, secrets', () => {
     const { dataRoot } = service;
     const tree = readdirSync(dataRoot, { recursive: true }).map(String);
-    // What there is to look at once a team has written: its SQLite files and the bundle.
+    // What there is to look at once a team has written: its SQLite files.
     expect(tree.some((path) => path.endsWith('.sqlite'))).toBe(true);
-    expect(tree).toContain('bundle');
     expect(openToOthers(dataRoot)).toEqual([]);
   });
 });
