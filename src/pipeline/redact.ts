@@ -6,7 +6,11 @@ import { sha256Hex } from '../shared/crypto';
  * digit among them: LPA's issued tokens (`lpa_` + base64url), admin tokens such as `adm_<hex>`.
  * A long file name (`my_holiday_pictures`) has no digit run of that shape and stays readable.
  */
-const TOKEN_SHAPED = /(?<![A-Za-z0-9])([A-Za-z]{2,8})_(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{16,}/g;
+const TOKEN_SHAPED = /(?<![A-Za-z0-9])([A-Za-z]{2,8})_([A-Za-z0-9_-]{16,})/g;
+// The digit is looked for in the run once it is matched whole, not by a lookahead at each place a
+// run may start: that read `ab_ab_ab_…` again from each `_`, and 64 KB of it took a second.
+const redactTokenShaped = (run: string, word: string, rest: string) =>
+  /[0-9]/.test(rest) ? `${word}_${REDACTED}` : run;
 /** LPA's issued tokens (`lpa_` + base64url) wherever they stand, a letter or digit before them too. */
 const ISSUED_TOKEN = /lpa_[A-Za-z0-9_-]{16,}/g;
 /** A run's DevTools endpoint (src/host/node/browsers): what follows `/devtools/` is the run's secret, whatever it looks like. */
@@ -84,5 +88,5 @@ function withoutTokens(text: string, secrets: KnownSecrets): string {
   return withoutAdminToken(out, secrets)
     .replace(DEVTOOLS_SECRET, `$1${REDACTED}`)
     .replace(ISSUED_TOKEN, `lpa_${REDACTED}`)
-    .replace(TOKEN_SHAPED, `$1_${REDACTED}`);
+    .replace(TOKEN_SHAPED, redactTokenShaped);
 }
