@@ -38,7 +38,7 @@ export const ENVIRONMENT = {
   LPA_BROWSER_NICE: {
     default: '5',
     meaning:
-      "How much a profile's browser yields the CPU to the API and the machine's other work while both want it: the nice of the browser's session, 0..19 (Linux; docs/runs.md#cpu).",
+      "How much a starting browser yields the CPU to the API and the machine's other work while both want it: the nice of the browser's session until it answers DevTools, 0..19 (Linux; docs/runs.md#cpu).",
     readBy: ['launcher'],
   },
   LPA_MACHINE_LABEL: {

@@ -166,12 +166,31 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's browser on %s", {
 
   // Linux's autogroup weighs each session alike, so a process's own nice would yield nothing to the API.
   it.skipIf(!existsSync('/proc/self/autogroup'))(
-    "runs the browser in a session of its own at LPA_BROWSER_NICE's default, 5, apart from the service's",
+    "starts the browser in a session of its own at LPA_BROWSER_NICE's default, 5, and gives it 0 once it answers",
     async () => {
       const id = await newProfile();
-      const run = (await start(id)).json as Run;
       const group = (pid: number) => readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim();
-      expect(group(run.pid!)).toMatch(/^\/autogroup-\d+ nice 5$/);
+      // What the profile's browser's session weighs while the start is under way, read as often as it can be.
+      const seen = new Set<string>();
+      let starting = true;
+      const watching = (async () => {
+        while (starting) {
+          for (const { pid, command } of browsersUnder(service.dataRoot)) {
+            if (!command.includes(id)) continue;
+            try {
+              seen.add(group(pid).replace(/^\S+ /, ''));
+            } catch {
+              // Listed by ps, gone since: a process of the browser that ended at once.
+            }
+          }
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+      const run = (await start(id)).json as Run;
+      starting = false;
+      await watching;
+      expect(seen).toContain('nice 5');
+      expect(group(run.pid!)).toMatch(/^\/autogroup-\d+ nice 0$/);
       expect(group(run.pid!).split(' ')[0]).not.toBe(group(service.process.pid!).split(' ')[0]);
       await api(`/api/v1/profiles/${id}/stop`, { method: 'POST', body: { force: true } });
     },

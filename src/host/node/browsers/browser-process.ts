@@ -2,7 +2,7 @@ import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 
-/** `LPA_BROWSER_NICE` when unset: the weight a browser's processes yield to the API (docs/runs.md#cpu). */
+/** `LPA_BROWSER_NICE` when unset: how much a starting browser yields the CPU to the API (docs/runs.md#cpu). */
 export const DEFAULT_BROWSER_NICE = 5;
 
 /**
@@ -15,7 +15,8 @@ export const DEFAULT_BROWSER_NICE = 5;
  *
  * The group is also a session of its own, which Linux's autogroup scheduler weighs as much as the
  * whole service (docs/runs.md#cpu): `nice` lowers the session's weight so that ten browsers starting
- * at once leave the API its share of the CPU. A process's own nice would change nothing across sessions.
+ * at once leave the API its share of the CPU (`weighSession` gives it back once the browser answers).
+ * A process's own nice would change nothing across sessions.
  */
 export function spawnBrowser(
   path: string,
@@ -26,14 +27,36 @@ export function spawnBrowser(
   const child = spawn(path, args, { ...spawnOptions, detached: true });
   child.unref();
   for (const stream of child.stdio) (stream as (Readable & { unref?: () => void }) | null)?.unref?.();
-  if (nice !== 0 && child.pid !== undefined && process.platform === 'linux') {
-    try {
-      writeFileSync(`/proc/${child.pid}/autogroup`, String(nice));
-    } catch {
-      // A kernel built without autogroup has no such file, and nothing weighs a session there.
-    }
-  }
+  if (nice !== 0) weighSession(child, nice);
   return child;
+}
+
+/** The nice each browser's session is still to get, while an earlier change waits (below). */
+const waiting = new WeakMap<ChildProcess, number>();
+
+/**
+ * Sets the nice of the browser's session (Linux's `/proc/<pid>/autogroup`). Linux takes one such
+ * change every 100 ms on the whole machine from a user without CAP_SYS_ADMIN (EAGAIN otherwise),
+ * so a refused change is made again 100 ms later, the latest nice asked for, until the browser exits.
+ */
+export function weighSession(child: ChildProcess, nice: number): void {
+  if (child.pid === undefined || process.platform !== 'linux') return;
+  const pending = waiting.has(child);
+  waiting.set(child, nice);
+  if (!pending) writeNice(child);
+}
+
+function writeNice(child: ChildProcess): void {
+  try {
+    writeFileSync(`/proc/${child.pid}/autogroup`, String(waiting.get(child)));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EAGAIN' && child.exitCode === null && child.signalCode === null) {
+      setTimeout(() => writeNice(child), 100).unref();
+      return;
+    }
+    // Otherwise the browser is gone, or the kernel has no autogroup and weighs no session.
+  }
+  waiting.delete(child);
 }
 
 /** SIGKILL to every process still in the browser's group (`spawnBrowser`); a no-op once it has exited. */

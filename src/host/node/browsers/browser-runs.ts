@@ -18,7 +18,7 @@ import {
   type RunLaunch,
   type RunStartResult,
 } from '../../runs-schema';
-import { killBrowser, spawnBrowser } from './browser-process';
+import { killBrowser, spawnBrowser, weighSession } from './browser-process';
 import { DevtoolsPipe } from './devtools-pipe';
 import { type ClientEvents, type ClientSocket, DevtoolsRelay, type RelayTarget } from './devtools-relay';
 import { findBrowser } from './find-browser';
@@ -64,7 +64,7 @@ export interface BrowserRunsOptions {
   dataRoot: string;
   /** `LPA_BROWSER`: a path or a name on PATH; unset, the usual ones are looked for. */
   browser: string | undefined;
-  /** `LPA_BROWSER_NICE`: the nice of each browser's session, 0..19 (./browser-process.ts). */
+  /** `LPA_BROWSER_NICE`: the nice of each browser's session while it starts, 0..19 (./browser-process.ts). */
   browserNice: number;
   /** Where a run's output goes: the `kernel` stream of its profile. */
   kernel: (profileId: string, records: LogRecord[]) => void;
@@ -250,6 +250,8 @@ export class BrowserRuns {
         }),
       ]);
       const debugPort = launch.debug_port ? await this.debugPortOf(folder, run) : null;
+      // Started: from now on the browser weighs as any other session, a person's headful one too.
+      if (this.options.browserNice !== 0) weighSession(child, 0);
       run.live = {
         run_id: launch.run_id,
         profile_id: launch.profile_id,
