@@ -43,9 +43,9 @@ function binding(handler: (request: Request) => Promise<Response>) {
 
 export default defineConfig({
   test: {
-    // Three test files at once. Vitest's default on this 2-core machine is one (cores - 1), but much
-    // of a service test's time is waiting: on a service's start, a browser, a lease or a timeout
-    // (docs/development.md#test-time gives the measurements).
+    // Three test files at once. Vitest's default on this 2-core machine is one (cores - 1), which
+    // leaves a core idle while a service test waits on a start, a browser, a lease or a timeout; three
+    // keep both cores 91-95% busy, and four took as long (docs/development.md#test-time).
     maxWorkers: 3,
     // The teams' log lines go to the Worker's console (src/teams/team-host.ts), where Workers Logs keeps them; not to the test report.
     onConsoleLog: (log) => !log.startsWith('{"team_id"'),
