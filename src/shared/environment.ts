@@ -36,7 +36,7 @@ export const ENVIRONMENT = {
     readBy: ['launcher'],
   },
   LPA_BROWSER_NICE: {
-    default: '5',
+    default: '0',
     meaning:
       "How much a starting browser yields the CPU to the API and the machine's other work while both want it: the nice of the browser's session until it answers DevTools, 0..19 (Linux; docs/runs.md#cpu).",
     readBy: ['launcher'],

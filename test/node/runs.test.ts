@@ -61,7 +61,10 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's browser on %s", {
 
   beforeAll(async () => {
     page = await pageServer();
-    service = await startService(runtime, undefined, { LPA_BROWSER: (browser as { path: string }).path });
+    service = await startService(runtime, undefined, {
+      LPA_BROWSER: (browser as { path: string }).path,
+      LPA_BROWSER_NICE: '5',
+    });
   });
   afterAll(async () => {
     await service?.stop('SIGTERM');
@@ -166,7 +169,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's browser on %s", {
 
   // Linux's autogroup weighs each session alike, so a process's own nice would yield nothing to the API.
   it.skipIf(!existsSync('/proc/self/autogroup'))(
-    "starts the browser in a session of its own at LPA_BROWSER_NICE's default, 5, and gives it 0 once it answers",
+    'starts the browser in a session of its own at LPA_BROWSER_NICE (5 here), and gives it 0 once it answers',
     async () => {
       const id = await newProfile();
       const group = (pid: number) => readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim();

@@ -2,8 +2,11 @@ import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 
-/** `LPA_BROWSER_NICE` when unset: how much a starting browser yields the CPU to the API (docs/runs.md#cpu). */
-export const DEFAULT_BROWSER_NICE = 5;
+/**
+ * `LPA_BROWSER_NICE` when unset: a starting browser weighs as any session. Measured, neither 5 for a
+ * browser's start nor 5 for its whole life was a gain worth its cost (docs/runs.md#cpu).
+ */
+export const DEFAULT_BROWSER_NICE = 0;
 
 /**
  * A browser's main process, in a process group of its own: Chromium's helpers (zygotes, renderers,
