@@ -7,6 +7,7 @@ import { Response as MiniflareResponse } from 'miniflare';
 import { defineConfig } from 'vitest/config';
 import { buildConsole, consoleIsStale } from './scripts/build-console.mjs';
 import { writeSha256Wasm } from './scripts/sha256-wasm.mjs';
+import { adminTokenFingerprint, fingerprintText } from './src/shared/admin-token';
 import { nodeHost } from './src/host/node/node-host';
 import { hostServer } from './src/host/node/server';
 import { createFixtureHandler } from './test/node/fs-fixtures';
@@ -74,6 +75,7 @@ export default defineConfig({
                   LPA_DATA_ROOT: dataRoot,
                   LPA_ADMIN_TOKEN_SHA256: createHash('sha256').update(TEST_ADMIN_TOKEN).digest('hex'),
                   LPA_ADMIN_TOKEN_LENGTH: String(TEST_ADMIN_TOKEN.length),
+                  LPA_ADMIN_TOKEN_FINGERPRINT: fingerprintText(adminTokenFingerprint(TEST_ADMIN_TOKEN)),
                   LPA_ALLOWED_ORIGINS: TEST_ALLOWED_ORIGIN,
                 },
                 serviceBindings: {

@@ -212,7 +212,12 @@ describe('tokens never reach the audit log or the api log', () => {
   });
 
   it('keeps ordinary paths readable', () => {
-    const secrets = { adminTokenSha256: '0'.repeat(64), adminTokenLength: 47, bearer: null };
+    const secrets = {
+      adminTokenSha256: '0'.repeat(64),
+      adminTokenLength: 47,
+      adminTokenFingerprint: null,
+      bearer: null,
+    };
     for (const path of [
       '/api/v1/automation/globals/my_holiday_pictures',
       '/api/v1/profiles/3f2a1c9e-8b7d-4e6f-a5b4-c3d2e1f0a9b8',

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { inject } from 'vitest';
 import { describe, expect, it } from 'vitest';
 import { redactTokens } from '../src/pipeline/redact';
+import { adminTokenFingerprint, fingerprintMatches } from '../src/shared/admin-token';
 import { sha256Hex } from '../src/shared/crypto';
 import { sanitizeText } from '../src/shared/logs/sanitize';
 
@@ -48,11 +49,13 @@ describe('tokens in request text are found after percent-decoding and at any bou
         pathText,
         fc.integer({ min: 0, max: 2 }),
         fc.constantFrom('admin', 'issued', 'bearer'),
-        (admin, issued, before, after, encodings, which) => {
+        fc.boolean(),
+        (admin, issued, before, after, encodings, which, fingerprinted) => {
           const secret = which === 'admin' ? admin : issued;
           const secrets = {
             adminTokenSha256: sha256Hex(admin),
             adminTokenLength: admin.length,
+            adminTokenFingerprint: fingerprinted ? adminTokenFingerprint(admin) : null,
             bearer: which === 'bearer' ? issued : null,
           };
           const out = redactTokens(`${before}${encodedAll(secret, encodings)}${after}`, secrets);
@@ -66,7 +69,12 @@ describe('tokens in request text are found after percent-decoding and at any bou
 
   it('finds the examples of issue 23: lpa%5F…, TOKEN.json, x-TOKEN, TOKEN%2F', () => {
     const admin = 'Custom-Admin.Token~42';
-    const secrets = { adminTokenSha256: sha256Hex(admin), adminTokenLength: admin.length, bearer: null };
+    const secrets = {
+      adminTokenSha256: sha256Hex(admin),
+      adminTokenLength: admin.length,
+      adminTokenFingerprint: null,
+      bearer: null,
+    };
     for (const path of [
       `/api/v1/x/${admin}.json`,
       `/api/v1/x-${admin}`,
@@ -82,7 +90,12 @@ describe('tokens in request text are found after percent-decoding and at any bou
   });
 
   it('keeps text without tokens as it was sent', () => {
-    const secrets = { adminTokenSha256: sha256Hex('Custom-Admin.Token~42'), adminTokenLength: 21, bearer: null };
+    const secrets = {
+      adminTokenSha256: sha256Hex('Custom-Admin.Token~42'),
+      adminTokenLength: 21,
+      adminTokenFingerprint: adminTokenFingerprint('Custom-Admin.Token~42'),
+      bearer: null,
+    };
     for (const path of [
       '/api/v1/automation/files/content?name=a%20b.txt',
       '/api/v1/profiles/3f2a1c9e-8b7d-4e6f-a5b4-c3d2e1f0a9b8',
@@ -91,10 +104,48 @@ describe('tokens in request text are found after percent-decoding and at any bou
     }
   });
 
+  it('rolls the fingerprint to the windows a direct count gives, in order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...'ab'), { minLength: 0, maxLength: 80 }).map((c) => c.join('')),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 2, max: 5 }),
+        (run, length, base) => {
+          // A tiny base over two letters makes windows of equal fingerprint common, so the comparison has matches to check.
+          const value = adminTokenFingerprint(run.slice(0, length), base).value;
+          const direct = [];
+          for (let at = 0; at + length <= run.length; at++)
+            if (adminTokenFingerprint(run.slice(at, at + length), base).value === value) direct.push(at);
+          expect([...fingerprintMatches(run, length, { base, value })]).toEqual(direct);
+        },
+      ),
+      { numRuns: runs },
+    );
+  });
+
+  it('hashes only the windows whose fingerprint matches: in 60 KB of token characters, the token and about no other', () => {
+    const admin = 'lpa_Q2hhbmdlLW1lLXBsZWFzZS0wMTIzNDU2Nzg5YWJjZA';
+    const fingerprint = adminTokenFingerprint(admin);
+    const filler = Array.from(
+      { length: 60_000 },
+      (_, i) => ADMIN_CHARS[(Math.imul(i + 1, 2_654_435_761) >>> 0) % ADMIN_CHARS.length],
+    ).join('');
+    const starts = [...fingerprintMatches(`${filler}${admin}`, admin.length, fingerprint)];
+    expect(starts).toContain(filler.length);
+    expect(starts.length).toBeLessThanOrEqual(3);
+    const secrets = {
+      adminTokenSha256: sha256Hex(admin),
+      adminTokenLength: admin.length,
+      adminTokenFingerprint: fingerprint,
+      bearer: null,
+    };
+    expect(redactTokens(`/api/v1/${filler}${admin}`, secrets)).toBe(`/api/v1/${filler}[redacted]`);
+  });
+
   // The digit was once looked for again from each `_`: 64 KB of `ab_` took a second, 200 KB twelve.
   // No admin token here: its search hashes each place of a run, which is a cost of its own.
   it('reads a long run of token-like words once: redacted with a digit in it, kept without', () => {
-    const secrets = { adminTokenSha256: '', adminTokenLength: 0, bearer: null };
+    const secrets = { adminTokenSha256: '', adminTokenLength: 0, adminTokenFingerprint: null, bearer: null };
     const run = `/${'ab_'.repeat(70_000)}`;
     const began = Date.now();
     expect(redactTokens(run, secrets)).toBe(run);

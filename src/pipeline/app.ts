@@ -153,6 +153,7 @@ function pipeline(routes: readonly AnyRoute[], deps: CommonDeps, objectDeps: Obj
   const secretsOf = (request: Request): KnownSecrets => ({
     adminTokenSha256: deps.config.adminTokenSha256,
     adminTokenLength: deps.config.adminTokenLength,
+    adminTokenFingerprint: deps.config.adminTokenFingerprint,
     bearer: bearerToken(request),
   });
   const failedRequest = (request: Request, path: string, ctx: FrontContext): FailedRequest => ({

@@ -1,5 +1,6 @@
 import { REDACTED } from '../shared/logs/sanitize';
 import { sha256Hex } from '../shared/crypto';
+import { fingerprintMatches, type AdminTokenFingerprint } from '../shared/admin-token';
 
 /**
  * Token-shaped: a short lower- or upper-case word, `_`, then at least 16 token characters with a
@@ -27,6 +28,8 @@ export interface KnownSecrets {
   adminTokenSha256: string;
   /** The admin token's length: it is looked for at every position of a run of its characters. */
   adminTokenLength: number;
+  /** Which of those positions are worth hashing; null: every one. */
+  adminTokenFingerprint: AdminTokenFingerprint | null;
   /** The bearer token this request sent, whatever its shape. */
   bearer: string | null;
 }
@@ -49,20 +52,28 @@ function percentDecoded(text: string): string {
 }
 
 /**
- * The admin token wherever it stands, as only its hash is known: every window of its length in a
- * run of its characters is hashed. A path without such a run (most are shorter than the token) costs nothing.
+ * The admin token wherever it stands, as only its hash is known: each window of its length in a run
+ * of its characters whose fingerprint matches (every window, when none was handed over) is hashed.
+ * A path without such a run (most are shorter than the token) costs nothing.
  */
-function withoutAdminToken(text: string, { adminTokenSha256, adminTokenLength: length }: KnownSecrets): string {
+function withoutAdminToken(text: string, secrets: KnownSecrets): string {
+  const { adminTokenSha256, adminTokenLength: length, adminTokenFingerprint } = secrets;
   if (length <= 0) return text;
   return text.replace(ADMIN_TOKEN_RUN, (run) => {
-    if (run.length < length) return run;
-    for (let at = 0; at + length <= run.length; at++) {
+    const starts = adminTokenFingerprint
+      ? fingerprintMatches(run, length, adminTokenFingerprint)
+      : everyWindow(run, length);
+    for (const at of starts) {
       if (sha256Hex(run.slice(at, at + length)) === adminTokenSha256) {
-        return `${run.slice(0, at)}${REDACTED}${withoutAdminToken(run.slice(at + length), { adminTokenSha256, adminTokenLength: length, bearer: null })}`;
+        return `${run.slice(0, at)}${REDACTED}${withoutAdminToken(run.slice(at + length), secrets)}`;
       }
     }
     return run;
   });
+}
+
+function* everyWindow(run: string, length: number) {
+  for (let at = 0; at + length <= run.length; at++) yield at;
 }
 
 /**

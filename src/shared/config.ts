@@ -1,3 +1,5 @@
+import { parseFingerprint, type AdminTokenFingerprint } from './admin-token';
+
 /** The port LPA serves on when LPA_PORT is not set. */
 export const DEFAULT_PORT = 8719;
 
@@ -12,6 +14,8 @@ export interface Config {
   adminTokenSha256: string;
   /** The admin token's length (0: unknown), so that logs can find it inside other text by its hash. */
   adminTokenLength: number;
+  /** Which windows of that length are worth hashing (src/shared/admin-token.ts); null: every one. */
+  adminTokenFingerprint: AdminTokenFingerprint | null;
   appVersion: string;
   /** The membership server that confirms the signed-in account; null in local mode. */
   accountUrl: string | null;
@@ -34,6 +38,8 @@ export interface ConfigVars {
   LPA_ALLOWED_ORIGINS?: string;
   LPA_ADMIN_TOKEN_SHA256: string;
   LPA_ADMIN_TOKEN_LENGTH?: string;
+  /** `base:value` (src/shared/admin-token.ts): lets the redaction of logged text skip most windows. */
+  LPA_ADMIN_TOKEN_FINGERPRINT?: string;
   LPA_VERSION: string;
   /** The membership server; unset or empty means local mode. */
   LPA_ACCOUNT_URL?: string;
@@ -69,6 +75,7 @@ export function configFrom(vars: ConfigVars): Config {
     ]),
     adminTokenSha256: vars.LPA_ADMIN_TOKEN_SHA256.toLowerCase(),
     adminTokenLength: Number(vars.LPA_ADMIN_TOKEN_LENGTH) || 0,
+    adminTokenFingerprint: parseFingerprint(vars.LPA_ADMIN_TOKEN_FINGERPRINT),
     appVersion: vars.LPA_VERSION,
     accountUrl: vars.LPA_ACCOUNT_URL || null,
     teamUrl: vars.LPA_TEAM_URL || null,

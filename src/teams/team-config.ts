@@ -41,6 +41,7 @@ export function teamConfigFrom(vars: TeamVars): Config {
     allowedOrigins: new Set(list(vars.LPA_ALLOWED_ORIGINS)),
     adminTokenSha256: '',
     adminTokenLength: 0,
+    adminTokenFingerprint: null,
     appVersion: vars.LPA_VERSION,
     accountUrl: null,
     teamUrl: null,

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_PORT, type ConfigVars } from '../../shared/config';
-import { ADMIN_TOKEN_SHAPE } from '../../shared/admin-token';
+import { ADMIN_TOKEN_SHAPE, adminTokenFingerprint, fingerprintText } from '../../shared/admin-token';
 import { environmentOf, type ProcessVars } from '../../shared/environment';
 import { DEFAULT_BROWSER_NICE } from '../../host/node/browsers/browser-process';
 import type { TeamLink } from '../../host/node/team-link';
@@ -17,6 +17,8 @@ export interface LaunchSettings {
   accountUrl: string;
   /** SHA-256 of the admin token: the worker never sees the token itself. */
   adminTokenSha256: string;
+  /** `base:value` of the admin token's fingerprint, drawn anew at each start (src/shared/admin-token.ts). */
+  adminTokenFingerprint: string;
   /** Where the admin token can be read, or null when it came from LPA_ADMIN_TOKEN. */
   adminTokenFile: string | null;
   adminToken: string;
@@ -89,6 +91,7 @@ export function launchSettings(vars: ProcessVars): LaunchSettings {
     allowedOrigins: env.LPA_ALLOWED_ORIGINS ?? '',
     accountUrl: env.LPA_ACCOUNT_URL ?? '',
     adminTokenSha256: createHash('sha256').update(admin.token).digest('hex'),
+    adminTokenFingerprint: fingerprintText(adminTokenFingerprint(admin.token)),
     adminTokenFile: admin.file,
     adminToken: admin.token,
     team: teamLink(env, dataRoot),
@@ -106,6 +109,7 @@ export function configVars(settings: LaunchSettings, version: string): ConfigVar
     LPA_ALLOWED_ORIGINS: settings.allowedOrigins,
     LPA_ADMIN_TOKEN_SHA256: settings.adminTokenSha256,
     LPA_ADMIN_TOKEN_LENGTH: String(settings.adminToken.length),
+    LPA_ADMIN_TOKEN_FINGERPRINT: settings.adminTokenFingerprint,
     LPA_VERSION: version,
     LPA_ACCOUNT_URL: settings.accountUrl,
     LPA_TEAM_URL: settings.team?.url ?? '',
