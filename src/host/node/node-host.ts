@@ -39,7 +39,7 @@ export function nodeHost(
   const teamLink = nodeTeam(team);
   return {
     runs: {
-      browser: async () => browsers.browser(),
+      browser: () => browsers.browser(),
       start: (launch) => browsers.start(launch),
       stop: (runId, force) => browsers.stop(runId, force),
       list: async () => browsers.runsNow(),
@@ -47,7 +47,7 @@ export function nodeHost(
       step: (runId, step) => browsers.step(runId, step),
       checkProxy: (proxy, url, timeoutMs) => browsers.checkProxy(proxy, url, timeoutMs),
       answers: (runId) => browsers.answers(runId),
-      forget: async (profileId) => browsers.forget(profileId),
+      forget: (profileId) => browsers.forget(profileId),
       pack: (profileId, send) =>
         browsers.withFolder(profileId, (folder) => packBundle(folder, profileId, send, teamLink.forward)),
       unpack: (profileId, fetch) =>

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
@@ -178,7 +179,7 @@ export class BrowserRuns {
   private readonly bySecret = new Map<string, BrowserRun>();
   private readonly ended = new Map<string, RunEnd>();
   private readonly sockets = new WebSocketServer({ noServer: true });
-  private found: BrowserFound | null = null;
+  private found: Promise<BrowserFound> | null = null;
   /** The synchronizer over these browsers: it speaks to them on LPA's own DevTools sessions. */
   readonly synchronizer = new Synchronizer((runId) => this.relayOf(runId));
   /** Per profile, the start or short browser last queued on its folder (`inLane`). */
@@ -187,7 +188,7 @@ export class BrowserRuns {
   constructor(private readonly options: BrowserRunsOptions) {}
 
   /** The browser a start uses; looked for once. */
-  browser(): BrowserFound {
+  browser(): Promise<BrowserFound> {
     this.found ??= findBrowser(this.options.browser);
     return this.found;
   }
@@ -198,7 +199,7 @@ export class BrowserRuns {
   }
 
   private async launch(launch: RunLaunch): Promise<RunStartResult> {
-    const browser = this.browser();
+    const browser = await this.browser();
     if (!browser.found) return { ok: false, reason: 'browser_missing', error: browser.problem };
     const proxy = launch.proxy ? await LocalProxy.open(launch.proxy) : null;
     // A proxy that refuses the credentials or cannot be reached fails the start before any browser runs.
@@ -208,9 +209,10 @@ export class BrowserRuns {
       return { ok: false, reason: refused.code as 'proxy.auth_failed' | 'proxy.unreachable', error: refused.error };
     }
     const folder = this.folderOf(launch.profile_id);
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // Without blocking: ten starts at once made the host's other requests wait on these.
+    await mkdir(folder, { recursive: true, mode: 0o700 });
     // Left by the browser's last run: a port that is no longer open must not be read as this run's.
-    rmSync(join(folder, 'DevToolsActivePort'), { force: true });
+    await rm(join(folder, 'DevToolsActivePort'), { force: true });
     const child = spawnBrowser(browser.path, browserFlags(folder, launch, proxy?.url), {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
       env: browserEnvironment(launch.browser),
@@ -509,7 +511,7 @@ export class BrowserRuns {
         if (live) return { ok: true as const, running: true, ...(await work(live.relay, true)) };
         if (short === null)
           return { ok: false as const, reason: 'not_running' as const, error: 'the profile has no running browser' };
-        const browser = this.browser();
+        const browser = await this.browser();
         if (!browser.found) return { ok: false as const, reason: 'browser_missing' as const, error: browser.problem };
         return {
           ok: true as const,
@@ -530,8 +532,8 @@ export class BrowserRuns {
     work: (relay: DevtoolsRelay, running: boolean) => Promise<T>,
   ): Promise<T> {
     const folder = this.folderOf(profileId);
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-    rmSync(join(folder, 'DevToolsActivePort'), { force: true });
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    await rm(join(folder, 'DevToolsActivePort'), { force: true });
     const settings = { ...BROWSER_DEFAULTS, headless: true, args: short.args };
     // The session opens no site, so the proxy is not probed: a proxy that refuses leaves it without a network.
     const proxy = short.proxy ? await LocalProxy.open(short.proxy) : null;
@@ -596,12 +598,13 @@ export class BrowserRuns {
   }
 
   /** Removes a deleted profile's browser folder; refused while one of its runs is alive, or a short browser uses it. */
-  forget(profileId: string): void {
+  async forget(profileId: string): Promise<void> {
     assertProfileId(profileId);
     if (this.hasRun(profileId) || this.lanes.has(profileId)) throw new HostRefusal('the profile has a live browser');
-    // A killed browser's helpers may still hold a file open for a moment after its main process exits.
-    rmSync(this.folderOf(profileId), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
-    rmSync(`${this.folderOf(profileId)}.bundle`, { force: true });
+    // Without blocking: a folder a person browsed with holds thousands of files (239 after one start
+    // took 15 ms). A killed browser's helpers may still hold a file open for a moment after its main process exits.
+    await rm(this.folderOf(profileId), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+    await rm(`${this.folderOf(profileId)}.bundle`, { force: true });
   }
 
   /**
