@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as tar from 'tar';
 import { fromBase64, toBase64 } from '../../../shared/base64';
@@ -206,7 +206,7 @@ export async function unpackBundle(
   try {
     await fetchInto(incoming, profileId, fetch, forward);
   } catch (error) {
-    rmSync(incoming, { recursive: true, force: true });
+    await rm(incoming, { recursive: true, force: true });
     return { ok: false, error: (error as Error).message.slice(0, 1000) };
   }
   // The marker goes first: a folder half swapped (the service killed in between) is fetched again.
@@ -214,7 +214,8 @@ export async function unpackBundle(
   const replaced = `${incoming}-replaced`;
   if (existsSync(folder)) renameSync(folder, replaced);
   renameSync(incoming, folder);
-  rmSync(replaced, { recursive: true, force: true });
+  // Without blocking: the folder it replaces may hold thousands of files, and the host serves meanwhile.
+  await rm(replaced, { recursive: true, force: true });
   writeFileSync(marker, bundle.sha256, { mode: 0o600 });
   return { ok: true, fetched: true };
 }
