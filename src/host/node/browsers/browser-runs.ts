@@ -208,11 +208,7 @@ export class BrowserRuns {
       await proxy!.close();
       return { ok: false, reason: refused.code as 'proxy.auth_failed' | 'proxy.unreachable', error: refused.error };
     }
-    const folder = this.folderOf(launch.profile_id);
-    // Without blocking: ten starts at once made the host's other requests wait on these.
-    await mkdir(folder, { recursive: true, mode: 0o700 });
-    // Left by the browser's last run: a port that is no longer open must not be read as this run's.
-    await rm(join(folder, 'DevToolsActivePort'), { force: true });
+    const folder = await this.folderToLaunchIn(launch.profile_id);
     const child = spawnBrowser(browser.path, browserFlags(folder, launch, proxy?.url), {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
       env: browserEnvironment(launch.browser),
@@ -531,9 +527,7 @@ export class BrowserRuns {
     short: ShortLaunch,
     work: (relay: DevtoolsRelay, running: boolean) => Promise<T>,
   ): Promise<T> {
-    const folder = this.folderOf(profileId);
-    await mkdir(folder, { recursive: true, mode: 0o700 });
-    await rm(join(folder, 'DevToolsActivePort'), { force: true });
+    const folder = await this.folderToLaunchIn(profileId);
     const settings = { ...BROWSER_DEFAULTS, headless: true, args: short.args };
     // The session opens no site, so the proxy is not probed: a proxy that refuses leaves it without a network.
     const proxy = short.proxy ? await LocalProxy.open(short.proxy) : null;
@@ -626,6 +620,18 @@ export class BrowserRuns {
 
   private folderOf(profileId: string): string {
     return join(this.options.dataRoot, 'browsers', profileId);
+  }
+
+  /**
+   * The profile's folder, made if missing, without the DevToolsActivePort its last browser left (a
+   * port no longer open must not be read as the next one's). Without blocking: ten starts at once
+   * made the host's other requests wait on these.
+   */
+  private async folderToLaunchIn(profileId: string): Promise<string> {
+    const folder = this.folderOf(profileId);
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    await rm(join(folder, 'DevToolsActivePort'), { force: true });
+    return folder;
   }
 
   /** The port Chromium chose for `--remote-debugging-port=0`, from the file it writes once it listens. */
