@@ -86,6 +86,9 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's browser on %s", {
     const tab = await viaPuppeteer.newPage();
     await tab.goto(page.url);
     expect(await tab.title()).toBe('lpa run page');
+    // Headless, the browser preloads no omnibox popup page (docs/runs.md#cpu): its targets are pages alone.
+    const { targetInfos } = await (await viaPuppeteer.target().createCDPSession()).send('Target.getTargets');
+    expect(targetInfos.filter((target) => target.type !== 'page')).toEqual([]);
     await viaPuppeteer.disconnect();
 
     for (const endpoint of [run.ws_endpoint!, run.http_endpoint!]) {

@@ -78,23 +78,41 @@ const PROXY_PROBE_MS = 10_000;
  * The switches that keep a browser behind its local proxy (docs/proxies.md): every request through
  * it, loopback included (Chromium sends loopback around a proxy unless told `<-loopback>`); no DNS of
  * its own (the proxy resolves names: the resolver rule Chromium's own SOCKS guide gives, so a DNS
- * prefetch resolves nothing), no DNS-over-HTTPS; WebRTC only over the proxy, which
- * carries no UDP, so no candidate outside it. Chromium keeps the last `--disable-features` it is given,
- * so the start's own are merged into LPA's here.
+ * prefetch resolves nothing), no DNS-over-HTTPS (`disabledFeatures`); WebRTC only over the proxy,
+ * which carries no UDP, so no candidate outside it.
  */
-function proxyFlags(proxyUrl: string, args: readonly string[]): { flags: string[]; args: string[] } {
-  const DISABLE = '--disable-features=';
-  const disabled = args.filter((arg) => arg.startsWith(DISABLE)).flatMap((arg) => arg.slice(DISABLE.length).split(','));
+function proxyFlags(proxyUrl: string): string[] {
+  return [
+    `--proxy-server=${proxyUrl}`,
+    '--proxy-bypass-list=<-loopback>',
+    // A rule maps IP literals too: the local proxy's own address is left alone.
+    '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  ];
+}
+
+const DISABLE_FEATURES = '--disable-features=';
+
+/**
+ * The one `--disable-features` of a run: LPA's own, then the start's. Chromium keeps only the last
+ * `--disable-features` it is given, so the start's are merged into LPA's, never left to replace them.
+ * - Behind a proxy, no DNS-over-HTTPS: its lookups would leave around the proxy (docs/proxies.md).
+ * - Headless, no omnibox popup page: Chromium preloads it at start, a renderer that took half of a
+ *   start's CPU (0.6 of 1.3 s of CPU, docs/runs.md#cpu) for an address bar a headless browser does
+ *   not have. A browser with a window keeps it, as any Chromium does.
+ */
+function disabledFeatures(browser: RunLaunch['browser'], proxied: boolean): { flags: string[]; args: string[] } {
+  const own = [
+    ...(proxied ? ['DnsOverHttps'] : []),
+    ...(browser.headless ? ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'] : []),
+  ];
+  const asked = browser.args
+    .filter((arg) => arg.startsWith(DISABLE_FEATURES))
+    .flatMap((arg) => arg.slice(DISABLE_FEATURES.length).split(','));
+  const features = [...new Set([...own, ...asked.filter(Boolean)])];
   return {
-    flags: [
-      `--proxy-server=${proxyUrl}`,
-      '--proxy-bypass-list=<-loopback>',
-      // A rule maps IP literals too: the local proxy's own address is left alone.
-      '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
-      '--webrtc-ip-handling-policy=disable_non_proxied_udp',
-      `${DISABLE}${[...new Set(['DnsOverHttps', ...disabled.filter(Boolean)])].join(',')}`,
-    ],
-    args: args.filter((arg) => !arg.startsWith(DISABLE)),
+    flags: features.length === 0 ? [] : [`${DISABLE_FEATURES}${features.join(',')}`],
+    args: browser.args.filter((arg) => !arg.startsWith(DISABLE_FEATURES)),
   };
 }
 
@@ -110,7 +128,7 @@ export function browserFlags(
   proxyUrl: string | null = null,
 ) {
   const { browser } = launch;
-  const proxied = proxyUrl === null ? { flags: [], args: browser.args } : proxyFlags(proxyUrl, browser.args);
+  const features = disabledFeatures(browser, proxyUrl !== null);
   return [
     '--remote-debugging-pipe',
     `--user-data-dir=${folder}`,
@@ -124,14 +142,15 @@ export function browserFlags(
     // Chromium refuses to run as root with its sandbox on; LPA as root is a container's choice.
     ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ...(launch.debug_port ? ['--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1'] : []),
-    ...proxied.flags,
+    ...(proxyUrl === null ? [] : proxyFlags(proxyUrl)),
+    ...features.flags,
     ...(browser.window ? [`--window-size=${browser.window.width},${browser.window.height}`] : []),
     ...(browser.user_agent === null ? [] : [`--user-agent=${browser.user_agent}`]),
     // --lang is the UI's language and the first of navigator.languages; --accept-lang the whole list.
     ...(browser.languages === null
       ? []
       : [`--lang=${browser.languages[0]}`, `--accept-lang=${browser.languages.join(',')}`]),
-    ...proxied.args,
+    ...features.args,
     // The first page only: headless Chromium refuses more than one on its command line, so the start
     // opens the others over DevTools (BrowserRuns.start).
     browser.start_urls[0] ?? 'about:blank',
