@@ -36,9 +36,9 @@ export const ENVIRONMENT = {
     readBy: ['launcher'],
   },
   LPA_BROWSER_NICE: {
-    default: '0',
+    default: '10',
     meaning:
-      "How much a starting browser yields the CPU to the API and the machine's other work while both want it: the nice of the browser's session until it answers DevTools, 0..19 (Linux; docs/runs.md#cpu).",
+      "How much a starting browser yields the CPU to the API and the machine's other work while both want it: the nice of the browser's session until it answers DevTools (at most 5 s), 0..19; 0 to weigh it as any session (Linux; docs/runs.md#cpu).",
     readBy: ['launcher'],
   },
   LPA_MACHINE_LABEL: {

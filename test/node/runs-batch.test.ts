@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Run, RunBatchResults } from '../../src/shared/schemas/run';
 import { ensureChromium } from './chromium';
 import { lpaRunner } from './cli-run';
@@ -102,7 +102,9 @@ describe.skipIf('skip' in browser)('runs by the batch, stop-all and a deleted pr
     const helpers = processTree(run.pid!).slice(1);
     expect(helpers.length).toBeGreaterThan(0);
     expect((await api(`/api/v1/profiles/${id}`, { method: 'DELETE' })).status).toBe(204);
-    expect([run.pid!, ...helpers].filter(isAlive)).toEqual([]);
+    // SIGKILL reaches the group at once, but a process dies when it next runs: on a busy machine a
+    // helper was seen alive a moment after the answer.
+    await vi.waitFor(() => expect([run.pid!, ...helpers].filter(isAlive)).toEqual([]), { timeout: 2_000 });
     expect(existsSync(folder)).toBe(false);
     expect((await api('/api/v1/runs')).json.items).toEqual([]);
   });
