@@ -550,9 +550,10 @@ export class BrowserRuns {
     const settings = { ...BROWSER_DEFAULTS, headless: true, args: short.args };
     // The session opens no site, so the proxy is not probed: a proxy that refuses leaves it without a network.
     const proxy = short.proxy ? await LocalProxy.open(short.proxy) : null;
+    // Nice 0: this browser is the work of a request that waits for it, not a start beside the API's work.
     const child = spawnBrowser(path, browserFlags(folder, { browser: settings, debug_port: false }, proxy?.url), {
       stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
-      nice: this.options.browserNice,
+      nice: 0,
     });
     child.once('exit', () => {
       proxy
