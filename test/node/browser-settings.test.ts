@@ -45,12 +45,15 @@ describe.skipIf('skip' in browser).each(RUNTIMES)(
       const run = started.json as Run;
       const client = await puppeteer.connect({ browserWSEndpoint: run.ws_endpoint!, defaultViewport: null });
       try {
-        // The first tab may show the new tab page for a moment before it loads its start page.
+        // A start answers before its pages have loaded: the first tab may show the new tab page for a
+        // moment, and a start page opened over DevTools may still be on its way (an evaluation there
+        // then loses its context to the navigation). Every start here has start pages on this site.
         let opened = await client.pages();
-        for (let waited = 0; waited < 5_000 && opened.some((page) => page.url().startsWith('chrome:')); waited += 100) {
+        for (let waited = 0; waited < 5_000 && opened.some((page) => !page.url().startsWith(site)); waited += 100) {
           await new Promise((resolve) => setTimeout(resolve, 100));
           opened = await client.pages();
         }
+        await Promise.all(opened.map((page) => page.waitForFunction(() => document.readyState === 'complete')));
         const [first] = opened;
         const other = await client.newPage();
         await other.goto('about:blank');
