@@ -5,7 +5,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { LogRecord } from '../../../shared/logs/line';
 import {
   devtoolsBase,
@@ -30,6 +30,7 @@ import type { ShortLaunch } from '../../cookies-schema';
 import type { ProxyUpstream } from '../../../shared/schemas/proxy';
 import { BROWSER_DEFAULTS } from '../../../shared/schemas/browser-settings';
 import { HostRefusal } from '../../port';
+import { loadWhenUsed } from '../load-when-used';
 import { Synchronizer } from '../synchronizer/synchronizer';
 
 /** How long a clean stop waits for the browser to close itself before it is killed. */
@@ -197,7 +198,8 @@ export class BrowserRuns {
   private readonly runs = new Map<string, BrowserRun>();
   private readonly bySecret = new Map<string, BrowserRun>();
   private readonly ended = new Map<string, RunEnd>();
-  private readonly sockets = new WebSocketServer({ noServer: true });
+  /** The endpoints' WebSocket server, made at the first upgrade (../load-when-used.ts). */
+  private sockets: WebSocketServer | null = null;
   private found: Promise<BrowserFound> | null = null;
   /** The synchronizer over these browsers: it speaks to them on LPA's own DevTools sessions. */
   readonly synchronizer = new Synchronizer((runId) => this.relayOf(runId));
@@ -483,6 +485,7 @@ export class BrowserRuns {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
+    this.sockets ??= new (loadWhenUsed('ws') as typeof import('ws')).WebSocketServer({ noServer: true });
     this.sockets.handleUpgrade(request, socket, head, (client) => {
       const events = accept(client);
       client.on('message', (data) => events.message(String(data)));

@@ -2,7 +2,6 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import * as tar from 'tar';
 import { fromBase64, toBase64 } from '../../../shared/base64';
 import {
   BUNDLE_MAX_PARTS,
@@ -14,6 +13,7 @@ import {
 } from '../../../shared/schemas/bundle';
 import { utf8Bytes, utf8Text } from '../../../shared/unicode';
 import type { HostPort } from '../../port';
+import { loadWhenUsed } from '../load-when-used';
 
 /*
  * A team profile's folder as it travels (docs/teams.md#what-travels): a gzipped tar of what the
@@ -151,6 +151,7 @@ export async function packBundle(
     void upload.then(() => inFlight.delete(upload));
     if (inFlight.size >= PARTS_IN_FLIGHT) await Promise.race(inFlight);
   };
+  const tar = loadWhenUsed('tar') as typeof import('tar');
   const packed = tar.c(
     {
       cwd: folder,
@@ -271,6 +272,7 @@ async function fetchInto(into: string, profileId: string, { run_id, key, bundle 
       await handle.close();
     }
     let unpacked = 0;
+    const tar = loadWhenUsed('tar') as typeof import('tar');
     await tar.x({
       file,
       cwd: into,

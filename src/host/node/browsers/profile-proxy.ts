@@ -2,8 +2,9 @@ import { Agent as HttpsAgent } from 'node:https';
 import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
-import { Server } from 'proxy-chain';
+import type { Server } from 'proxy-chain';
 import type { ProxyCheck, ProxyErrorCode, ProxyUpstream } from '../../../shared/schemas/proxy';
+import { loadWhenUsed } from '../load-when-used';
 
 /** proxy-chain's answer to a tunnel whose upstream refused the credentials (its `badGatewayStatusCodes.AUTH_FAILED`). */
 const UPSTREAM_AUTH_FAILED = 597;
@@ -55,6 +56,7 @@ export class LocalProxy {
     // the process-wide agent: under Deno a reused TLS socket to the upstream now and then took a
     // request and never answered it (test/node/proxies.test.ts, about 1 run in 3).
     const httpsAgent = upstream.type === 'https' ? new HttpsAgent({ keepAlive: false }) : undefined;
+    const { Server } = loadWhenUsed('proxy-chain') as typeof import('proxy-chain');
     const server = new Server({
       host: '127.0.0.1',
       port: 0,
