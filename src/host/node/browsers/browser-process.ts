@@ -4,8 +4,8 @@ import type { Readable } from 'node:stream';
 
 /**
  * `LPA_BROWSER_NICE` when unset: a starting browser yields the CPU to the API (docs/runs.md#cpu).
- * Measured with 10 headless starts at once: `/status` p99 23–48 ms at 10 against 92–148 ms at 0,
- * and the 10 starts as quick as 10 direct launches of the same browser.
+ * Measured with 10 headless starts at once: `/status` p99 13–48 ms at 10 against 92–364 ms at 0;
+ * the 10 starts took 3.5–4.2 s, 10 direct launches of the same browser 3.1–3.8 s.
  */
 export const DEFAULT_BROWSER_NICE = 10;
 
