@@ -17,8 +17,8 @@ export interface Server {
   stop: () => Promise<void>;
 }
 
-async function ready(child: ChildProcess, port: number, cleanup = () => {}): Promise<Server> {
-  await waitUntilReady(`http://127.0.0.1:${port}/`, {}, 15_000, child);
+async function ready(child: ChildProcess, port: number, cleanup = () => {}, path = '/'): Promise<Server> {
+  await waitUntilReady(`http://127.0.0.1:${port}${path}`, {}, 15_000, child);
   return {
     port,
     stop: async () => {
@@ -33,6 +33,24 @@ export async function nodeHello(): Promise<Server> {
   const port = await freePort();
   const script = `require('node:http').createServer((q, s) => s.end('hello')).listen(${port}, '127.0.0.1')`;
   return ready(spawn(process.execPath, ['-e', script], { stdio: 'ignore' }), port);
+}
+
+/**
+ * A bare TCP hop in its own process: bytes piped both ways between its port and a browser's own
+ * DevTools port on 127.0.0.1, never read. Any relay between a client and the browser wakes one more
+ * process per message each way, as this does; a round trip through it is the least that LPA's
+ * endpoint, which also reads each message, can take.
+ */
+export async function tcpHop(browserPort: number): Promise<Server> {
+  const port = await freePort();
+  const script = `const net = require('node:net');
+net.createServer({ noDelay: true }, (client) => {
+  const browser = net.connect({ port: ${browserPort}, host: '127.0.0.1', noDelay: true });
+  client.pipe(browser).pipe(client);
+  client.on('error', () => browser.destroy());
+  browser.on('error', () => client.destroy());
+}).listen(${port}, '127.0.0.1');`;
+  return ready(spawn(process.execPath, ['-e', script], { stdio: 'ignore' }), port, undefined, '/json/version');
 }
 
 /**

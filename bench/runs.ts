@@ -39,6 +39,7 @@ import { flowRunFigures } from './flow-runs';
 import { percentiles, sample, sampleWhile } from './load';
 import { processesRss } from './memory';
 import { machine, markdownRows, printTable, writeSection, type Row } from './report';
+import { tcpHop } from './references';
 import { synchronizerFigures } from './synchronizer';
 
 const TARGETS = {
@@ -98,7 +99,7 @@ async function evaluator(browser: Browser): Promise<() => Promise<number>> {
 
 /**
  * `count` sequential round trips of each client, in blocks of BLOCK taken in turn (which client goes
- * first alternates), so that whatever else the machine does falls on both alike.
+ * first alternates), so that whatever else the machine does falls on each alike.
  */
 async function roundTrips(clients: (() => Promise<number>)[], count: number): Promise<number[][]> {
   for (const trip of clients) for (let i = 0; i < 20; i++) await trip();
@@ -155,19 +156,24 @@ async function startFigures({ service, browser, root, row, notes }: Bench, round
 
 /**
  * One run with `debug_port: true`, so that the same browser and page are reached by the same client
- * two ways: through LPA's endpoint and on the browser's own port.
+ * three ways: through LPA's endpoint, on the browser's own port, and on that port behind a bare TCP
+ * hop (./references.ts), which shows what one more process in the way costs before LPA's relay
+ * reads a byte.
  */
 async function roundTripFigures({ service, own, row, notes }: Bench, count: number): Promise<void> {
-  log(`round trips: ${count} through LPA's endpoint and on the browser's own port, in turn`);
+  log(`round trips: ${count} through LPA's endpoint, on the browser's own port and behind a bare TCP hop, in turn`);
   const profile = await newProfile(service, 'bench round trips');
   const run = await startRun(service, profile, { debug_port: true });
   notes.push(`Browser: ${run.browser_version}.`);
   const throughLpa = await connect({ browserWSEndpoint: run.ws_endpoint! });
   const onPort = await connect({ browserURL: `http://127.0.0.1:${run.debug_port}` });
-  const evaluators = [await evaluator(throughLpa), await evaluator(onPort)];
+  const hop = await tcpHop(run.debug_port!);
+  const behindHop = await connect({ browserURL: `http://127.0.0.1:${hop.port}` });
+  const evaluators = [await evaluator(throughLpa), await evaluator(onPort), await evaluator(behindHop)];
   // Only LPA's trips cross the service, so its CPU over both clients' trips is theirs.
   const cpu = treeCpu(service.process.pid!);
-  const [viaLpa, viaPort] = (await roundTrips(evaluators, count)).map(percentiles) as [
+  const [viaLpa, viaPort, viaHop] = (await roundTrips(evaluators, count)).map(percentiles) as [
+    ReturnType<typeof percentiles>,
     ReturnType<typeof percentiles>,
     ReturnType<typeof percentiles>,
   ];
@@ -178,7 +184,8 @@ async function roundTripFigures({ service, own, row, notes }: Bench, count: numb
       .map(([name, seconds]) => `${name} ${((seconds * 1000) / viaLpa.n).toFixed(2)} ms`)
       .join(', ')}.`,
   );
-  await Promise.all([throughLpa.disconnect(), onPort.disconnect()]);
+  await Promise.all([throughLpa.disconnect(), onPort.disconnect(), behindHop.disconnect()]);
+  await hop.stop();
   await stopRun(service, profile);
   for (const at of ['p50', 'p99'] as const) {
     const ratio = viaLpa[at] / viaPort[at];
@@ -189,6 +196,16 @@ async function roundTripFigures({ service, own, row, notes }: Bench, count: numb
       met: ratio <= TARGETS.roundTripRatio,
     });
   }
+  for (const at of ['p50', 'p99'] as const)
+    row(
+      'Round trip',
+      `the same on the own port behind a bare TCP hop, the least any relay adds, ${at}`,
+      ms(viaHop[at]),
+      {
+        reference: `the browser's own port ${ms(viaPort[at])}`,
+        ratio: times(viaHop[at] / viaPort[at]),
+      },
+    );
 }
 
 /**
