@@ -170,7 +170,7 @@ async function roundTripFigures({ service, own, row, notes }: Bench, count: numb
   const hop = await tcpHop(run.debug_port!);
   const behindHop = await connect({ browserURL: `http://127.0.0.1:${hop.port}` });
   const evaluators = [await evaluator(throughLpa), await evaluator(onPort), await evaluator(behindHop)];
-  // Only LPA's trips cross the service, so its CPU over both clients' trips is theirs.
+  // Only LPA's trips cross the service, so its CPU over every client's trips is theirs.
   const cpu = treeCpu(service.process.pid!);
   const [viaLpa, viaPort, viaHop] = (await roundTrips(evaluators, count)).map(percentiles) as [
     ReturnType<typeof percentiles>,
