@@ -45,3 +45,21 @@ describe("a run's --disable-features (Chromium keeps only the last one)", () => 
     expect(flags.at(-1)).toBe('about:blank');
   });
 });
+
+describe('what a browser opens', () => {
+  it('a run its first start page, or about:blank; a short browser no window and no page at all', () => {
+    const launch = {
+      browser: { ...BROWSER_DEFAULTS, headless: true, start_urls: ['https://example.com/'] },
+      debug_port: false,
+    };
+    expect(browserFlags('/data/browsers/p', launch).at(-1)).toBe('https://example.com/');
+    const short = browserFlags(
+      '/data/browsers/p',
+      { ...launch, browser: { ...launch.browser, start_urls: [] } },
+      null,
+      false,
+    );
+    expect(short.at(-1)).toBe('--no-startup-window');
+    expect(short).not.toContain('about:blank');
+  });
+});

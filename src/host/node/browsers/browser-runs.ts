@@ -122,11 +122,14 @@ function disabledFeatures(browser: RunLaunch['browser'], proxied: boolean): { fl
  * asks for one), its local proxy's switches when it has one, then the browser settings of the start
  * (docs/runs.md#browser-settings). Exported for `npm run bench -- --runs`, whose reference launches
  * the same browser with the same switches.
+ * `window: false` (a short browser, whose work is all over DevTools) opens no window and no page:
+ * such a start takes half the CPU of one that opens `about:blank` (docs/cookies.md).
  */
 export function browserFlags(
   folder: string,
   launch: Pick<RunLaunch, 'browser' | 'debug_port'>,
   proxyUrl: string | null = null,
+  window = true,
 ) {
   const { browser } = launch;
   const features = disabledFeatures(browser, proxyUrl !== null);
@@ -154,7 +157,7 @@ export function browserFlags(
     ...features.args,
     // The first page only: headless Chromium refuses more than one on its command line, so the start
     // opens the others over DevTools (BrowserRuns.start).
-    browser.start_urls[0] ?? 'about:blank',
+    window ? (browser.start_urls[0] ?? 'about:blank') : '--no-startup-window',
   ];
 }
 
@@ -554,10 +557,14 @@ export class BrowserRuns {
     // The session opens no site, so the proxy is not probed: a proxy that refuses leaves it without a network.
     const proxy = short.proxy ? await LocalProxy.open(short.proxy) : null;
     // Nice 0: this browser is the work of a request that waits for it, not a start beside the API's work.
-    const child = spawnBrowser(path, browserFlags(folder, { browser: settings, debug_port: false }, proxy?.url), {
-      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
-      nice: 0,
-    });
+    const child = spawnBrowser(
+      path,
+      browserFlags(folder, { browser: settings, debug_port: false }, proxy?.url, false),
+      {
+        stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+        nice: 0,
+      },
+    );
     child.once('exit', () => {
       proxy
         ?.close()
