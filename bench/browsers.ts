@@ -16,7 +16,7 @@ import type { Row } from './report';
 const BROWSER_WAIT_MS = 30_000;
 
 export const log = (message: string) => console.error(`[bench --runs] ${message}`);
-export const ms = (v: number) => `${v.toFixed(1)} ms`;
+export const ms = (v: number, digits = 1) => `${v.toFixed(digits)} ms`;
 export const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 export const times = (v: number) => `${v.toFixed(2)}×`;
 export const wait = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
@@ -28,6 +28,10 @@ export const connect = (endpoint: Pick<ConnectOptions, 'browserWSEndpoint' | 'br
 /** Browsers the bench started itself, killed at the end if any is still alive. */
 export const launched = new Set<ChildProcess>();
 
+/** The switches LPA starts a headless profile's browser with, on a folder of the bench's: DevTools over the pipe. */
+export const lpaSwitches = (folder: string, proxyUrl: string | null = null) =>
+  browserFlags(folder, { browser: { ...BROWSER_DEFAULTS, headless: true }, debug_port: false }, proxyUrl);
+
 /**
  * The reference: the browser LPA would start, on a folder of the bench's, with LPA's own switches
  * except that DevTools listens on a TCP port of its choosing instead of the pipe. Resolves with the
@@ -38,11 +42,9 @@ export async function launchDirect(
   folder: string,
   proxyUrl: string | null = null,
 ): Promise<{ child: ChildProcess; endpoint: string }> {
-  const flags = browserFlags(
-    folder,
-    { browser: { ...BROWSER_DEFAULTS, headless: true }, debug_port: false },
-    proxyUrl,
-  ).map((flag) => (flag === '--remote-debugging-pipe' ? '--remote-debugging-port=0' : flag));
+  const flags = lpaSwitches(folder, proxyUrl).map((flag) =>
+    flag === '--remote-debugging-pipe' ? '--remote-debugging-port=0' : flag,
+  );
   const child = spawn(path, flags, { stdio: ['ignore', 'ignore', 'pipe'] });
   launched.add(child);
   child.once('exit', () => launched.delete(child));

@@ -9,6 +9,7 @@ import { workerdBinary } from '../src/runtimes/launcher/workerd-binary';
 import { COMPATIBILITY_DATE } from '../src/runtimes/launcher/workerd-config';
 import { freePort } from '../test/node/service';
 import { loopbackSocket } from '../src/runtimes/launcher/loopback-socket';
+import { lpaSwitches } from './browsers';
 
 export const BUN = 'node_modules/.bin/bun';
 
@@ -51,6 +52,53 @@ net.createServer({ noDelay: true }, (client) => {
   browser.on('error', () => client.destroy());
 }).listen(${port}, '127.0.0.1');`;
   return ready(spawn(process.execPath, ['-e', script], { stdio: 'ignore' }), port, undefined, '/json/version');
+}
+
+/**
+ * A minimal relay over the pipe in its own process: a browser of its own started with LPA's switches
+ * on `folder` (`--remote-debugging-pipe` among them), and each text of one WebSocket client written to the
+ * pipe as it came, each message of the pipe sent back as it came, with the `ws` package LPA's relay
+ * uses and nothing else: no session of its own, no id or session read. It listens once the browser
+ * has answered `Browser.getVersion`. What any relay between a WebSocket and the pipe costs, before
+ * LPA's own work (sessions per client, the check of each message's session).
+ */
+export async function pipeRelay(browserPath: string, folder: string): Promise<Server> {
+  const port = await freePort();
+  const switches = lpaSwitches(folder);
+  const script = `const { spawn } = require('node:child_process');
+const { createServer } = require('node:http');
+const { WebSocketServer } = require('ws');
+const browser = spawn(${JSON.stringify(browserPath)}, ${JSON.stringify(switches)}, { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+const [, , , toBrowser, fromBrowser] = browser.stdio;
+const server = createServer((request, response) => response.end('ready'));
+let client = null;
+let answered = false;
+let pending = [];
+fromBrowser.on('data', (chunk) => {
+  let start = 0;
+  for (let end = chunk.indexOf(0); end !== -1; end = chunk.indexOf(0, start)) {
+    pending.push(chunk.subarray(start, end));
+    const text = Buffer.concat(pending).toString();
+    pending = [];
+    start = end + 1;
+    if (client) client.send(text);
+    else if (!answered) {
+      answered = true;
+      server.listen(${port}, '127.0.0.1');
+    }
+  }
+  if (start < chunk.length) pending.push(chunk.subarray(start));
+});
+toBrowser.write(JSON.stringify({ id: 0, method: 'Browser.getVersion' }) + '\\0');
+new WebSocketServer({ server }).on('connection', (socket) => {
+  client = socket;
+  socket.on('message', (data) => toBrowser.write(data + '\\0'));
+});
+browser.once('exit', () => process.exit(0));
+process.on('SIGTERM', () => browser.kill());`;
+  return ready(spawn(process.execPath, ['-e', script], { stdio: 'ignore' }), port, () =>
+    rmSync(folder, { recursive: true, force: true }),
+  );
 }
 
 /**
