@@ -36,18 +36,26 @@ function shown(run: StoredRun, live: LiveRun | undefined, port: number): Run {
 }
 
 /**
+ * The runs whose start is under way in this service: recorded `starting` before the host has a
+ * browser for them (while it probes the proxy, waits for a short browser on the profile's folder,
+ * or before its request reaches it), so the host cannot name them yet.
+ */
+const startsUnderway = perStore(() => new Set<string>());
+
+/**
  * Brings the store's live runs in step with the host's processes: a run the host saw end is recorded
  * as it ended (audited as `runs.end`); a run the host does not know at all was left by a service that
- * stopped without closing it (`crashed`, `service_stopped`). A run being stopped is its stop's to record.
- * A team profile's run that ended gives its lease back at once.
+ * stopped without closing it (`crashed`, `service_stopped`). A run being started is its start's to
+ * record, and a run being stopped its stop's. A team profile's run that ended gives its lease back at once.
  */
 export async function syncRuns(ctx: LeaseContext): Promise<Map<string, LiveRun>> {
   const [stored, known] = await Promise.all([ctx.store.runs.live(), ctx.host.runs.list()]);
   const live = new Map(known.live.map((run) => [run.run_id, run]));
   const starting = new Set(known.starting);
   const ended = new Map(known.ended.map((end) => [end.run_id, end]));
+  const underway = startsUnderway.of(ctx.memory);
   for (const run of stored) {
-    if (live.has(run.id) || starting.has(run.id) || run.state === 'stopping') continue;
+    if (live.has(run.id) || starting.has(run.id) || underway.has(run.id) || run.state === 'stopping') continue;
     const end = ended.get(run.id);
     await ctx.store.runs.ended(SEEN_BY_SERVICE, run.id, end ?? leftBehind());
     if (inTeam(ctx)) await handBack(ctx, run.profile_id, run.id);
@@ -179,44 +187,51 @@ export async function startOne(ctx: RequestContext, audit: AuditContext, id: str
       throw error;
     }
   }
-  let begun: StoredRun;
+  // From its record as `starting` to its outcome, the run is this start's: no sync may end it meanwhile.
+  const underway = startsUnderway.of(ctx.memory);
+  underway.add(runId);
   try {
-    begun = await ctx.store.runs.begin(
-      { id: runId, profile_id: id, headless: browser.headless, started_at: Date.now() },
-      await runQuota(ctx),
-    );
-  } catch (error) {
-    if (inTeam(ctx)) await releaseLease(ctx, id, runId);
-    throw error;
+    let begun: StoredRun;
+    try {
+      begun = await ctx.store.runs.begin(
+        { id: runId, profile_id: id, headless: browser.headless, started_at: Date.now() },
+        await runQuota(ctx),
+      );
+    } catch (error) {
+      if (inTeam(ctx)) await releaseLease(ctx, id, runId);
+      throw error;
+    }
+    const started = await ctx.host.runs.start({
+      run_id: runId,
+      profile_id: id,
+      browser,
+      timeout_ms,
+      debug_port: debugPort,
+      proxy,
+    });
+    if (!started.ok) {
+      await ctx.store.runs.failed(begun.id, started.error);
+      if (inTeam(ctx)) await releaseLease(ctx, id, runId);
+      if (started.reason === 'browser_missing') throw new ApiError('run.browser_missing', { problem: started.error });
+      if (started.reason === 'proxy.auth_failed') throw new ApiError('proxy.auth_failed', { proxy: proxyName(proxy!) });
+      if (started.reason === 'proxy.unreachable')
+        throw new ApiError('proxy.unreachable', { proxy: proxyName(proxy!), error: started.error });
+      throw new ApiError('run.start_failed', { run_id: begun.id, error: started.error });
+    }
+    // A start slower than a third of the lease renews it before it answers; one slower than the lease lost it.
+    if (inTeam(ctx) && !(await keepLease(ctx, runId))) {
+      await ctx.host.runs.stop(runId, true);
+      await ctx.store.runs.failed(runId, 'the browser took longer to start than the lease lasts');
+      await releaseLease(ctx, id, runId);
+      throw new ApiError('run.lease_lost', { profile_id: id, run_id: runId });
+    }
+    const { pid, browser_version, debug_port } = started.run;
+    const running = await ctx.store.runs.running(audit, runId, { pid, browser_version, debug_port });
+    watchRuns(ctx);
+    return shown(running, started.run, ctx.config.port);
+  } finally {
+    underway.delete(runId);
   }
-  const started = await ctx.host.runs.start({
-    run_id: runId,
-    profile_id: id,
-    browser,
-    timeout_ms,
-    debug_port: debugPort,
-    proxy,
-  });
-  if (!started.ok) {
-    await ctx.store.runs.failed(begun.id, started.error);
-    if (inTeam(ctx)) await releaseLease(ctx, id, runId);
-    if (started.reason === 'browser_missing') throw new ApiError('run.browser_missing', { problem: started.error });
-    if (started.reason === 'proxy.auth_failed') throw new ApiError('proxy.auth_failed', { proxy: proxyName(proxy!) });
-    if (started.reason === 'proxy.unreachable')
-      throw new ApiError('proxy.unreachable', { proxy: proxyName(proxy!), error: started.error });
-    throw new ApiError('run.start_failed', { run_id: begun.id, error: started.error });
-  }
-  // A start slower than a third of the lease renews it before it answers; one slower than the lease lost it.
-  if (inTeam(ctx) && !(await keepLease(ctx, runId))) {
-    await ctx.host.runs.stop(runId, true);
-    await ctx.store.runs.failed(runId, 'the browser took longer to start than the lease lasts');
-    await releaseLease(ctx, id, runId);
-    throw new ApiError('run.lease_lost', { profile_id: id, run_id: runId });
-  }
-  const { pid, browser_version, debug_port } = started.run;
-  const running = await ctx.store.runs.running(audit, runId, { pid, browser_version, debug_port });
-  watchRuns(ctx);
-  return shown(running, started.run, ctx.config.port);
 }
 
 /** One profile's stop; `run.not_running` when it has no live run. */

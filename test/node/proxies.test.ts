@@ -114,6 +114,28 @@ async function socksProxy(): Promise<{ server: net.Server; port: number; carried
   return { server, port: (server.address() as AddressInfo).port, carried };
 }
 
+/**
+ * An upstream that refuses every request's credentials, `delayMs` after it read the request: a start
+ * through it waits that long on the proxy's answer before any browser runs.
+ */
+async function slowRefusingProxy(delayMs: number): Promise<{ port: number; close: () => void }> {
+  const server = net.createServer((socket) => {
+    socket.once('data', () => {
+      const timer = setTimeout(
+        () =>
+          socket.end(
+            'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic\r\nContent-Length: 0\r\n\r\n',
+          ),
+        delayMs,
+      );
+      socket.once('close', () => clearTimeout(timer));
+    });
+    socket.on('error', () => socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as AddressInfo).port, close: () => server.close() };
+}
+
 /** Whether something listens on 127.0.0.1:`port`. */
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -276,6 +298,27 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
       expect((await api(`/api/v1/profiles/${id}/run`)).json).toMatchObject({ state: 'failed' });
     },
   );
+
+  it('a start still waiting on its proxy stays starting while the runs are brought in step with the host, then fails', async () => {
+    const slow = await slowRefusingProxy(1_500);
+    try {
+      const id = await profileWith('http', { port: slow.port });
+      const answer = start(id);
+      // Each read of a run brings the store in step with the host, which has no browser for this start yet.
+      await until(async () => (await api(`/api/v1/profiles/${id}/run`)).status === 200, 1_000);
+      expect((await api('/api/v1/runs')).status).toBe(200);
+      expect((await api(`/api/v1/profiles/${id}/run`)).json).toMatchObject({ state: 'starting' });
+      const res = await answer;
+      expect(res.status, res.text).toBe(502);
+      expect(res.json.error.code).toBe('proxy.auth_failed');
+      expect((await api(`/api/v1/profiles/${id}/run`)).json).toMatchObject({ state: 'failed', end_reason: 'failed' });
+      const ends = await api(`/api/v1/audit?action=runs.end&entity_id=${id}`);
+      expect(ends.status).toBe(200);
+      expect(ends.json.items).toEqual([]);
+    } finally {
+      slow.close();
+    }
+  });
 
   it("closes the run's local proxy when its browser crashes and when its profile is deleted", async () => {
     const localPortOf = (id: string) =>
