@@ -114,28 +114,6 @@ async function socksProxy(): Promise<{ server: net.Server; port: number; carried
   return { server, port: (server.address() as AddressInfo).port, carried };
 }
 
-/**
- * An upstream that refuses every request's credentials, `delayMs` after it read the request: a start
- * through it waits that long on the proxy's answer before any browser runs.
- */
-async function slowRefusingProxy(delayMs: number): Promise<{ port: number; close: () => void }> {
-  const server = net.createServer((socket) => {
-    socket.once('data', () => {
-      const timer = setTimeout(
-        () =>
-          socket.end(
-            'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic\r\nContent-Length: 0\r\n\r\n',
-          ),
-        delayMs,
-      );
-      socket.once('close', () => clearTimeout(timer));
-    });
-    socket.on('error', () => socket.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, close: () => server.close() };
-}
-
 /** Whether something listens on 127.0.0.1:`port`. */
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -300,7 +278,8 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
   );
 
   it('a start still waiting on its proxy stays starting while the runs are brought in step with the host, then fails', async () => {
-    const slow = await slowRefusingProxy(1_500);
+    // It refuses the profile's credentials, 1.5 s after it was asked: the start waits on it before any browser runs.
+    const slow = await httpProxy({ username: USER, password: 'another', answerAfterMs: 1_500 });
     try {
       const id = await profileWith('http', { port: slow.port });
       const answer = start(id);
@@ -316,7 +295,7 @@ describe.skipIf('skip' in browser).each(RUNTIMES)("a profile's proxy on %s", { t
       expect(ends.status).toBe(200);
       expect(ends.json.items).toEqual([]);
     } finally {
-      slow.close();
+      await slow.server.close(true);
     }
   });
 
