@@ -15,6 +15,7 @@ export const BUN = 'node_modules/.bin/bun';
 
 export interface Server {
   port: number;
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -22,6 +23,7 @@ async function ready(child: ChildProcess, port: number, cleanup = () => {}, path
   await waitUntilReady(`http://127.0.0.1:${port}${path}`, {}, 15_000, child);
   return {
     port,
+    pid: child.pid!,
     stop: async () => {
       await stopChild(child, 2_000);
       cleanup();
@@ -37,12 +39,14 @@ export async function nodeHello(): Promise<Server> {
 }
 
 /**
- * A bare TCP hop in its own process: bytes piped both ways between its port and a browser's own
+ * A bare TCP hop in its own process: bytes passed both ways between its port and a browser's own
  * DevTools port on 127.0.0.1, never read. Any relay between a client and the browser wakes one more
- * process per message each way, as this does; a round trip through it is the least that LPA's
- * endpoint, which also reads each message, can take.
+ * process per message each way, as this does; a round trip through it is the least that a relay on
+ * that runtime, which also reads each message, can take. On Node's `net` (the launcher's runtime under
+ * `npm start`) or on Bun's own sockets (./bun/tcp-hop.ts; `npm run start:bun`): what the runtime of
+ * the process in between costs.
  */
-export async function tcpHop(browserPort: number): Promise<Server> {
+export async function tcpHop(browserPort: number, runtime: 'node' | 'bun'): Promise<Server> {
   const port = await freePort();
   const script = `const net = require('node:net');
 net.createServer({ noDelay: true }, (client) => {
@@ -51,7 +55,11 @@ net.createServer({ noDelay: true }, (client) => {
   client.on('error', () => browser.destroy());
   browser.on('error', () => client.destroy());
 }).listen(${port}, '127.0.0.1');`;
-  return ready(spawn(process.execPath, ['-e', script], { stdio: 'ignore' }), port, undefined, '/json/version');
+  const child =
+    runtime === 'node'
+      ? spawn(process.execPath, ['-e', script], { stdio: 'ignore' })
+      : spawn(BUN, [join('bench', 'bun', 'tcp-hop.ts'), String(port), String(browserPort)], { stdio: 'ignore' });
+  return ready(child, port, undefined, '/json/version');
 }
 
 /**

@@ -34,7 +34,7 @@ import {
   times,
   wait,
 } from './browsers';
-import { cpuSince, treeCpu } from './cpu';
+import { cpuSince, mainThreadCpu, treeCpu } from './cpu';
 import { flowRunFigures } from './flow-runs';
 import { percentiles, sample, sampleWhile } from './load';
 import { processesRss } from './memory';
@@ -54,8 +54,10 @@ const TARGETS = {
 const COOKIES = 5_000;
 /** Profiles started at once for the memory and `/status` figures. */
 const AT_ONCE = 10;
-/** Round trips of one client taken in a row before the other client's turn. */
+/** Round trips of one client taken in a row before the next client's turn. */
 const BLOCK = 50;
+/** Round trips of each client before the measured ones. */
+const WARM_UP = 20;
 /** Milliseconds to the endpoint being known (the start's answer; Chromium's "listening" line) and to the connection. */
 interface StartTimes {
   endpoint: number;
@@ -102,7 +104,7 @@ async function evaluator(browser: Browser): Promise<() => Promise<number>> {
  * first alternates), so that whatever else the machine does falls on each alike.
  */
 async function roundTrips(clients: (() => Promise<number>)[], count: number): Promise<number[][]> {
-  for (const trip of clients) for (let i = 0; i < 20; i++) await trip();
+  for (const trip of clients) for (let i = 0; i < WARM_UP; i++) await trip();
   const taken = clients.map((): number[] => []);
   for (let block = 0; block * BLOCK < count; block++) {
     const order = block % 2 === 0 ? clients.keys() : [...clients.keys()].reverse();
@@ -156,70 +158,103 @@ async function startFigures({ service, browser, root, row, notes }: Bench, round
 
 /**
  * One run with `debug_port: true`, so that the same browser and page are reached by the same client
- * three ways: through LPA's endpoint, on the browser's own port, and on that port behind a bare TCP
- * hop (./references.ts), which shows what one more process in the way costs before LPA's relay
- * reads a byte. A fourth client goes through a minimal WebSocket-to-pipe relay on a browser of its
- * own (./references.ts): what a relay over the pipe costs before LPA's own work.
+ * through LPA's endpoint, on the browser's own port, and on that port behind a bare TCP hop in Node
+ * and in Bun (./references.ts), which shows what one more process in the way costs, and how much of
+ * it is the runtime's, before LPA's relay reads a byte. A further client goes through a minimal
+ * WebSocket-to-pipe relay on a browser of its own (./references.ts): what a relay over the pipe costs
+ * before LPA's own work. Last, the same pair on a run of LPA under Bun (`npm run start:bun`), whose
+ * relay runs in the service's own process on Bun's sockets (docs/runs.md#on-each-runtime).
  */
 async function roundTripFigures({ service, own, browser, root, row, notes }: Bench, count: number): Promise<void> {
   log(
-    `round trips: ${count} through LPA's endpoint, on the browser's own port, behind a bare TCP hop and through a minimal relay, in turn`,
+    `round trips: ${count} through LPA's endpoint, on the browser's own port, behind bare TCP hops, through a minimal relay, and through LPA under Bun, in turn`,
   );
   const profile = await newProfile(service, 'bench round trips');
   const run = await startRun(service, profile, { debug_port: true });
   notes.push(`Browser: ${run.browser_version}.`);
-  const throughLpa = await connect({ browserWSEndpoint: run.ws_endpoint! });
-  const onPort = await connect({ browserURL: `http://127.0.0.1:${run.debug_port}` });
-  const hop = await tcpHop(run.debug_port!);
-  const behindHop = await connect({ browserURL: `http://127.0.0.1:${hop.port}` });
+  const nodeHop = await tcpHop(run.debug_port!, 'node');
+  const bunHop = await tcpHop(run.debug_port!, 'bun');
   const relay = await pipeRelay(browser, join(root, 'relay'));
-  const throughRelay = await connect({ browserWSEndpoint: `ws://127.0.0.1:${relay.port}/` });
-  const evaluators = [
-    await evaluator(throughLpa),
-    await evaluator(onPort),
-    await evaluator(behindHop),
-    await evaluator(throughRelay),
-  ];
-  // Only LPA's trips cross the service, so its CPU over every client's trips is theirs.
-  const cpu = treeCpu(service.process.pid!);
-  const [viaLpa, viaPort, viaHop, viaRelay] = (await roundTrips(evaluators, count)).map(percentiles) as [
-    ReturnType<typeof percentiles>,
-    ReturnType<typeof percentiles>,
-    ReturnType<typeof percentiles>,
-    ReturnType<typeof percentiles>,
-  ];
-  const ownNames = new Set(processesRss(own).processes.map((p) => p.command));
-  notes.push(
-    `The service's CPU per round trip through LPA's endpoint: ${[...cpuSince(service.process.pid!, cpu).byName]
-      .filter(([name]) => ownNames.has(name))
-      .map(([name, seconds]) => `${name} ${((seconds * 1000) / viaLpa.n).toFixed(2)} ms`)
-      .join(', ')}.`,
-  );
-  await Promise.all([throughLpa.disconnect(), onPort.disconnect(), behindHop.disconnect(), throughRelay.disconnect()]);
-  await Promise.all([hop.stop(), relay.stop()]);
-  await stopRun(service, profile);
-  for (const at of ['p50', 'p99'] as const) {
-    const ratio = viaLpa[at] / viaPort[at];
-    row('Round trip', `Runtime.evaluate 1+1 through LPA's endpoint, ${at} of ${viaLpa.n}`, ms(viaLpa[at], 2), {
-      reference: `the browser's own port ${ms(viaPort[at], 2)}`,
-      ratio: times(ratio),
-      target: `≤ ${TARGETS.roundTripRatio.toFixed(2)}×`,
-      met: ratio <= TARGETS.roundTripRatio,
-    });
+  const onBun = await startService('bun', join(root, 'bun-service'), { LPA_BROWSER: browser });
+  try {
+    const bunProfile = await newProfile(onBun, 'bench round trips');
+    const bunRun = await startRun(onBun, bunProfile, { debug_port: true });
+    const clients = {
+      lpa: await connect({ browserWSEndpoint: run.ws_endpoint! }),
+      port: await connect({ browserURL: `http://127.0.0.1:${run.debug_port}` }),
+      nodeHop: await connect({ browserURL: `http://127.0.0.1:${nodeHop.port}` }),
+      bunHop: await connect({ browserURL: `http://127.0.0.1:${bunHop.port}` }),
+      relay: await connect({ browserWSEndpoint: `ws://127.0.0.1:${relay.port}/` }),
+      bunLpa: await connect({ browserWSEndpoint: bunRun.ws_endpoint! }),
+      bunPort: await connect({ browserURL: `http://127.0.0.1:${bunRun.debug_port}` }),
+    };
+    const names = Object.keys(clients) as (keyof typeof clients)[];
+    const evaluators = [];
+    for (const name of names) evaluators.push(await evaluator(clients[name]));
+    // Only the trips through LPA's endpoint under npm start cross that service, so its CPU is theirs.
+    const cpu = treeCpu(service.process.pid!);
+    const inBetween = [
+      ['the Node hop', nodeHop.pid],
+      ['the Bun hop', bunHop.pid],
+      ['the minimal relay', relay.pid],
+    ] as const;
+    const inBetweenCpu = inBetween.map(([, pid]) => mainThreadCpu(pid));
+    const taken = await roundTrips(evaluators, count);
+    const figures = Object.fromEntries(names.map((name, at) => [name, percentiles(taken[at]!)])) as Record<
+      keyof typeof clients,
+      ReturnType<typeof percentiles>
+    >;
+    const ownNames = new Set(processesRss(own).processes.map((p) => p.command));
+    notes.push(
+      `The service's CPU per round trip through LPA's endpoint: ${[...cpuSince(service.process.pid!, cpu).byName]
+        .filter(([name]) => ownNames.has(name))
+        .map(([name, seconds]) => `${name} ${((seconds * 1000) / figures.lpa.n).toFixed(2)} ms`)
+        .join(', ')}.`,
+      `The CPU per round trip of the process in between, its main thread's: ${inBetween
+        .map(([name, pid], at) => {
+          const trips = figures.port.n + WARM_UP;
+          return `${name} ${(((mainThreadCpu(pid) - inBetweenCpu[at]!) * 1e6) / trips).toFixed(0)} µs`;
+        })
+        .join(', ')}.`,
+    );
+    await Promise.all(names.map((name) => clients[name].disconnect()));
+    await stopRun(onBun, bunProfile);
+    const targetRows = [
+      [figures.lpa, figures.port, "through LPA's endpoint"],
+      [figures.bunLpa, figures.bunPort, "through LPA's endpoint under Bun (`npm run start:bun`, a run of its own)"],
+    ] as const;
+    for (const [through, port, figure] of targetRows)
+      for (const at of ['p50', 'p99'] as const) {
+        const ratio = through[at] / port[at];
+        row('Round trip', `Runtime.evaluate 1+1 ${figure}, ${at} of ${through.n}`, ms(through[at], 2), {
+          reference: `the browser's own port ${ms(port[at], 2)}`,
+          ratio: times(ratio),
+          target: `≤ ${TARGETS.roundTripRatio.toFixed(2)}×`,
+          met: ratio <= TARGETS.roundTripRatio,
+        });
+      }
+    const floors = [
+      [
+        figures.nodeHop,
+        "the same on the own port behind a bare TCP hop in Node (the launcher's runtime), the least a relay there adds",
+      ],
+      [figures.bunHop, 'the same behind the same hop in Bun, the least a relay on Bun adds'],
+      [
+        figures.relay,
+        'the same through a minimal WebSocket-to-pipe relay in Node (a browser of its own), the least a relay over the pipe adds there',
+      ],
+    ] as const;
+    for (const [through, figure] of floors)
+      for (const at of ['p50', 'p99'] as const)
+        row('Round trip', `${figure}, ${at}`, ms(through[at], 2), {
+          reference: `the browser's own port ${ms(figures.port[at], 2)}`,
+          ratio: times(through[at] / figures.port[at]),
+        });
+  } finally {
+    await onBun.stop();
+    await Promise.all([nodeHop.stop(), bunHop.stop(), relay.stop()]);
+    await stopRun(service, profile);
   }
-  const floors = [
-    [viaHop, 'the same on the own port behind a bare TCP hop, the least any relay adds'],
-    [
-      viaRelay,
-      'the same through a minimal WebSocket-to-pipe relay (a browser of its own), the least a relay over the pipe adds',
-    ],
-  ] as const;
-  for (const [figures, figure] of floors)
-    for (const at of ['p50', 'p99'] as const)
-      row('Round trip', `${figure}, ${at}`, ms(figures[at], 2), {
-        reference: `the browser's own port ${ms(viaPort[at], 2)}`,
-        ratio: times(figures[at] / viaPort[at]),
-      });
 }
 
 /**
