@@ -48,6 +48,10 @@ export async function nodeHello(): Promise<Server> {
  */
 export async function tcpHop(browserPort: number, runtime: 'node' | 'bun'): Promise<Server> {
   const port = await freePort();
+  if (runtime === 'bun') {
+    const args = [join('bench', 'bun', 'tcp-hop.ts'), String(port), String(browserPort)];
+    return ready(spawn(BUN, args, { stdio: 'ignore' }), port, undefined, '/json/version');
+  }
   const script = `const net = require('node:net');
 net.createServer({ noDelay: true }, (client) => {
   const browser = net.connect({ port: ${browserPort}, host: '127.0.0.1', noDelay: true });
@@ -55,11 +59,7 @@ net.createServer({ noDelay: true }, (client) => {
   client.on('error', () => browser.destroy());
   browser.on('error', () => client.destroy());
 }).listen(${port}, '127.0.0.1');`;
-  const child =
-    runtime === 'node'
-      ? spawn(process.execPath, ['-e', script], { stdio: 'ignore' })
-      : spawn(BUN, [join('bench', 'bun', 'tcp-hop.ts'), String(port), String(browserPort)], { stdio: 'ignore' });
-  return ready(child, port, undefined, '/json/version');
+  return ready(spawn(process.execPath, ['-e', script], { stdio: 'ignore' }), port, undefined, '/json/version');
 }
 
 /**

@@ -15,9 +15,10 @@ interface Side {
   waiting: Uint8Array[];
   /** The client's bytes that came before the browser's connection was up. */
   early: Uint8Array[];
+  closed: boolean;
 }
 
-const side = (peer: Socket<Side> | null): Side => ({ peer, waiting: [], early: [] });
+const side = (peer: Socket<Side> | null): Side => ({ peer, waiting: [], early: [], closed: false });
 
 function drain(socket: Socket<Side>): void {
   const { waiting } = socket.data;
@@ -50,6 +51,7 @@ const handlers = {
   },
   drain,
   close(socket: Socket<Side>) {
+    socket.data.closed = true;
     socket.data.peer?.end();
   },
   error(socket: Socket<Side>) {
@@ -71,6 +73,10 @@ Bun.listen<Side>({
         socket: {
           ...handlers,
           open(browser) {
+            if (client.data.closed) {
+              browser.end();
+              return;
+            }
             client.data.peer = browser;
             for (const bytes of client.data.early) send(browser, bytes);
             client.data.early = [];
