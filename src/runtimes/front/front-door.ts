@@ -172,7 +172,9 @@ function pipeToUpstream(
     // is not written to workerd, and nothing after it is.
     refuse: (host) => {
       misdirected = true;
+      // Both ways: on Bun, destroying workerd's socket would end the client through its pipe before the 421 is written.
       client.unpipe(upstream);
+      upstream.unpipe(client);
       upstream.destroy();
       answerMisdirected(client, host).catch(closeBoth);
     },
