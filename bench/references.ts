@@ -42,9 +42,10 @@ export async function nodeHello(): Promise<Server> {
  * A bare TCP hop in its own process: bytes passed both ways between its port and a browser's own
  * DevTools port on 127.0.0.1, never read. Any relay between a client and the browser wakes one more
  * process per message each way, as this does; a round trip through it is the least that a relay on
- * that runtime, which also reads each message, can take. On Node's `net` (the launcher's runtime under
- * `npm start`) or on Bun's own sockets (./bun/tcp-hop.ts; `npm run start:bun`): what the runtime of
- * the process in between costs.
+ * that runtime, which also reads each message, can take. On Bun's own sockets (./bun/tcp-hop.ts; the
+ * launcher's runtime, and the service's under `npm run start:bun`) or on Node's `net` (where the
+ * launcher ran until Node's CPU per message kept its round trip over target): what the runtime of the
+ * process in between costs.
  */
 export async function tcpHop(browserPort: number, runtime: 'node' | 'bun'): Promise<Server> {
   const port = await freePort();
@@ -67,8 +68,9 @@ net.createServer({ noDelay: true }, (client) => {
  * on `folder` (`--remote-debugging-pipe` among them), and each text of one WebSocket client written to the
  * pipe as it came, each message of the pipe sent back as it came, with the `ws` package LPA's relay
  * uses and nothing else: no session of its own, no id or session read. It listens once the browser
- * has answered `Browser.getVersion`. What any relay between a WebSocket and the pipe costs, before
- * LPA's own work (sessions per client, the check of each message's session).
+ * has answered `Browser.getVersion`. Run on Bun, the launcher's runtime: what any relay between a
+ * WebSocket and the pipe costs there, before LPA's own work (sessions per client, the check of each
+ * message's session).
  */
 export async function pipeRelay(browserPath: string, folder: string): Promise<Server> {
   const port = await freePort();
@@ -104,8 +106,9 @@ new WebSocketServer({ server }).on('connection', (socket) => {
 });
 browser.once('exit', () => process.exit(0));
 process.on('SIGTERM', () => browser.kill());`;
-  return ready(spawn(process.execPath, ['-e', script], { stdio: 'ignore' }), port, () =>
-    rmSync(folder, { recursive: true, force: true }),
+  // The browser's helper processes may still be writing to the folder as its main process exits.
+  return ready(spawn(BUN, ['-e', script], { stdio: 'ignore' }), port, () =>
+    rmSync(folder, { recursive: true, force: true, maxRetries: 5 }),
   );
 }
 

@@ -236,12 +236,12 @@ async function roundTripFigures({ service, own, browser, root, row, notes }: Ben
     const floors = [
       [
         figures.nodeHop,
-        "the same on the own port behind a bare TCP hop in Node (the launcher's runtime), the least a relay there adds",
+        'the same on the own port behind a bare TCP hop in Node, the least a relay there adds (why the launcher runs on Bun)',
       ],
-      [figures.bunHop, 'the same behind the same hop in Bun, the least a relay on Bun adds'],
+      [figures.bunHop, "the same behind the same hop in Bun (the launcher's runtime), the least a relay there adds"],
       [
         figures.relay,
-        'the same through a minimal WebSocket-to-pipe relay in Node (a browser of its own), the least a relay over the pipe adds there',
+        'the same through a minimal WebSocket-to-pipe relay on Bun (a browser of its own), the least a relay over the pipe adds there',
       ],
     ] as const;
     for (const [through, figure] of floors)

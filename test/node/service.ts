@@ -115,7 +115,7 @@ export const RUNTIMES: Runtime[] = ['workerd', 'bun', 'deno'];
 
 /** How each runtime is started: what `npm start`, `npm run start:bun` and `npm run start:deno` run, without npm around it. */
 const COMMANDS: Record<Runtime, [string, string[]]> = {
-  workerd: [process.execPath, ['scripts/start.mjs']],
+  workerd: ['node_modules/.bin/bun', ['scripts/start.mjs']],
   bun: ['node_modules/.bin/bun', ['src/runtimes/bun/main.ts']],
   deno: ['node_modules/@deno/linux-x64-glibc/deno', ['run', '-A', 'src/runtimes/deno/main.ts']],
 };

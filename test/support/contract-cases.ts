@@ -151,7 +151,8 @@ export function contractCases(t: Transport, { teamMode = false }: SuiteMode): Re
         { status: 404, path: `${base}/${NO_ID}`, body: { notes: 'changed' } },
       ];
     },
-    // A run is this machine's; a joined machine's profiles are the team's, which it does not start yet (docs/runs.md#not-yet).
+    // A joined machine's profiles are the team's, run under the team's lease (docs/teams.md#runs-across-machines,
+    // test/node/team-runs.test.ts); here only the refusals.
     'POST /api/v1/profiles/{id}/start': async () => {
       const refused = [
         { status: 404, path: `/api/v1/profiles/${NO_ID}/start`, body: { headless: true } },

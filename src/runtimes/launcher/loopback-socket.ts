@@ -22,7 +22,7 @@ export function loopbackSocket(): Promise<LoopbackSocket> {
       .once('error', reject)
       .listen(0, '127.0.0.1', () => {
         const { port } = server.address() as { port: number };
-        // Node names no public way to the descriptor of a listening server; `_handle.fd` is its TCP handle's.
+        // Node and Bun name no public way to the descriptor of a listening server; `_handle.fd` is it on both.
         const fd = (server as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
         if (typeof fd !== 'number' || fd < 0) {
           server.close();
