@@ -7,7 +7,8 @@
  * - `packages/cli/dist/`, the `lpa` command (src/cli/main.ts) with every package it uses, in the folder of
  *   its own package (packages/cli): `lpa.mjs` and the chunks it loads, so that `lpa` starts without
  *   resolving packages or compiling TypeScript, and its packed package needs nothing else;
- * - `dist/launcher.mjs`, the Node launcher (src/runtimes/launcher/main.ts); packages stay in node_modules.
+ * - `dist/launcher.mjs`, the launcher (src/runtimes/launcher/main.ts), Node code that `npm start` runs on Bun
+ *   (docs/decisions/008-launcher-on-bun.md); packages stay in node_modules.
  * `isStale()` and `cliIsStale()` (scripts/build-stale.mjs) tell `npm start` and `bin/lpa.mjs` whether a source
  * changed since the last build.
  * Plain JavaScript on purpose: it runs before anything is compiled.
