@@ -7,11 +7,9 @@ import { promisify } from 'node:util';
 import { startWorkerd, stopChild, waitUntilReady } from '../src/runtimes/launcher/supervise';
 import { workerdBinary } from '../src/runtimes/launcher/workerd-binary';
 import { COMPATIBILITY_DATE } from '../src/runtimes/launcher/workerd-config';
-import { freePort } from '../test/node/service';
+import { BUN, freePort } from '../test/node/service';
 import { loopbackSocket } from '../src/runtimes/launcher/loopback-socket';
 import { lpaSwitches } from './browsers';
-
-export const BUN = 'node_modules/.bin/bun';
 
 export interface Server {
   port: number;

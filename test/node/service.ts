@@ -113,10 +113,13 @@ export type Runtime = 'workerd' | 'bun' | 'deno';
 /** Every runtime the service runs on: what the service tests loop over. */
 export const RUNTIMES: Runtime[] = ['workerd', 'bun', 'deno'];
 
+/** Bun from npm: `npm start`'s launcher runs on it, and so does the service under `npm run start:bun`. */
+export const BUN = 'node_modules/.bin/bun';
+
 /** How each runtime is started: what `npm start`, `npm run start:bun` and `npm run start:deno` run, without npm around it. */
 const COMMANDS: Record<Runtime, [string, string[]]> = {
-  workerd: ['node_modules/.bin/bun', ['scripts/start.mjs']],
-  bun: ['node_modules/.bin/bun', ['src/runtimes/bun/main.ts']],
+  workerd: [BUN, ['scripts/start.mjs']],
+  bun: [BUN, ['src/runtimes/bun/main.ts']],
   deno: ['node_modules/@deno/linux-x64-glibc/deno', ['run', '-A', 'src/runtimes/deno/main.ts']],
 };
 

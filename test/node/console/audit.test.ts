@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lpaRunner } from '../cli-run';
-import { raw, startService } from '../service';
+import { BUN, raw, startService } from '../service';
 import { expectAccessible, goTo, noChromium, signIn, useConsole } from './browser';
 
 /** Edits one stored audit entry in the Bun runtime's SQLite file, as someone with the disk could. */
@@ -12,7 +12,7 @@ function tamper(dataRoot: string, seq: number): void {
   // The file and the seq as arguments (Bun.argv: bun, -e's name, then these two).
   const script =
     "const { Database } = require('bun:sqlite'); const [file, seq] = Bun.argv.slice(-2); const db = new Database(file); db.run(\"UPDATE audit_log SET actor_label = 'forged' WHERE seq = ?\", [Number(seq)]); db.close();";
-  execFileSync('node_modules/.bin/bun', ['-e', script, join(dataRoot, 'store', 'lpa-bun.sqlite'), String(seq)]);
+  execFileSync(BUN, ['-e', script, join(dataRoot, 'store', 'lpa-bun.sqlite'), String(seq)]);
 }
 
 // On Bun: the console is served by every runtime, and Bun's store is one SQLite file a test can edit.
